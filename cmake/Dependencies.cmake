@@ -1,0 +1,12 @@
+# Every dependency is a Debian package (scripts/setup.sh installs them).
+# Boost 1.81 (not Debian's default 1.74, which lacks Boost.JSON).
+set(Threads_PREFER_PTHREAD_FLAG ON)
+find_package(Threads REQUIRED)
+find_package(Boost 1.81 EXACT REQUIRED COMPONENTS json url)
+find_package(OpenSSL REQUIRED)
+find_package(yaml-cpp REQUIRED)      # 0.7: target is plain `yaml-cpp`
+find_package(doctest REQUIRED)
+find_package(CLI11 REQUIRED)
+find_package(pugixml REQUIRED)
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(RE2 REQUIRED IMPORTED_TARGET re2)

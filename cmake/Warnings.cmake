@@ -1,0 +1,12 @@
+# idconform_warnings: an interface target every project target links, so the
+# warning set and the sanitizer flags are decided once.
+add_library(idconform_warnings INTERFACE)
+target_compile_options(idconform_warnings INTERFACE -Wall -Wextra -Wpedantic -Wshadow=local
+  -Wnon-virtual-dtor -Wcast-align -Wunused -Woverloaded-virtual)
+if(IDCONFORM_WERROR)
+  target_compile_options(idconform_warnings INTERFACE -Werror)
+endif()
+if(IDCONFORM_SANITIZE)
+  add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+  add_link_options(-fsanitize=address,undefined)
+endif()

@@ -1,0 +1,67 @@
+// What one request/response exchange looked like, for any transport. The
+// runner records these; rule checks read them; reporters print them. Requests
+// are stored after interpolation and after secret redaction.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace idconform {
+
+// 1-based position in a source file; line 0 means "no position".
+struct SourcePos {
+    std::string file;
+    int line = 0;
+    int column = 0;
+    [[nodiscard]] std::string str() const {  // "file:line:col"
+        if (line == 0) return file;
+        return file + ":" + std::to_string(line) + ":" + std::to_string(column);
+    }
+};
+
+struct Header {
+    std::string name;
+    std::string value;
+};
+
+struct Request {
+    std::string transport = "http";  // registry name
+    std::string method;              // HTTP method, gRPC full method, ...
+    std::string url;                 // absolute URL (scheme://host:port/path?query)
+    std::vector<Header> headers;
+    std::string body;
+};
+
+struct Response {
+    int status = 0;                  // HTTP status
+    std::string reason;
+    std::vector<Header> headers;
+    std::string body;                // at most the configured body cap
+    std::uint64_t body_bytes = 0;    // bytes received in total
+    bool body_truncated = false;     // body_bytes > body.size()
+    [[nodiscard]] const std::string* header(std::string_view name) const;  // case-insensitive
+};
+
+enum class TransportErrorKind { resolve, connect, tls, timeout, protocol, body_too_large, other };
+[[nodiscard]] const char* to_string(TransportErrorKind k) noexcept;
+
+struct TransportError {
+    TransportErrorKind kind = TransportErrorKind::other;
+    std::string message;
+};
+
+using Clock = std::chrono::system_clock;
+
+struct Exchange {
+    Request request;
+    std::optional<Response> response;     // set when an answer arrived
+    std::optional<TransportError> error;  // set when it did not
+    Clock::time_point sent{};             // just before the first byte went out
+    Clock::time_point received{};         // after the last byte came in (or the error)
+    int attempts = 1;
+};
+
+}  // namespace idconform

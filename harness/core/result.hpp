@@ -1,0 +1,68 @@
+// Results of a run, as reporters see them. A case ends in exactly one
+// outcome: passed, failed (a broken contract), error (transport problem,
+// timeout, bad suite data at run time) or skipped (an unmet precondition).
+#pragma once
+
+#include "core/exchange.hpp"
+
+#include <string>
+#include <vector>
+
+namespace idconform {
+
+enum class Outcome { passed, failed, error, skipped };
+[[nodiscard]] const char* to_string(Outcome o) noexcept;
+
+// One expectation applied to one exchange.
+struct CheckResult {
+    std::string rule;        // rule id the check gives evidence for, may be empty
+    std::string what;        // "status", "json /id", "id /id uuidv7", ...
+    std::string expected;
+    std::string actual;
+    bool ok = false;
+    bool warning = false;    // advisory: never fails the case
+    SourcePos pos;           // where the expectation was written
+};
+
+struct StepRecord {
+    std::string name;
+    Exchange exchange;
+    std::vector<CheckResult> checks;
+    std::string reproduce;   // e.g. a curl command, secrets redacted
+};
+
+struct Property {
+    std::string name;
+    std::string value;
+};
+
+struct CaseResult {
+    std::string suite;
+    std::string name;                // unique inside its suite
+    std::string classname;           // "<suite>.<rule>" for JUnit
+    std::vector<std::string> rules;
+    Outcome outcome = Outcome::passed;
+    std::string message;             // one line: why failed / error / skipped
+    std::string detail;              // multi-line evidence for failure/error
+    std::vector<Property> properties;
+    std::vector<StepRecord> steps;
+    double seconds = 0.0;
+    SourcePos pos;
+};
+
+struct SuiteResult {
+    std::string name;
+    std::string file;
+    std::vector<CaseResult> cases;   // in suite order, whatever the concurrency
+    double seconds = 0.0;
+    std::string timestamp;           // ISO-8601 start time
+    [[nodiscard]] std::size_t count(Outcome o) const;
+};
+
+struct RunSummary {
+    std::vector<SuiteResult> suites;
+    double seconds = 0.0;
+    [[nodiscard]] std::size_t count(Outcome o) const;
+};
+
+}  // namespace idconform

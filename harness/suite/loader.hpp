@@ -1,0 +1,39 @@
+// Loading YAML suites into the model. A suite loads completely or not at all:
+// every problem becomes a Diagnostic with file:line:col and a hint; unknown
+// keys get "did you mean". Includes are resolved relative to the including
+// file; include cycles are errors.
+#pragma once
+
+#include "core/diagnostic.hpp"
+#include "suite/model.hpp"
+
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace idconform::suite {
+
+struct LoadResult {
+    std::optional<Suite> suite;          // set only when diagnostics is empty
+    std::vector<Diagnostic> diagnostics;
+    [[nodiscard]] bool ok() const { return suite.has_value(); }
+};
+
+[[nodiscard]] LoadResult load_file(const std::string& path);
+// For tests: load from text, `path` used in positions and to resolve includes.
+[[nodiscard]] LoadResult load_text(const std::string& text, const std::string& path);
+
+// A file holding one vector set (vectors/*.yaml).
+struct VectorLoadResult {
+    std::optional<VectorSet> set;
+    std::vector<Diagnostic> diagnostics;
+};
+[[nodiscard]] VectorLoadResult load_vector_file(const std::string& path);
+
+// Expands a directory argument into its *.yaml / *.yml suite files, sorted;
+// a file argument is returned as is. Files named *.vectors.yaml and
+// files under a `fragments/` folder are not suites and are skipped.
+[[nodiscard]] std::vector<std::string> expand_suite_paths(const std::vector<std::string>& args,
+                                                          std::vector<Diagnostic>& diagnostics);
+
+}  // namespace idconform::suite

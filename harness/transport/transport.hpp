@@ -1,0 +1,54 @@
+// The one transport interface. A transport turns a fully interpolated
+// Request into an Exchange; it never throws and never retries (retries, rate
+// limits and overall deadlines live in the runner). Deadlines are enforced on
+// the I/O objects themselves, so a timeout really stops the work.
+#pragma once
+
+#include "core/exchange.hpp"
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/awaitable.hpp>
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+
+namespace idconform::transport {
+
+struct TlsOptions {
+    std::string ca_file;      // --cacert; empty = system store
+    std::string cert_file;    // client certificate (mTLS)
+    std::string key_file;     // client key (mTLS)
+    bool insecure = false;    // skip verification (loud warning printed by the CLI)
+};
+
+struct Options {
+    std::chrono::milliseconds connect_timeout{5000};
+    std::chrono::milliseconds read_timeout{10000};  // whole response, per attempt
+    std::size_t body_cap = 1 << 20;                  // bytes kept; the rest is counted
+    bool follow_redirects = false;
+    int max_redirects = 5;
+    TlsOptions tls;
+};
+
+class Transport {
+public:
+    virtual ~Transport() = default;
+    // Sends one request and waits for its answer. Never throws: failures are
+    // reported in Exchange::error.
+    virtual boost::asio::awaitable<Exchange> exchange(Request request) = 0;
+    // Closes pooled connections.
+    virtual void shutdown() {}
+};
+
+using Factory = std::function<std::unique_ptr<Transport>(boost::asio::any_io_executor, const Options&)>;
+
+// The one explicit registry: transport name -> factory. Each transport adds
+// its line in registry.cpp.
+[[nodiscard]] const std::map<std::string, Factory>& registry();
+[[nodiscard]] std::unique_ptr<Transport> make(const std::string& name, boost::asio::any_io_executor ex,
+                                              const Options& opts);
+
+}  // namespace idconform::transport

@@ -1,0 +1,55 @@
+// The one reporter interface. The runner feeds every reporter the same events
+// in the same order; JUnit, JSON and console each implement it, and
+// MultiReporter fans out to several at once. Events for cases arrive in suite
+// order (the runner buffers out-of-order completions), so reports are
+// deterministic whatever the concurrency.
+#pragma once
+
+#include "core/result.hpp"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace idconform::reporters {
+
+struct RunInfo {
+    std::string tool_version;
+    std::vector<std::string> suite_files;
+    std::size_t total_cases = 0;  // known up front, for progress display
+};
+
+class Reporter {
+public:
+    virtual ~Reporter() = default;
+    virtual void run_started(const RunInfo&) {}
+    virtual void suite_started(const std::string& /*suite*/, const std::string& /*file*/) {}
+    virtual void case_finished(const CaseResult&) {}
+    virtual void suite_finished(const SuiteResult&) {}
+    // Cumulative reporters (JUnit) write their file here. Returns false and
+    // sets `error` when the report could not be written.
+    virtual bool run_finished(const RunSummary&, std::string& /*error*/) { return true; }
+};
+
+class MultiReporter final : public Reporter {
+public:
+    void add(std::unique_ptr<Reporter> r) { reporters_.push_back(std::move(r)); }
+    void run_started(const RunInfo& i) override { for (auto& r : reporters_) r->run_started(i); }
+    void suite_started(const std::string& s, const std::string& f) override {
+        for (auto& r : reporters_) r->suite_started(s, f);
+    }
+    void case_finished(const CaseResult& c) override { for (auto& r : reporters_) r->case_finished(c); }
+    void suite_finished(const SuiteResult& s) override { for (auto& r : reporters_) r->suite_finished(s); }
+    bool run_finished(const RunSummary& s, std::string& error) override {
+        bool ok = true;
+        for (auto& r : reporters_) {
+            std::string e;
+            if (!r->run_finished(s, e)) { ok = false; error += (error.empty() ? "" : "; ") + e; }
+        }
+        return ok;
+    }
+private:
+    std::vector<std::unique_ptr<Reporter>> reporters_;
+};
+
+}  // namespace idconform::reporters
