@@ -150,7 +150,6 @@ public:
     explicit V7Generator(ms_clock clock = {});
     [[nodiscard]] Uuid next();
 private:
-    struct Impl;
     std::mutex mutex_;
     ms_clock clock_;
     std::int64_t last_ms_ = -1;
