@@ -7,6 +7,7 @@
 #include "core/diagnostic.hpp"
 #include "suite/model.hpp"
 
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -30,9 +31,12 @@ struct VectorLoadResult {
 };
 [[nodiscard]] VectorLoadResult load_vector_file(const std::string& path);
 
-// Expands a directory argument into its *.yaml / *.yml suite files, sorted;
-// a file argument is returned as is. Files named *.vectors.yaml and
-// files under a `fragments/` folder are not suites and are skipped.
+// Expands a directory argument into the *.yaml / *.yml suite files directly
+// in it (not recursive), sorted; a file argument is returned as is. Files
+// that are not suites are skipped: *.vectors.yaml, files in a `fragments/`
+// folder, and files whose top-level mapping has `set:`, `fragments:` or
+// `vectors:` but no `name:`. A missing path, or a directory without suites,
+// adds a diagnostic.
 [[nodiscard]] std::vector<std::string> expand_suite_paths(const std::vector<std::string>& args,
                                                           std::vector<Diagnostic>& diagnostics);
 

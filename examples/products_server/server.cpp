@@ -1,0 +1,213 @@
+// products_server: the thin network front of the example target. Boost.Beast
+// HTTP/1.1 (optionally HTTPS) with C++20 coroutines on N threads, keep-alive,
+// timeouts on the streams; every request goes to ProductsService::handle.
+#include "defects.hpp"
+#include "service.hpp"
+
+#include <CLI/CLI.hpp>
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
+
+#include <chrono>
+#include <csignal>
+#include <iostream>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace ssl = asio::ssl;
+using tcp = asio::ip::tcp;
+using namespace std::chrono_literals;
+
+constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
+constexpr auto idle_timeout = 30s;   // a keep-alive connection may idle this long
+constexpr std::size_t body_limit = 1 << 20;
+
+// Request/response loop over one connection (plain or TLS).
+template <class Stream>
+asio::awaitable<void> serve(Stream& stream, products::ProductsService& service) {
+    beast::flat_buffer buffer;
+    for (;;) {
+        http::request_parser<http::string_body> parser;
+        parser.body_limit(body_limit);
+        beast::get_lowest_layer(stream).expires_after(idle_timeout);
+        auto [read_ec, read_n] = co_await http::async_read(stream, buffer, parser, use_tuple);
+        if (read_ec) co_return;  // end of stream, timeout or garbage: close
+        const auto& req = parser.get();
+
+        products::Request in;
+        in.method = req.method_string();
+        in.target = req.target();
+        in.authorization = req[http::field::authorization];
+        in.body = req.body();
+        products::Response out = service.handle(in);
+
+        http::response<http::string_body> res{static_cast<http::status>(out.status), req.version()};
+        res.set(http::field::server, "idconform-products");
+        if (!out.body.empty()) res.set(http::field::content_type, "application/json");
+        if (!out.location.empty()) res.set(http::field::location, out.location);
+        if (!out.allow.empty()) res.set(http::field::allow, out.allow);
+        if (out.auth_challenge) res.set(http::field::www_authenticate, "Bearer");
+        res.body() = std::move(out.body);
+        res.keep_alive(req.keep_alive());
+        res.prepare_payload();
+
+        auto [write_ec, write_n] = co_await http::async_write(stream, res, use_tuple);
+        if (write_ec || !res.keep_alive()) co_return;
+    }
+}
+
+asio::awaitable<void> plain_session(tcp::socket socket, products::ProductsService& service) {
+    beast::tcp_stream stream(std::move(socket));
+    co_await serve(stream, service);
+    beast::error_code ec;
+    stream.socket().shutdown(tcp::socket::shutdown_send, ec);
+}
+
+asio::awaitable<void> tls_session(tcp::socket socket, ssl::context& tls, products::ProductsService& service) {
+    beast::ssl_stream<beast::tcp_stream> stream(std::move(socket), tls);
+    stream.next_layer().expires_after(idle_timeout);
+    auto [hs_ec] = co_await stream.async_handshake(ssl::stream_base::server, use_tuple);
+    if (hs_ec) co_return;
+    co_await serve(stream, service);
+    stream.next_layer().expires_after(5s);
+    auto [sd_ec] = co_await stream.async_shutdown(use_tuple);
+    (void)sd_ec;  // peers often close without close_notify
+}
+
+asio::awaitable<void> accept_loop(asio::io_context& ioc, tcp::acceptor& acceptor, ssl::context* tls,
+                                  products::ProductsService& service) {
+    for (;;) {
+        // Each connection gets its own strand so its stream and timer never
+        // run concurrently, whatever the thread count.
+        tcp::socket socket(asio::make_strand(ioc));
+        auto [ec] = co_await acceptor.async_accept(socket, use_tuple);
+        if (ec == asio::error::operation_aborted || !acceptor.is_open()) co_return;
+        if (ec) continue;  // e.g. EMFILE: keep serving the others
+        beast::error_code opt_ec;
+        socket.set_option(tcp::no_delay(true), opt_ec);
+        const auto executor = socket.get_executor();
+        if (tls != nullptr)
+            asio::co_spawn(executor, tls_session(std::move(socket), *tls, service), asio::detached);
+        else
+            asio::co_spawn(executor, plain_session(std::move(socket), service), asio::detached);
+    }
+}
+
+void print_defect_list(std::ostream& out) {
+    for (const auto& d : products::all_defects()) out << d.name << '\t' << d.rule << '\t' << d.description << '\n';
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"products_server: example target server for idconform (products API, optional defects)"};
+    std::string host = "127.0.0.1";
+    std::uint16_t port = 0;
+    unsigned threads = 2;
+    std::vector<std::string> defect_names;
+    std::string cert_file;
+    std::string key_file;
+    bool list_defects = false;
+    app.add_option("--host", host, "address to bind")->capture_default_str();
+    app.add_option("--port", port, "port to bind (0 = pick a free one)")->capture_default_str();
+    app.add_option("--threads", threads, "I/O threads")->check(CLI::Range(1u, 256u))->capture_default_str();
+    app.add_option("--defect", defect_names, "switch on a deliberate violation (repeatable, see --list-defects)")
+        ->delimiter(',');
+    auto* cert_opt = app.add_option("--tls-cert", cert_file, "PEM certificate chain: serve HTTPS only");
+    auto* key_opt = app.add_option("--tls-key", key_file, "PEM private key for --tls-cert");
+    cert_opt->needs(key_opt);
+    key_opt->needs(cert_opt);
+    app.add_flag("--list-defects", list_defects, "print name<TAB>rule<TAB>description per defect and exit");
+    CLI11_PARSE(app, argc, argv);
+
+    if (list_defects) {
+        print_defect_list(std::cout);
+        return 0;
+    }
+
+    products::DefectSet defects;
+    for (const std::string& name : defect_names) {
+        const auto d = products::find_defect(name);
+        if (!d) {
+            std::cerr << "products_server: unknown defect '" << name << "'";
+            if (const auto hint = products::suggest_defect(name); !hint.empty())
+                std::cerr << " (did you mean '" << hint << "'?)";
+            std::cerr << "\nvalid defects:\n";
+            print_defect_list(std::cerr);
+            return 2;
+        }
+        defects.add(*d);
+    }
+
+    beast::error_code ec;
+    auto address = asio::ip::make_address(host == "localhost" ? "127.0.0.1" : host, ec);
+    if (ec) {
+        std::cerr << "products_server: bad --host '" << host << "': " << ec.message() << '\n';
+        return 1;
+    }
+
+    // Declared before the io_context: coroutine frames destroyed with it
+    // still refer to these.
+    products::ProductsService service(defects);
+    std::optional<ssl::context> tls;
+    if (!cert_file.empty()) {
+        tls.emplace(ssl::context::tls_server);
+        tls->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3 |
+                         ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1);
+        tls->use_certificate_chain_file(cert_file, ec);
+        if (!ec) tls->use_private_key_file(key_file, ssl::context::pem, ec);
+        if (ec) {
+            std::cerr << "products_server: cannot load TLS certificate/key: " << ec.message() << '\n';
+            return 1;
+        }
+    }
+
+    asio::io_context ioc(static_cast<int>(threads));
+    tcp::acceptor acceptor(ioc);
+    const tcp::endpoint endpoint(address, port);
+    acceptor.open(endpoint.protocol(), ec);
+    if (!ec) acceptor.set_option(asio::socket_base::reuse_address(true), ec);
+    if (!ec) acceptor.bind(endpoint, ec);
+    if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
+    if (ec) {
+        std::cerr << "products_server: cannot listen on " << host << ':' << port << ": " << ec.message() << '\n';
+        return 1;
+    }
+    const std::uint16_t bound_port = acceptor.local_endpoint().port();
+
+    asio::signal_set signals(ioc, SIGINT, SIGTERM);
+    signals.async_wait([&](const beast::error_code&, int) {
+        beast::error_code ignored;
+        acceptor.close(ignored);
+        ioc.stop();
+    });
+    asio::co_spawn(ioc, accept_loop(ioc, acceptor, tls ? &*tls : nullptr, service), asio::detached);
+
+    const std::string shown_host = address.is_v6() ? "[" + address.to_string() + "]" : address.to_string();
+    if (!defects.empty()) std::cerr << "products_server: defects on: " << defects.names() << '\n';
+    std::cout << "listening on " << (tls ? "https" : "http") << "://" << shown_host << ':' << bound_port
+              << std::endl;
+
+    std::vector<std::thread> pool;
+    pool.reserve(threads - 1);
+    for (unsigned i = 1; i < threads; ++i) pool.emplace_back([&ioc] { ioc.run(); });
+    ioc.run();
+    for (auto& t : pool) t.join();
+    return 0;
+}

@@ -1,0 +1,120 @@
+// The products API of the example target server, free of sockets: one
+// thread-safe object that maps a request to a response. The network layer
+// (server.cpp) only converts Beast messages to and from these structs, so the
+// whole API, including every deliberate defect, is testable without a network.
+#pragma once
+
+#include "defects.hpp"
+#include "ids/ids.hpp"
+
+#include <boost/json/value.hpp>
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <shared_mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace products {
+
+// The parts of an HTTP request the API looks at. Views into the caller's
+// message: valid for the duration of handle().
+struct Request {
+    std::string_view method;         // "GET", "POST", ...
+    std::string_view target;         // origin-form: path and optional query
+    std::string_view authorization;  // raw Authorization header value
+    std::string_view body;
+};
+
+struct Response {
+    unsigned status = 200;
+    std::string body;          // JSON text; empty for 204
+    std::string location;      // Location header, empty for none
+    std::string_view allow;    // Allow header for 405, empty for none
+    bool auth_challenge = false;  // 401: send WWW-Authenticate: Bearer
+};
+
+// A reference field's stored value. Conformant servers only ever hold
+// `none` or `id`; `raw` exists for the defects that accept "" or 0.
+struct Ref {
+    enum class Kind { none, id, raw };
+    Kind kind = Kind::none;
+    idconform::ids::Uuid id{};
+    boost::json::value raw;
+};
+
+struct Product {
+    idconform::ids::Uuid id{};
+    std::string owner;
+    std::string name;
+    Ref category;
+    Ref parent;
+    boost::json::value price;  // null when absent; kept as sent (int stays int)
+    idconform::ids::Uuid tracking_id{};
+    std::string created_at;
+    std::string updated_at;
+};
+
+struct Category {
+    idconform::ids::Uuid id{};
+    std::string owner;
+    std::string name;
+    std::string created_at;
+};
+
+class ProductsService {
+public:
+    explicit ProductsService(DefectSet defects = {});
+    ProductsService(const ProductsService&) = delete;
+    ProductsService& operator=(const ProductsService&) = delete;
+
+    // Thread-safe; never throws (an internal failure becomes a 500).
+    [[nodiscard]] Response handle(const Request& request);
+
+    [[nodiscard]] const DefectSet& defects() const noexcept { return defects_; }
+
+private:
+    Response dispatch(const Request& request);
+    Response create_category(std::string_view owner, std::string_view body);
+    Response get_category(std::string_view owner, std::string_view path_id);
+    Response delete_category(std::string_view owner, std::string_view path_id);
+    Response create_product(std::string_view owner, std::string_view body,
+                            const idconform::ids::Uuid* client_id);
+    Response put_product(std::string_view owner, std::string_view path_id, std::string_view body);
+    Response get_product(std::string_view owner, std::string_view path_id);
+    Response list_products(std::string_view owner, std::string_view query);
+    Response patch_product(std::string_view owner, std::string_view path_id, std::string_view body);
+    Response delete_product(std::string_view owner, std::string_view path_id);
+
+    // Path id -> stored key per the path rules (and path defects). On
+    // failure `error` holds the response to send.
+    bool resolve_path_id(std::string_view raw, idconform::ids::Uuid& out, Response& error) const;
+    idconform::ids::Uuid mint_product_id();
+    idconform::ids::Uuid mint_tracking_id();
+    std::string now_text() const;
+    void render_product(const Product& p, std::string& out) const;
+    void render_id_field(const idconform::ids::Uuid& id, std::string& out) const;
+    Response product_response(unsigned status, const Product& p) const;
+    std::string location_for(const idconform::ids::Uuid& id) const;
+
+    const DefectSet defects_;
+    idconform::ids::V7Generator v7_;
+    idconform::ids::V7Generator stale_v7_;  // clock one hour behind (stale-timestamp)
+    std::atomic<std::uint64_t> tracking_counter_{0};
+
+    mutable std::shared_mutex mutex_;
+    std::map<idconform::ids::Uuid, Product> products_;
+    std::map<std::string, std::set<idconform::ids::Uuid>, std::less<>> products_by_owner_;
+    std::map<idconform::ids::Uuid, Category> categories_;
+    std::set<idconform::ids::Uuid> deleted_;       // tombstones: ids never come back
+    std::vector<idconform::ids::Uuid> reusable_;   // only with reuse-deleted-ids
+};
+
+// ISO-8601 UTC with 6 fraction digits, e.g. 2024-05-01T12:00:00.123456Z.
+[[nodiscard]] std::string iso8601_us(std::int64_t unix_us);
+
+}  // namespace products

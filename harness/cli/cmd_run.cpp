@@ -1,0 +1,169 @@
+// `idconform run`: loads suites (all or nothing), runs them against the
+// target and writes the reports. Flags follow Hurl/grpcurl habits.
+#include "cli/commands.hpp"
+
+#include "reporters/console_reporter.hpp"
+#include "reporters/json_reporter.hpp"
+#include "reporters/junit_reporter.hpp"
+#include "runner/runner.hpp"
+#include "suite/loader.hpp"
+
+#include <unistd.h>
+
+#include <charconv>
+#include <iostream>
+#include <memory>
+
+namespace idconform::cli {
+
+namespace {
+
+// "500ms", "2s", "1.5s", "1m", "3" (seconds) -> milliseconds; nullopt if malformed.
+std::optional<std::chrono::milliseconds> parse_duration(const std::string& s) {
+    double v = 0;
+    const char* end = s.data() + s.size();
+    auto [p, ec] = std::from_chars(s.data(), end, v);
+    if (ec != std::errc() || v < 0) return std::nullopt;
+    const std::string_view unit(p, static_cast<std::size_t>(end - p));
+    double ms;
+    if (unit.empty() || unit == "s") ms = v * 1000;
+    else if (unit == "ms") ms = v;
+    else if (unit == "m") ms = v * 60000;
+    else return std::nullopt;
+    return std::chrono::milliseconds(static_cast<long long>(ms));
+}
+
+// "20/s", "600/m", "20" -> requests per second.
+std::optional<double> parse_rate(const std::string& s) {
+    double v = 0;
+    const char* end = s.data() + s.size();
+    auto [p, ec] = std::from_chars(s.data(), end, v);
+    if (ec != std::errc() || v <= 0) return std::nullopt;
+    const std::string_view unit(p, static_cast<std::size_t>(end - p));
+    if (unit.empty() || unit == "/s") return v;
+    if (unit == "/m") return v / 60.0;
+    return std::nullopt;
+}
+
+CLI::Validator duration_validator() {
+    return CLI::Validator(
+        [](std::string& s) -> std::string {
+            return parse_duration(s) ? std::string() : "'" + s + "' is not a duration (examples: 500ms, 2s, 1m)";
+        },
+        "DURATION");
+}
+
+}  // namespace
+
+Runner add_run(CLI::App& app) {
+    struct Opts {
+        std::vector<std::string> paths;
+        std::string junit, json_out;
+        int concurrency = 1;
+        std::string rate_limit, timeout, connect_timeout, clock_skew = "5s";
+        int retries = 0;
+        std::vector<std::string> tags, exclude_tags, vars;
+        std::string filter, base_url;
+        int max_failures = 0;
+        std::string cacert, cert, key;
+        bool insecure = false, verbose = false, no_progress = false;
+        std::size_t body_cap = 1 << 20;
+    };
+    auto o = std::make_shared<Opts>();
+    auto* cmd = app.add_subcommand("run", "Run YAML suites against a target and write reports");
+    cmd->add_option("SUITE_OR_DIR", o->paths, "Suite files, or directories of *.yaml suites")->required();
+    cmd->add_option("--junit", o->junit, "Write a JUnit XML report to FILE");
+    cmd->add_option("--json", o->json_out, "Write a JSON report to FILE");
+    cmd->add_option("-j,--concurrency", o->concurrency, "Cases run at once (steps of one case stay in order)")
+        ->check(CLI::Range(1, 4096));
+    cmd->add_option("--rate-limit", o->rate_limit, "At most N requests per second across the run (N/s, N/m)")
+        ->check(CLI::Validator([](std::string& s) { return parse_rate(s) ? "" : "'" + s + "' is not a rate (examples: 20/s, 600/m)"; }, "RATE"));
+    cmd->add_option("--timeout", o->timeout, "Per-request read timeout (e.g. 2s, 500ms)")->check(duration_validator());
+    cmd->add_option("--connect-timeout", o->connect_timeout, "Connect (and TLS handshake) timeout")->check(duration_validator());
+    cmd->add_option("--retries", o->retries, "Extra attempts after a transport error (never after a broken expectation)")
+        ->check(CLI::Range(0, 10));
+    cmd->add_option("--tags", o->tags, "Run only cases with one of these tags")->delimiter(',');
+    cmd->add_option("--exclude-tags", o->exclude_tags, "Skip cases with one of these tags")->delimiter(',');
+    cmd->add_option("--filter", o->filter, "Run only cases whose name matches this glob (* and ?)");
+    cmd->add_option("--max-failures", o->max_failures, "Stop starting new cases after N failures")->check(CLI::Range(0, 1 << 30));
+    cmd->add_option("--var", o->vars, "Set a suite variable, NAME=VALUE (repeatable)");
+    cmd->add_option("--base-url", o->base_url, "Override every suite's target base URL");
+    cmd->add_option("--cacert", o->cacert, "CA certificate file for HTTPS (default: system store)");
+    cmd->add_option("--cert", o->cert, "Client certificate file (mTLS)");
+    cmd->add_option("--key", o->key, "Client private key file (mTLS)");
+    cmd->add_flag("-k,--insecure", o->insecure, "Do not verify TLS certificates (prints a warning)");
+    cmd->add_option("--clock-skew", o->clock_skew, "Allowed clock difference for minted-id time checks")->check(duration_validator());
+    cmd->add_option("--body-cap", o->body_cap, "Response bytes kept per exchange; the rest is counted");
+    cmd->add_flag("-v,--verbose", o->verbose, "Print every case and the evidence of failures");
+    cmd->add_flag("--no-progress", o->no_progress, "No live progress line even on a terminal");
+    cmd->footer(
+        "Exit codes: 0 all passed; 1 a contract was broken; 2 usage or suite error;\n"
+        "            3 target unreachable or transport errors (and nothing broken); 4 internal error.");
+
+    return [o]() -> int {
+        std::vector<Diagnostic> diags;
+        const auto files = suite::expand_suite_paths(o->paths, diags);
+        std::vector<suite::Suite> suites;
+        for (const auto& f : files) {
+            auto r = suite::load_file(f);
+            if (r.ok()) suites.push_back(std::move(*r.suite));
+            for (auto& d : r.diagnostics) diags.push_back(std::move(d));
+        }
+        if (!diags.empty()) {
+            for (const auto& d : diags) std::cerr << render(d) << '\n';
+            std::cerr << "idconform: " << diags.size() << " error" << (diags.size() == 1 ? "" : "s")
+                      << " in the suites; nothing was run\n";
+            return exit_usage;
+        }
+        if (suites.empty()) {
+            std::cerr << "idconform: no suites found in the given paths\n";
+            return exit_usage;
+        }
+        runner::RunOptions ro;
+        ro.concurrency = o->concurrency;
+        if (!o->rate_limit.empty()) ro.rate_limit = *parse_rate(o->rate_limit);
+        if (!o->timeout.empty()) ro.timeout = parse_duration(o->timeout);
+        if (!o->connect_timeout.empty()) ro.connect_timeout = parse_duration(o->connect_timeout);
+        ro.clock_skew = *parse_duration(o->clock_skew);
+        ro.retries = o->retries;
+        ro.tags = o->tags;
+        ro.exclude_tags = o->exclude_tags;
+        ro.filter = o->filter;
+        ro.max_failures = o->max_failures;
+        ro.body_cap = o->body_cap;
+        ro.tool_version = IDCONFORM_VERSION;
+        if (!o->base_url.empty()) ro.base_url = o->base_url;
+        for (const auto& v : o->vars) {
+            const auto eq = v.find('=');
+            if (eq == std::string::npos || eq == 0) {
+                std::cerr << "idconform: --var expects NAME=VALUE, got '" << v << "'\n";
+                return exit_usage;
+            }
+            ro.vars.emplace_back(v.substr(0, eq), v.substr(eq + 1));
+        }
+        ro.tls = {o->cacert, o->cert, o->key, o->insecure};
+        if (o->insecure)
+            std::cerr << "WARNING: --insecure: TLS certificates are NOT verified; a man in the middle can answer for the target.\n";
+
+        reporters::MultiReporter multi;
+        const bool tty = ::isatty(STDERR_FILENO) == 1;
+        reporters::ConsoleOptions co;
+        co.verbose = o->verbose;
+        multi.add(std::make_unique<reporters::ConsoleReporter>(std::cerr, tty && !o->no_progress, reporters::color_wanted(tty), co));
+        if (!o->junit.empty()) multi.add(std::make_unique<reporters::JunitReporter>(o->junit));
+        if (!o->json_out.empty()) multi.add(std::make_unique<reporters::JsonReporter>(o->json_out));
+
+        const runner::RunReport report = runner::run(suites, ro, multi);
+        std::string error;
+        if (!multi.run_finished(report.summary, error)) {
+            std::cerr << "idconform: could not write a report: " << error << '\n';
+            return exit_usage;
+        }
+        if (report.summary.count(Outcome::failed) > 0) return exit_broken;
+        if (report.transport_errors > 0) return exit_transport;
+        if (report.suite_errors > 0) return exit_usage;
+        return exit_ok;
+    };
+}
+
+}  // namespace idconform::cli

@@ -1,0 +1,34 @@
+// idconform entry point: parses the command line and runs one subcommand.
+#include "cli/commands.hpp"
+
+#include <exception>
+#include <iostream>
+
+int main(int argc, char** argv) {
+    using namespace idconform::cli;
+    CLI::App app{"idconform: contract-conformance tests for entity identifiers (RFC 9562 UUIDs, ULIDs, ...)", "idconform"};
+    app.set_version_flag("--version", std::string("idconform ") + IDCONFORM_VERSION);
+    app.require_subcommand(1);
+    app.footer(
+        "Exit codes: 0 all passed (every id canonical); 1 a contract was broken (an id is not canonical);\n"
+        "            2 usage, suite or profile error; 3 target unreachable / transport errors and nothing broken;\n"
+        "            4 internal error.");
+    const Runner inspect = add_inspect(app);
+    const Runner gen = add_gen(app);
+    const Runner run = add_run(app);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        const int code = app.exit(e);
+        return code == 0 ? exit_ok : exit_usage;
+    }
+    try {
+        if (app.got_subcommand("inspect")) return inspect();
+        if (app.got_subcommand("gen")) return gen();
+        if (app.got_subcommand("run")) return run();
+    } catch (const std::exception& e) {
+        std::cerr << "idconform: internal error: " << e.what() << '\n';
+        return exit_internal;
+    }
+    return exit_usage;
+}

@@ -1,0 +1,117 @@
+// Rendering of diagnostics (file:line:col, source excerpt with a caret, hint)
+// and the "did you mean" helper every unknown-name error uses.
+#include "core/diagnostic.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <vector>
+
+namespace idconform {
+
+namespace {
+
+// Reads line `line` (1-based) of `file`; "" when the file or line is missing.
+std::string read_line(const std::string& file, int line) {
+    if (file.empty() || line <= 0) return {};
+    std::ifstream in(file, std::ios::binary);
+    if (!in) return {};
+    std::string text;
+    for (int i = 1; std::getline(in, text); ++i) {
+        if (i == line) {
+            if (!text.empty() && text.back() == '\r') text.pop_back();
+            return text;
+        }
+    }
+    return {};
+}
+
+std::string lower(std::string_view s) {
+    std::string out(s);
+    for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+// Optimal string alignment distance: Levenshtein plus adjacent
+// transpositions, the most common typo ("stauts", "GTE").
+std::size_t typo_distance(std::string_view a, std::string_view b) {
+    const std::size_t n = a.size(), m = b.size();
+    std::vector<std::vector<std::size_t>> d(n + 1, std::vector<std::size_t>(m + 1));
+    for (std::size_t i = 0; i <= n; ++i) d[i][0] = i;
+    for (std::size_t j = 0; j <= m; ++j) d[0][j] = j;
+    for (std::size_t i = 1; i <= n; ++i) {
+        for (std::size_t j = 1; j <= m; ++j) {
+            const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+            d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+                d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+        }
+    }
+    return d[n][m];
+}
+
+}  // namespace
+
+std::string render(const Diagnostic& d) {
+    std::string out;
+    const std::string where = d.pos.str();
+    if (!where.empty()) out += where + ": ";
+    out += "error: " + d.title + "\n";
+
+    std::string source = d.source_line;
+    if (source.empty() && d.pos.line > 0) source = read_line(d.pos.file, d.pos.line);
+    if (!source.empty() && d.pos.line > 0) {
+        // The gutter is at least five wide so excerpts of nearby lines align.
+        const std::string number = std::to_string(d.pos.line);
+        const std::size_t width = std::max<std::size_t>(5, number.size() + 1);
+        out += std::string(width - number.size(), ' ') + number + " | " + source + "\n";
+        // Copy tabs from the source so the caret lands under the right byte
+        // whatever the terminal's tab width is.
+        std::string pad;
+        const auto col = static_cast<std::size_t>(std::max(1, d.pos.column) - 1);
+        for (std::size_t i = 0; i < col && i < source.size(); ++i) pad += source[i] == '\t' ? '\t' : ' ';
+        out += std::string(width, ' ') + " | " + pad + "^\n";
+    }
+    if (!d.hint.empty()) out += "hint: " + d.hint + "\n";
+    return out;
+}
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t above = row[j];
+            const std::size_t substitute = diagonal + (a[i - 1] == b[j - 1] ? 0 : 1);
+            row[j] = std::min({above + 1, row[j - 1] + 1, substitute});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
+std::string did_you_mean(std::string_view word, const std::vector<std::string>& candidates) {
+    if (word.empty()) return {};
+    const std::string w = lower(word);
+    // A case-only difference ("post" for "POST") is always the answer.
+    for (const auto& c : candidates)
+        if (lower(c) == w) return c;
+    // Allow more edits for longer words; short words only one, so "id" does
+    // not suggest "at".
+    const std::size_t limit = w.size() <= 3 ? 1 : (w.size() <= 6 ? 2 : 3);
+    std::string best;
+    std::size_t best_distance = limit + 1;
+    for (const auto& c : candidates) {
+        const std::size_t d = typo_distance(w, lower(c));
+        // A suggestion must share something with the word, not replace it.
+        if (d < best_distance && d < std::max(w.size(), c.size()) && d < c.size()) {
+            best = c;
+            best_distance = d;
+        }
+    }
+    return best;
+}
+
+}  // namespace idconform

@@ -1,0 +1,44 @@
+// Rule checks as pure functions: from one recorded exchange and the step's
+// expectations to CheckResults. No network, no clocks: everything needed
+// (send/receive times, skew, variables) is passed in, so each check is
+// testable on hand-made exchanges.
+#pragma once
+
+#include "core/result.hpp"
+#include "runner/scope.hpp"
+#include "suite/model.hpp"
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace idconform::runner {
+
+struct CheckContext {
+    const Scope* scope = nullptr;
+    std::string rule;                             // default rule for the checks (case rules joined)
+    std::chrono::milliseconds clock_skew{5000};   // widening of the send/receive window for `minted`
+};
+
+// Evaluates every expectation of `e` against `x`. A transport error yields no
+// checks (the caller reports it as an error, not a failure).
+[[nodiscard]] std::vector<CheckResult> evaluate(const suite::Expect& e, const Exchange& x, const CheckContext& ctx);
+
+// One id check on a text value (exposed for tests and for the packs).
+[[nodiscard]] CheckResult check_id(const suite::IdExpect& e, const boost::json::value* value, const Exchange& x,
+                                   const CheckContext& ctx);
+
+// Captures: returns an error message for the first capture that finds nothing.
+[[nodiscard]] Result<bool> apply_captures(const std::vector<suite::Capture>& caps, const Exchange& x, Scope& scope);
+
+// The id text in a Location-like header value: the last path segment.
+[[nodiscard]] std::string last_path_segment(std::string_view url);
+
+// Numeric-aware JSON equality (1 == 1.0 == uint 1).
+[[nodiscard]] bool json_equal(const boost::json::value& a, const boost::json::value& b);
+
+// "string", "integer", "number", "boolean", "object", "array", "null"
+[[nodiscard]] bool json_has_type(const boost::json::value& v, std::string_view type);
+
+}  // namespace idconform::runner

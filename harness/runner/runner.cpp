@@ -1,0 +1,594 @@
+// The runner: suite setup, case expansion, concurrent execution with retries
+// and a shared rate limit, ordered reporting, teardown.
+#include "runner/runner.hpp"
+
+#include "ids/ids.hpp"
+#include "runner/checks.hpp"
+#include "runner/scope.hpp"
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/json/serialize.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <memory>
+
+namespace idconform::runner {
+
+namespace asio = boost::asio;
+namespace json = boost::json;
+using asio::awaitable;
+using asio::use_awaitable;
+
+bool glob_match(std::string_view p, std::string_view t) {
+    std::size_t pi = 0, ti = 0, star = std::string_view::npos, mark = 0;
+    while (ti < t.size()) {
+        if (pi < p.size() && (p[pi] == '?' || p[pi] == t[ti])) { ++pi; ++ti; }
+        else if (pi < p.size() && p[pi] == '*') { star = pi++; mark = ti; }
+        else if (star != std::string_view::npos) { pi = star + 1; ti = ++mark; }
+        else return false;
+    }
+    while (pi < p.size() && p[pi] == '*') ++pi;
+    return pi == p.size();
+}
+
+namespace {
+
+std::string shell_quote(std::string_view s) {
+    std::string out = "'";
+    for (char c : s) {
+        if (c == '\'') out += "'\\''";
+        else out += c;
+    }
+    return out + "'";
+}
+
+bool iequals(std::string_view a, std::string_view b) {
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+               return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+           });
+}
+
+constexpr std::string_view redacted = "<redacted>";
+
+bool sensitive_header(std::string_view name) {
+    return iequals(name, "authorization") || iequals(name, "proxy-authorization") || iequals(name, "cookie") ||
+           iequals(name, "set-cookie") || iequals(name, "x-api-key");
+}
+
+void replace_all(std::string& s, const std::string& what, std::string_view with) {
+    if (what.empty()) return;
+    for (std::size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + with.size())) s.replace(p, what.size(), with);
+}
+
+// The recorded copy of a request: sensitive headers and every secret value masked.
+Request redact(const Request& in, const std::set<std::string>& secrets) {
+    Request r = in;
+    for (auto& h : r.headers)
+        if (sensitive_header(h.name)) h.value = std::string(redacted);
+    for (const auto& s : secrets) {
+        replace_all(r.url, s, redacted);
+        replace_all(r.body, s, redacted);
+        for (auto& h : r.headers) replace_all(h.value, s, redacted);
+    }
+    return r;
+}
+
+void redact_response(Response& resp, const std::set<std::string>& secrets) {
+    for (auto& h : resp.headers)
+        if (sensitive_header(h.name)) h.value = std::string(redacted);
+    for (const auto& s : secrets) replace_all(resp.body, s, redacted);
+}
+
+// One rate limit across every case of the run: requests are spaced evenly.
+class RateLimiter {
+public:
+    explicit RateLimiter(double per_second)
+        : interval_(per_second > 0 ? std::chrono::nanoseconds(static_cast<long long>(1e9 / per_second))
+                                   : std::chrono::nanoseconds(0)) {}
+    awaitable<void> acquire() {
+        if (interval_.count() == 0) co_return;
+        const auto now = std::chrono::steady_clock::now();
+        const auto slot = std::max(now, next_);
+        next_ = slot + interval_;
+        if (slot > now) {
+            asio::steady_timer t(co_await asio::this_coro::executor, slot);
+            co_await t.async_wait(use_awaitable);
+        }
+    }
+private:
+    std::chrono::nanoseconds interval_;
+    std::chrono::steady_clock::time_point next_{};
+};
+
+// A case after expansion: the case and, for for_each, one element's bindings.
+struct Expanded {
+    const suite::Case* c = nullptr;
+    std::string name;
+    std::vector<std::pair<std::string, json::value>> bindings;
+    std::vector<Property> properties;
+    std::string pre_error;   // expansion failed: reported as an error
+    std::string pre_skip;    // reported as skipped
+};
+
+struct StepOutcome {
+    StepRecord record;
+    bool transport_error = false;
+    std::string suite_error;   // template problem: undefined variable, ...
+    bool failed = false;
+};
+
+struct SuiteRun {
+    const suite::Suite* suite = nullptr;
+    std::unique_ptr<transport::Transport> transport;
+    Scope scope;
+    std::string base_url;
+    std::vector<std::pair<std::string, std::string>> target_headers;  // interpolated
+};
+
+class Engine {
+public:
+    Engine(const RunOptions& o, reporters::Reporter& r) : opts_(o), reporter_(r), limiter_(o.rate_limit) {}
+
+    awaitable<void> run_all(const std::vector<suite::Suite>& suites) {
+        const auto t0 = std::chrono::steady_clock::now();
+        for (const auto& s : suites) report_.summary.suites.push_back(co_await run_suite(s));
+        report_.summary.seconds = seconds_since(t0);
+    }
+
+    RunReport take() { return std::move(report_); }
+
+private:
+    static double seconds_since(std::chrono::steady_clock::time_point t0) {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    }
+
+    bool selected(const suite::Suite& s, const suite::Case& c) const {
+        auto has_tag = [&](const std::string& t) {
+            return std::find(c.tags.begin(), c.tags.end(), t) != c.tags.end() ||
+                   std::find(s.tags.begin(), s.tags.end(), t) != s.tags.end();
+        };
+        if (!opts_.tags.empty() && std::none_of(opts_.tags.begin(), opts_.tags.end(), has_tag)) return false;
+        if (std::any_of(opts_.exclude_tags.begin(), opts_.exclude_tags.end(), has_tag)) return false;
+        return true;
+    }
+
+    std::string setup_suite(const suite::Suite& s, SuiteRun& run) {
+        run.suite = &s;
+        for (const auto& v : s.vars) {
+            auto val = interpolate_json(v.value, run.scope);
+            if (!val) return v.pos.str() + ": variable '" + v.name + "': " + val.error();
+            run.scope.set(v.name, std::move(*val), v.secret);
+        }
+        for (const auto& [k, v] : opts_.vars) run.scope.set(k, json::value(v));
+        auto base = opts_.base_url ? Result<std::string>(boost::system::in_place_value, *opts_.base_url) : interpolate(s.target.base_url, run.scope);
+        if (!base) return s.target.pos.str() + ": base_url: " + base.error();
+        run.base_url = *base;
+        while (!run.base_url.empty() && run.base_url.back() == '/') run.base_url.pop_back();
+        for (const auto& [k, v] : s.target.headers) {
+            auto hv = interpolate(v, run.scope);
+            if (!hv) return s.target.pos.str() + ": header " + k + ": " + hv.error();
+            run.target_headers.emplace_back(k, *hv);
+        }
+        return {};
+    }
+
+    void expand(const suite::Suite& s, const suite::Case& c, const Scope& scope, std::vector<Expanded>& out) {
+        if (!selected(s, c)) return;
+        auto keep = [&](const std::string& element_name) {
+            const auto& f = *c.for_each;
+            if (!f.only.empty() && std::find(f.only.begin(), f.only.end(), element_name) == f.only.end()) return false;
+            return std::find(f.except.begin(), f.except.end(), element_name) == f.except.end();
+        };
+        auto push = [&](Expanded e) {
+            if (!opts_.filter.empty() && !glob_match(opts_.filter, e.name)) return;
+            if (!c.skip.empty()) e.pre_skip = c.skip;
+            out.push_back(std::move(e));
+        };
+        if (!c.for_each) {
+            Expanded e;
+            e.c = &c;
+            e.name = c.name;
+            push(std::move(e));
+            return;
+        }
+        const auto& f = *c.for_each;
+        if (f.source == suite::ForEach::Source::vectors) {
+            const auto it = s.vector_sets.find(f.set);
+            if (it == s.vector_sets.end()) {
+                Expanded e{&c, c.name, {}, {}, f.pos.str() + ": unknown vector set '" + f.set + "'", {}};
+                push(std::move(e));
+                return;
+            }
+            for (const auto& v : it->second.vectors) {
+                if (!keep(v.name)) continue;
+                Expanded e;
+                e.c = &c;
+                e.name = c.name + " [" + v.name + "]";
+                e.bindings.emplace_back(f.as, v.value);
+                e.bindings.emplace_back(f.as + ".name", json::value(v.name));
+                for (const auto& kv : v.fields) e.bindings.emplace_back(f.as + "." + std::string(kv.key()), kv.value());
+                e.properties.push_back({"vector", f.set + "/" + v.name});
+                push(std::move(e));
+            }
+            return;
+        }
+        // mutations of a live id
+        auto idtext = interpolate(f.set, scope);
+        std::vector<ids::Mutation> muts;
+        if (idtext) {
+            if (auto u = ids::parse_canonical(*idtext)) {
+                muts = ids::mutations(*u);
+            } else if (auto ul = ids::parse_ulid(*idtext, ids::CasePolicy::lower_only); ul.value) {
+                muts = ids::ulid_mutations(*ul.value);
+            } else {
+                Expanded e{&c, c.name, {}, {},
+                           f.pos.str() + ": for_each mutations needs a canonical UUID or lower-case ULID, got '" + *idtext + "'", {}};
+                push(std::move(e));
+                return;
+            }
+        } else {
+            push(Expanded{&c, c.name, {}, {}, f.pos.str() + ": " + idtext.error(), {}});
+            return;
+        }
+        for (const auto& m : muts) {
+            if (!keep(m.name)) continue;
+            Expanded e;
+            e.c = &c;
+            e.name = c.name + " [" + m.name + "]";
+            e.bindings.emplace_back(f.as, json::value(m.text));
+            e.bindings.emplace_back(f.as + ".name", json::value(m.name));
+            e.bindings.emplace_back(f.as + ".breaks", json::value(m.breaks));
+            e.bindings.emplace_back(f.as + ".source", json::value(*idtext));
+            e.properties.push_back({"mutation", m.name});
+            e.properties.push_back({"mutation_breaks", m.breaks});
+            push(std::move(e));
+        }
+    }
+
+    Result<Request> build_request(const SuiteRun& run, const suite::Step& st, const Scope& scope) {
+        using R = Result<Request>;
+        const auto& h = st.http;
+        Request r;
+        r.transport = "http";
+        r.method = h.method;
+        auto path = interpolate(h.path, scope, Encoding::path_segment);
+        if (!path) return R(boost::system::in_place_error, h.pos.str() + ": path: " + path.error());
+        const bool absolute = path->rfind("http://", 0) == 0 || path->rfind("https://", 0) == 0;
+        r.url = absolute ? *path : run.base_url + (path->empty() || path->front() == '/' ? "" : "/") + *path;
+        char sep = r.url.find('?') == std::string::npos ? '?' : '&';
+        for (const auto& [k, v] : h.query) {
+            auto qv = interpolate(v, scope, Encoding::query);
+            if (!qv) return R(boost::system::in_place_error, h.pos.str() + ": query " + k + ": " + qv.error());
+            r.url += sep + percent_encode(k, false) + "=" + *qv;
+            sep = '&';
+        }
+        auto add_header = [&r](const std::string& name, std::string value) {
+            for (auto& e : r.headers)
+                if (iequals(e.name, name)) { e.value = std::move(value); return; }
+            r.headers.push_back({name, std::move(value)});
+        };
+        for (const auto& [k, v] : run.target_headers) add_header(k, v);
+        if (!h.principal.empty()) {
+            const auto p = run.suite->principals.find(h.principal);
+            if (p == run.suite->principals.end())
+                return R(boost::system::in_place_error, h.pos.str() + ": unknown principal '" + h.principal + "'");
+            for (const auto& [k, v] : p->second.headers) {
+                auto hv = interpolate(v, scope);
+                if (!hv) return R(boost::system::in_place_error, p->second.pos.str() + ": " + hv.error());
+                add_header(k, *hv);
+            }
+        }
+        for (const auto& [k, v] : h.headers) {
+            auto hv = interpolate(v, scope);
+            if (!hv) return R(boost::system::in_place_error, h.pos.str() + ": header " + k + ": " + hv.error());
+            add_header(k, *hv);
+        }
+        if (h.json) {
+            auto body = interpolate_json(*h.json, scope);
+            if (!body) return R(boost::system::in_place_error, h.pos.str() + ": json: " + body.error());
+            r.body = json::serialize(*body);
+            bool has_ct = false;
+            for (const auto& e : r.headers) has_ct = has_ct || iequals(e.name, "content-type");
+            if (!has_ct) r.headers.push_back({"Content-Type", "application/json"});
+        } else if (h.raw) {
+            auto body = interpolate(*h.raw, scope);
+            if (!body) return R(boost::system::in_place_error, h.pos.str() + ": raw: " + body.error());
+            r.body = *body;
+        }
+        return r;
+    }
+
+    awaitable<StepOutcome> run_step(SuiteRun& run, const suite::Step& st, Scope& scope, const std::string& rule) {
+        StepOutcome out;
+        out.record.name = st.name.empty() ? st.http.method + " " + st.http.path : st.name;
+        auto req = build_request(run, st, scope);
+        if (!req) {
+            out.suite_error = req.error();
+            out.record.exchange.error = TransportError{TransportErrorKind::other, req.error()};
+            co_return out;
+        }
+        Exchange x;
+        int attempt = 0;
+        for (;;) {
+            ++attempt;
+            co_await limiter_.acquire();
+            x = co_await run.transport->exchange(*req);
+            if (!x.error || attempt > opts_.retries) break;
+            asio::steady_timer t(co_await asio::this_coro::executor, opts_.retry_backoff * (1 << std::min(attempt - 1, 10)));
+            co_await t.async_wait(use_awaitable);
+        }
+        x.attempts = attempt;
+        CheckContext ctx{&scope, rule, opts_.clock_skew};
+        if (!x.error) {
+            out.record.checks = evaluate(st.expect, x, ctx);
+            out.failed = std::any_of(out.record.checks.begin(), out.record.checks.end(),
+                                     [](const CheckResult& c) { return !c.ok && !c.warning; });
+            if (!out.failed && !st.captures.empty()) {
+                auto cap = apply_captures(st.captures, x, scope);
+                if (!cap) {
+                    CheckResult c;
+                    c.rule = rule;
+                    c.what = "capture";
+                    c.expected = "a value to capture";
+                    c.actual = cap.error();
+                    c.pos = st.pos;
+                    out.record.checks.push_back(std::move(c));
+                    out.failed = true;
+                }
+            }
+        } else {
+            out.transport_error = true;
+        }
+        x.request = redact(x.request.url.empty() ? *req : x.request, scope.secrets());
+        if (x.response) redact_response(*x.response, scope.secrets());
+        out.record.reproduce = curl_command(x.request);
+        out.record.exchange = std::move(x);
+        co_return out;
+    }
+
+    static std::string join(const std::vector<std::string>& v, std::string_view sep) {
+        std::string s;
+        for (const auto& e : v) s += (s.empty() ? "" : std::string(sep)) + e;
+        return s;
+    }
+
+    awaitable<CaseResult> run_case(SuiteRun& run, const Expanded& e) {
+        const auto t0 = std::chrono::steady_clock::now();
+        const suite::Case& c = *e.c;
+        CaseResult r;
+        r.suite = run.suite->name;
+        r.name = e.name;
+        r.rules = c.rules;
+        r.classname = run.suite->name + (c.rules.empty() ? "" : "." + c.rules.front());
+        r.pos = c.pos;
+        r.properties = e.properties;
+        r.properties.push_back({"transport", "http"});
+        if (!c.steps.empty()) r.properties.push_back({"endpoint", c.steps.front().http.method + " " + c.steps.front().http.path});
+        if (!e.pre_skip.empty()) {
+            r.outcome = Outcome::skipped;
+            r.message = e.pre_skip;
+            co_return r;
+        }
+        if (!e.pre_error.empty()) {
+            r.outcome = Outcome::error;
+            r.message = e.pre_error;
+            ++report_.suite_errors;
+            co_return r;
+        }
+        Scope scope = run.scope;
+        for (const auto& [k, v] : e.bindings) scope.set(k, v);
+        const std::string rule = join(c.rules, ",");
+        for (const auto& st : c.steps) {
+            StepOutcome so = co_await run_step(run, st, scope, rule);
+            r.steps.push_back(std::move(so.record));
+            const StepRecord& rec = r.steps.back();
+            if (!so.suite_error.empty()) {
+                r.outcome = Outcome::error;
+                r.message = so.suite_error;
+                ++report_.suite_errors;
+                break;
+            }
+            if (so.transport_error) {
+                const auto& err = *rec.exchange.error;
+                r.outcome = Outcome::error;
+                r.message = std::string(to_string(err.kind)) + ": " + err.message + " (" + rec.exchange.request.method +
+                            " " + rec.exchange.request.url + ", " + std::to_string(rec.exchange.attempts) + " attempt" +
+                            (rec.exchange.attempts == 1 ? "" : "s") + ")";
+                ++report_.transport_errors;
+                break;
+            }
+            if (so.failed) {
+                r.outcome = Outcome::failed;
+                for (const auto& ch : rec.checks) {
+                    if (ch.ok || ch.warning) continue;
+                    if (r.message.empty())
+                        r.message = (ch.rule.empty() ? "" : "[" + ch.rule + "] ") + ch.what + ": expected " + ch.expected +
+                                    ", got " + ch.actual;
+                    r.detail += (ch.rule.empty() ? "" : "[" + ch.rule + "] ") + ch.what + "\n  expected: " + ch.expected +
+                                "\n  actual:   " + ch.actual + "\n  at:       " + ch.pos.str() + "\n";
+                }
+                r.detail += "step: " + rec.name + "\nreproduce: " + rec.reproduce + "\n";
+                break;
+            }
+        }
+        r.seconds = seconds_since(t0);
+        co_return r;
+    }
+
+    awaitable<void> run_steps_once(SuiteRun& run, const std::vector<suite::Step>& steps, const char* phase,
+                                   std::vector<StepRecord>& records, std::string& problem) {
+        for (const auto& st : steps) {
+            StepOutcome so = co_await run_step(run, st, run.scope, "");
+            records.push_back(so.record);
+            if (!so.suite_error.empty()) { problem = std::string(phase) + " step '" + so.record.name + "': " + so.suite_error; co_return; }
+            if (so.transport_error) {
+                problem = std::string(phase) + " step '" + so.record.name + "': " + to_string(so.record.exchange.error->kind) +
+                          ": " + so.record.exchange.error->message;
+                co_return;
+            }
+            if (so.failed) {
+                for (const auto& ch : so.record.checks)
+                    if (!ch.ok) { problem = std::string(phase) + " step '" + so.record.name + "' failed: " + ch.what +
+                                            ": expected " + ch.expected + ", got " + ch.actual; break; }
+                co_return;
+            }
+        }
+    }
+
+    awaitable<SuiteResult> run_suite(const suite::Suite& s) {
+        const auto t0 = std::chrono::steady_clock::now();
+        SuiteResult result;
+        result.name = s.name;
+        result.file = s.file;
+        result.timestamp = ids::iso8601_ms(ids::system_unix_ms());
+        reporter_.suite_started(s.name, s.file);
+
+        SuiteRun run;
+        std::string problem = setup_suite(s, run);
+        bool setup_transport_problem = false;
+        std::vector<StepRecord> setup_records;
+        if (problem.empty()) {
+            transport::Options to;
+            to.connect_timeout = opts_.connect_timeout.value_or(std::chrono::milliseconds(s.target.connect_timeout_ms.value_or(5000)));
+            to.read_timeout = opts_.timeout.value_or(std::chrono::milliseconds(s.target.read_timeout_ms.value_or(10000)));
+            to.body_cap = opts_.body_cap;
+            to.tls.ca_file = opts_.tls.ca_file.empty() ? s.target.ca_file : opts_.tls.ca_file;
+            to.tls.cert_file = opts_.tls.cert_file.empty() ? s.target.cert_file : opts_.tls.cert_file;
+            to.tls.key_file = opts_.tls.key_file.empty() ? s.target.key_file : opts_.tls.key_file;
+            to.tls.insecure = opts_.tls.insecure || s.target.insecure;
+            run.transport = transport::make("http", co_await asio::this_coro::executor, to);
+            co_await run_steps_once(run, s.setup, "setup", setup_records, problem);
+            setup_transport_problem = !setup_records.empty() && setup_records.back().exchange.error &&
+                                      setup_records.back().exchange.error->kind != TransportErrorKind::other;
+        }
+
+        std::vector<Expanded> cases;
+        for (const auto& c : s.cases) expand(s, c, run.scope, cases);
+        std::vector<std::optional<CaseResult>> results(cases.size());
+        std::size_t next_report = 0;
+        auto flush = [&] {
+            while (next_report < results.size() && results[next_report]) {
+                reporter_.case_finished(*results[next_report]);
+                ++next_report;
+            }
+        };
+
+        if (!problem.empty()) {
+            for (std::size_t i = 0; i < cases.size(); ++i) {
+                CaseResult r;
+                r.suite = s.name;
+                r.name = cases[i].name;
+                r.rules = cases[i].c->rules;
+                r.classname = s.name + (r.rules.empty() ? "" : "." + r.rules.front());
+                r.pos = cases[i].c->pos;
+                r.outcome = Outcome::error;
+                r.message = problem;
+                r.steps = setup_records;
+                if (setup_transport_problem) ++report_.transport_errors; else ++report_.suite_errors;
+                results[i] = std::move(r);
+            }
+            flush();
+        } else {
+            std::size_t next = 0;
+            const int workers = std::max(1, std::min<int>(opts_.concurrency, static_cast<int>(cases.size())));
+            int running = workers;
+            auto ex = co_await asio::this_coro::executor;
+            asio::steady_timer done(ex, std::chrono::steady_clock::time_point::max());
+            for (int w = 0; w < workers; ++w) {
+                asio::co_spawn(
+                    ex,
+                    [&]() -> awaitable<void> {
+                        while (next < cases.size()) {
+                            const std::size_t i = next++;
+                            if (opts_.max_failures > 0 && failures_ >= opts_.max_failures) {
+                                CaseResult r;
+                                r.suite = s.name;
+                                r.name = cases[i].name;
+                                r.rules = cases[i].c->rules;
+                                r.classname = s.name + (r.rules.empty() ? "" : "." + r.rules.front());
+                                r.pos = cases[i].c->pos;
+                                r.outcome = Outcome::skipped;
+                                r.message = "not run: --max-failures " + std::to_string(opts_.max_failures) + " reached";
+                                results[i] = std::move(r);
+                            } else {
+                                CaseResult r = co_await run_case(run, cases[i]);
+                                if (r.outcome == Outcome::failed) ++failures_;
+                                results[i] = std::move(r);
+                            }
+                            flush();
+                        }
+                        if (--running == 0) done.cancel();
+                    },
+                    asio::detached);
+            }
+            boost::system::error_code ec;
+            co_await done.async_wait(asio::redirect_error(use_awaitable, ec));
+        }
+
+        std::vector<StepRecord> teardown_records;
+        std::string teardown_problem;
+        if (run.transport) {
+            co_await run_steps_once(run, s.teardown, "teardown", teardown_records, teardown_problem);
+            run.transport->shutdown();
+        }
+        for (auto& r : results) result.cases.push_back(std::move(*r));
+        if (!teardown_problem.empty()) {
+            CaseResult r;
+            r.suite = s.name;
+            r.name = "teardown";
+            r.classname = s.name + ".teardown";
+            r.outcome = Outcome::error;
+            r.message = teardown_problem + " (cleanup incomplete: entities this suite created may remain)";
+            r.steps = std::move(teardown_records);
+            ++report_.transport_errors;
+            reporter_.case_finished(r);
+            result.cases.push_back(std::move(r));
+        }
+        result.seconds = seconds_since(t0);
+        reporter_.suite_finished(result);
+        co_return result;
+    }
+
+    const RunOptions& opts_;
+    reporters::Reporter& reporter_;
+    RateLimiter limiter_;
+    RunReport report_;
+    int failures_ = 0;
+};
+
+}  // namespace
+
+std::string curl_command(const Request& r) {
+    std::string c = "curl -sS -i";
+    if (r.method != "GET") c += " -X " + r.method;
+    c += " " + shell_quote(r.url);
+    for (const auto& h : r.headers) c += " -H " + shell_quote(h.name + ": " + h.value);
+    if (!r.body.empty()) c += " --data-raw " + shell_quote(r.body);
+    return c;
+}
+
+RunReport run(const std::vector<suite::Suite>& suites, const RunOptions& options, reporters::Reporter& reporter) {
+    asio::io_context io(1);
+    Engine engine(options, reporter);
+    reporters::RunInfo info;
+    info.tool_version = options.tool_version;
+    for (const auto& s : suites) {
+        info.suite_files.push_back(s.file);
+        info.total_cases += s.cases.size();
+    }
+    reporter.run_started(info);
+    std::exception_ptr failure;
+    asio::co_spawn(io, engine.run_all(suites), [&failure](std::exception_ptr e) { failure = e; });
+    io.run();
+    if (failure) std::rethrow_exception(failure);
+    return engine.take();
+}
+
+}  // namespace idconform::runner

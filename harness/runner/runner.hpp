@@ -1,0 +1,54 @@
+// The runner: expands loaded suites into cases (for_each elements become
+// cases of their own), runs them concurrently on one Boost.Asio event loop
+// (steps of a case in order), with retries for transport errors only, one
+// rate limit across all cases, and reports every case in suite order
+// whatever the concurrency.
+#pragma once
+
+#include "core/result.hpp"
+#include "reporters/reporter.hpp"
+#include "suite/model.hpp"
+#include "transport/transport.hpp"
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace idconform::runner {
+
+struct RunOptions {
+    int concurrency = 1;
+    double rate_limit = 0.0;                         // requests per second across the run; 0 = none
+    std::optional<std::chrono::milliseconds> timeout;           // per-request read timeout (overrides suites)
+    std::optional<std::chrono::milliseconds> connect_timeout;   // overrides suites
+    int retries = 0;                                 // extra attempts after a transport error
+    std::chrono::milliseconds retry_backoff{100};    // doubled on each retry
+    std::vector<std::string> tags;                   // run only cases having one of these
+    std::vector<std::string> exclude_tags;           // skip cases having one of these
+    std::string filter;                              // glob on the case name (for_each: "name [element]")
+    int max_failures = 0;                            // stop starting cases after N failures; 0 = never
+    std::chrono::milliseconds clock_skew{5000};
+    std::vector<std::pair<std::string, std::string>> vars;  // --var NAME=VALUE, override suite vars
+    std::optional<std::string> base_url;             // --base-url, overrides the suites' targets
+    transport::TlsOptions tls;                       // CLI TLS options, merged over the suites'
+    std::size_t body_cap = 1 << 20;
+    std::string tool_version = "0";
+};
+
+struct RunReport {
+    RunSummary summary;
+    std::size_t transport_errors = 0;   // cases in error because of the target
+    std::size_t suite_errors = 0;       // cases in error because of the suite (undefined variable, ...)
+};
+
+[[nodiscard]] RunReport run(const std::vector<suite::Suite>& suites, const RunOptions& options,
+                            reporters::Reporter& reporter);
+
+// A shell command reproducing the request (secrets already redacted in `r`).
+[[nodiscard]] std::string curl_command(const Request& r);
+
+// Simple glob: '*' any run of chars, '?' one char.
+[[nodiscard]] bool glob_match(std::string_view pattern, std::string_view text);
+
+}  // namespace idconform::runner

@@ -1,0 +1,135 @@
+// Variable lookup and template interpolation.
+#include "runner/scope.hpp"
+
+#include <boost/json/serialize.hpp>
+
+#include <cstdlib>
+#include <optional>
+
+namespace idconform::runner {
+
+namespace json = boost::json;
+
+void Scope::set(const std::string& name, json::value v, bool secret) {
+    if (secret && v.is_string() && !v.as_string().empty()) secrets_.insert(std::string(v.as_string()));
+    vars_[name] = std::move(v);
+}
+
+void Scope::add_secret(std::string value) {
+    if (!value.empty()) secrets_.insert(std::move(value));
+}
+
+const json::value* Scope::find(std::string_view name) const {
+    auto it = vars_.find(name);
+    return it == vars_.end() ? nullptr : &it->second;
+}
+
+Result<json::value> Scope::resolve(std::string_view expr) const {
+    if (expr.substr(0, 4) == "env:") {
+        std::string_view rest = expr.substr(4);
+        std::optional<std::string_view> fallback;
+        if (auto p = rest.find(":-"); p != std::string_view::npos) {
+            fallback = rest.substr(p + 2);
+            rest = rest.substr(0, p);
+        }
+        const char* v = std::getenv(std::string(rest).c_str());
+        if (v && (*v || !fallback)) return json::value(v);
+        if (fallback) return json::value(std::string(*fallback));
+        return Result<json::value>(boost::system::in_place_error,
+                                   "environment variable " + std::string(rest) + " is not set (use ${env:" +
+                                       std::string(rest) + ":-default} for a default)");
+    }
+    if (const auto* v = find(expr)) return *v;
+    // name.field on an object variable
+    if (auto dot = expr.find('.'); dot != std::string_view::npos) {
+        if (const auto* base = find(expr.substr(0, dot)); base && base->is_object()) {
+            if (const auto* f = base->as_object().if_contains(expr.substr(dot + 1))) return *f;
+        }
+    }
+    return Result<json::value>(boost::system::in_place_error, "undefined variable ${" + std::string(expr) + "}");
+}
+
+std::string to_text(const json::value& v) {
+    if (v.is_string()) return std::string(v.as_string());
+    return json::serialize(v);
+}
+
+std::string percent_encode(std::string_view s, bool keep_slash) {
+    static constexpr char hex[] = "0123456789ABCDEF";
+    std::string out;
+    out.reserve(s.size());
+    for (unsigned char c : s) {
+        const bool unreserved = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                                c == '-' || c == '.' || c == '_' || c == '~' || (keep_slash && c == '/');
+        if (unreserved) {
+            out += static_cast<char>(c);
+        } else {
+            out += '%';
+            out += hex[c >> 4];
+            out += hex[c & 15];
+        }
+    }
+    return out;
+}
+
+Result<std::string> interpolate(std::string_view t, const Scope& scope, Encoding enc) {
+    std::string out;
+    out.reserve(t.size() + 32);
+    for (std::size_t i = 0; i < t.size();) {
+        const bool dollar = t[i] == '$' && i + 1 < t.size() && t[i + 1] == '{';
+        const bool brace = enc == Encoding::path_segment && t[i] == '{';
+        if (!dollar && !brace) {
+            out += t[i++];
+            continue;
+        }
+        const std::size_t open = i + (dollar ? 2 : 1);
+        const std::size_t close = t.find('}', open);
+        if (close == std::string_view::npos)
+            return Result<std::string>(boost::system::in_place_error, "unclosed placeholder in '" + std::string(t) + "'");
+        auto v = scope.resolve(t.substr(open, close - open));
+        if (!v) return Result<std::string>(boost::system::in_place_error, v.error());
+        const std::string text = to_text(*v);
+        if (brace)
+            out += percent_encode(text, false);
+        else if (enc == Encoding::query)
+            out += percent_encode(text, false);
+        else
+            out += text;
+        i = close + 1;
+    }
+    return Result<std::string>(boost::system::in_place_value, std::move(out));
+}
+
+Result<json::value> interpolate_json(const json::value& t, const Scope& scope) {
+    switch (t.kind()) {
+        case json::kind::string: {
+            const std::string_view s = t.as_string();
+            if (s.size() > 3 && s.substr(0, 2) == "${" && s.back() == '}' && s.find('}') == s.size() - 1)
+                return scope.resolve(s.substr(2, s.size() - 3));
+            auto r = interpolate(s, scope);
+            if (!r) return Result<json::value>(boost::system::in_place_error, r.error());
+            return json::value(*r);
+        }
+        case json::kind::array: {
+            json::array a;
+            for (const auto& e : t.as_array()) {
+                auto r = interpolate_json(e, scope);
+                if (!r) return r;
+                a.push_back(std::move(*r));
+            }
+            return json::value(std::move(a));
+        }
+        case json::kind::object: {
+            json::object o;
+            for (const auto& kv : t.as_object()) {
+                auto r = interpolate_json(kv.value(), scope);
+                if (!r) return r;
+                o[kv.key()] = std::move(*r);
+            }
+            return json::value(std::move(o));
+        }
+        default: return t;
+    }
+}
+
+}  // namespace idconform::runner

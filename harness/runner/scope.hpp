@@ -1,0 +1,47 @@
+// Variables visible to a step, and the interpolation of templates
+// (${name}, ${name.field}, ${env:NAME}, ${env:NAME:-default}, and `{name}`
+// in paths) against them. Secret values are remembered so that every
+// recorded request can be redacted.
+#pragma once
+
+#include <boost/json/value.hpp>
+#include <boost/system/result.hpp>
+
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+
+namespace idconform::runner {
+
+template <class T>
+using Result = boost::system::result<T, std::string>;
+
+class Scope {
+public:
+    void set(const std::string& name, boost::json::value v, bool secret = false);
+    [[nodiscard]] const boost::json::value* find(std::string_view name) const;
+    // Resolves a placeholder body: "name", "name.field", "env:NAME", "env:NAME:-default".
+    [[nodiscard]] Result<boost::json::value> resolve(std::string_view expr) const;
+    [[nodiscard]] const std::set<std::string>& secrets() const { return secrets_; }
+    void add_secret(std::string value);
+
+private:
+    std::map<std::string, boost::json::value, std::less<>> vars_;
+    std::set<std::string> secrets_;
+};
+
+enum class Encoding { raw, path_segment, query };
+
+// Text form of a value inside a template: strings as is, everything else as JSON.
+[[nodiscard]] std::string to_text(const boost::json::value& v);
+
+// Interpolates ${...} in `tmpl`; with Encoding::path_segment also `{name}`
+// (percent-encoded). Errors name the undefined variable.
+[[nodiscard]] Result<std::string> interpolate(std::string_view tmpl, const Scope& scope, Encoding enc = Encoding::raw);
+// JSON: a string leaf that is exactly "${x}" becomes x's JSON value.
+[[nodiscard]] Result<boost::json::value> interpolate_json(const boost::json::value& tmpl, const Scope& scope);
+
+[[nodiscard]] std::string percent_encode(std::string_view s, bool keep_slash);
+
+}  // namespace idconform::runner

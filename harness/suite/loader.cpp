@@ -1,0 +1,1272 @@
+// The suite loader: YAML text -> validated suite model. Every problem found
+// becomes a Diagnostic at the offending node; loading goes on after an error
+// so one run shows all of them, and the suite is returned only when there
+// were none.
+#include "suite/loader.hpp"
+
+#include "suite/yaml_reader.hpp"
+
+#include <re2/re2.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <set>
+#include <sstream>
+
+namespace idconform::suite {
+
+namespace fs = std::filesystem;
+using detail::Entry;
+using detail::Mapping;
+using detail::Reader;
+using detail::SourceText;
+using detail::Val;
+
+namespace {
+
+// ------------------------------------------------------------ constants
+
+const std::vector<std::string> suite_keys = {"name",       "description", "tags",     "include",
+                                             "vars",       "target",      "principals", "vectors",
+                                             "fragments",  "setup",       "teardown", "cases"};
+const std::vector<std::string> library_keys = {"description", "include", "vectors", "fragments"};
+const std::vector<std::string> vector_file_keys = {"set", "description", "vectors"};
+const std::vector<std::string> target_keys = {"base_url", "headers", "tls", "timeout"};
+const std::vector<std::string> tls_keys = {"cacert", "cert", "key", "insecure"};
+const std::vector<std::string> timeout_keys = {"connect", "read"};
+const std::vector<std::string> principal_keys = {"headers"};
+const std::vector<std::string> secret_var_keys = {"value", "secret"};
+const std::vector<std::string> case_keys = {"name", "description", "rule", "tags", "skip", "for_each", "steps"};
+const std::vector<std::string> for_each_keys = {"vectors", "mutations", "as", "only", "except"};
+const std::vector<std::string> step_keys = {"name", "http", "expect", "capture", "use"};
+const std::vector<std::string> http_keys = {"method", "path", "query", "headers", "json", "raw", "principal"};
+const std::vector<std::string> methods = {"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"};
+const std::vector<std::string> expect_keys = {"rule", "status", "status_not", "headers", "json", "body", "id"};
+const std::vector<std::string> header_ops = {"equals", "regex", "absent", "present"};
+const std::vector<std::string> json_ops = {"equals", "absent", "present", "null", "type", "regex", "one_of"};
+const std::vector<std::string> json_types = {"string", "number", "integer", "boolean", "object", "array", "null"};
+const std::vector<std::string> body_keys = {"contains", "not_contains"};
+const std::vector<std::string> id_keys = {"at", "header", "kind", "canonical", "minted", "allow_null", "equals"};
+const std::vector<std::string> id_kinds = {"uuid",   "uuidv1", "uuidv3", "uuidv4", "uuidv5",   "uuidv6",
+                                           "uuidv7", "uuidv8", "ulid",   "viewable", "uuidv8-legacy"};
+const std::vector<std::string> capture_keys = {"json", "header", "status"};
+
+const char* const suite_example = "\n  name: my-suite\n  cases:\n    - name: first case\n      steps: [...]";
+
+// A name written somewhere, to be checked once everything is loaded.
+struct Ref {
+    std::string name;
+    SourcePos pos;
+    std::string source_line;
+};
+
+struct Fragment {
+    Step step;
+    std::optional<Ref> principal;
+    SourcePos pos;
+};
+
+struct SetUse {
+    Ref set;
+    std::vector<Ref> names;  // only/except entries
+};
+
+std::optional<std::string> read_text(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return std::nullopt;
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+bool valid_name(std::string_view s) {
+    if (s.empty()) return false;
+    if (!(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+    return std::all_of(s.begin(), s.end(),
+                       [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-'; });
+}
+
+std::string syntax_hint(const std::string& msg) {
+    if (msg.find("end of sequence flow") != std::string::npos) return "a '[' list is missing its closing ']'";
+    if (msg.find("end of map flow") != std::string::npos) return "a '{' mapping is missing its closing '}'";
+    if (msg.find("illegal map value") != std::string::npos)
+        return "a value cannot hold another 'key: value' on the same line; quote the value or move it to a "
+               "new, more indented line";
+    if (msg.find("end of map not found") != std::string::npos || msg.find("bad indentation") != std::string::npos)
+        return "check the indentation: keys of one mapping must start in the same column";
+    if (msg.find("tab") != std::string::npos) return "YAML indentation uses spaces, not tabs";
+    return "check indentation, quotes and brackets at this position";
+}
+
+// ----------------------------------------------------------------- loader
+
+class Loader {
+public:
+    std::vector<Diagnostic> diags;
+
+    // Parses `text` (of file `path`) into one YAML document; nullopt with
+    // diagnostics when it is broken or empty. `kind` names it ("suite").
+    std::optional<YAML::Node> parse(const SourceText& src, const std::string& text, std::string_view kind) {
+        Reader r(src, diags);
+        std::vector<YAML::Node> docs;
+        try {
+            docs = YAML::LoadAll(text);
+        } catch (const YAML::ParserException& e) {
+            r.error(e.mark, "YAML syntax error: " + e.msg, syntax_hint(e.msg));
+            return std::nullopt;
+        } catch (const YAML::Exception& e) {
+            r.error(e.mark, std::string("YAML error: ") + e.what(), "check the YAML syntax near here");
+            return std::nullopt;
+        }
+        if (docs.empty() || (docs.size() == 1 && docs[0].IsNull())) {
+            YAML::Mark m;
+            m.line = 0;
+            m.column = 0;
+            r.error(m, "the " + std::string(kind) + " file is empty",
+                    kind == "suite" ? std::string("a suite needs at least:") + suite_example
+                                    : "an included file holds a vector set (set: name, vectors: [...]) or "
+                                      "fragments (fragments: {name: step})");
+            return std::nullopt;
+        }
+        if (docs.size() > 1) {
+            r.error({docs[1], docs[1].Mark()}, "more than one YAML document in one file",
+                    "remove the '---' separator: one file holds one " + std::string(kind));
+            return std::nullopt;
+        }
+        return docs[0];
+    }
+
+    SourceText& keep(SourceText src) {
+        sources_.push_back(std::make_unique<SourceText>(std::move(src)));
+        return *sources_.back();
+    }
+
+    std::optional<Suite> load_suite(const std::string& text, const std::string& path) {
+        const SourceText& src = keep(SourceText::from(path, text));
+        auto root = parse(src, text, "suite");
+        if (!root) return std::nullopt;
+        Reader r(src, diags);
+        const Val rv{*root, root->Mark()};
+        if (!root->IsMap()) {
+            r.error(rv, "expected a mapping at the top of the suite file, found " + detail::kind_name(*root),
+                    std::string("a suite file is a mapping of keys such as:") + suite_example);
+            return std::nullopt;
+        }
+        auto m = r.mapping(rv, "suite", suite_keys, suite_example);
+        if (!m) return std::nullopt;
+
+        Suite s;
+        s.file = path;
+        s.pos = r.pos(rv);
+        s.target.pos = s.pos;
+        push_include_frame(path);
+
+        // Includes and fragments first: steps refer to them.
+        if (const auto* e = m->find("include")) includes(r, *e);
+        if (const auto* e = m->find("vectors")) inline_vectors(r, *e);
+        if (const auto* e = m->find("fragments")) fragments(r, *e);
+
+        const auto* name = m->find("name");
+        if (!name) {
+            r.error(rv, "missing required key 'name' in suite",
+                    "add the suite's name (used as the JUnit testsuite name), e.g. name: data-id-basics");
+        } else if (auto n = r.string(name->val(), "name", "name: data-id-basics")) {
+            if (n->empty())
+                r.error(name->val(), "the suite name is empty", "write a name, e.g. name: data-id-basics");
+            s.name = *n;
+        }
+        if (const auto* e = m->find("description"))
+            if (auto d = r.string(e->val(), "description", "description: what this suite checks")) s.description = *d;
+        if (const auto* e = m->find("tags"))
+            if (auto t = r.strings(e->val(), "tags", "tags: [smoke, data-id]")) s.tags = *t;
+        if (const auto* e = m->find("vars")) vars(r, *e, s);
+        if (const auto* e = m->find("target")) target(r, *e, s.target);
+        if (const auto* e = m->find("principals")) principals(r, *e, s);
+        if (const auto* e = m->find("setup")) s.setup = step_list(r, e->val(), "setup");
+        if (const auto* e = m->find("teardown")) s.teardown = step_list(r, e->val(), "teardown");
+        if (const auto* e = m->find("cases"))
+            cases(r, *e, s);
+        else
+            r.error(rv, "missing required key 'cases' in suite",
+                    "add the list of cases, e.g.\n  cases:\n    - name: create returns a v7 id\n      steps: [...]");
+
+        s.vector_sets = vector_sets_;
+        check_references(s);
+        if (!diags.empty()) return std::nullopt;
+        return s;
+    }
+
+    std::optional<VectorSet> load_vector_set_file(const std::string& text, const std::string& path) {
+        const SourceText& src = keep(SourceText::from(path, text));
+        auto root = parse(src, text, "vector-set");
+        if (!root) return std::nullopt;
+        Reader r(src, diags);
+        const Val rv{*root, root->Mark()};
+        auto set = vector_file(r, rv);
+        if (!diags.empty()) return std::nullopt;
+        return set;
+    }
+
+private:
+    std::vector<std::unique_ptr<SourceText>> sources_;
+    std::map<std::string, VectorSet> vector_sets_;
+    std::map<std::string, Fragment> fragments_;
+    std::vector<std::string> include_stack_;    // canonical paths of files being loaded
+    std::vector<std::string> include_display_;  // the same, as printed
+    std::set<std::string> included_;            // canonical paths loaded already
+    std::vector<Ref> principal_refs_;
+    std::set<std::string> used_fragments_;
+    std::vector<SetUse> set_uses_;
+
+    static std::string canonical(const std::string& path) {
+        std::error_code ec;
+        auto c = fs::weakly_canonical(fs::absolute(path, ec), ec);
+        return ec ? path : c.string();
+    }
+
+    void push_include_frame(const std::string& path) {
+        include_stack_.push_back(canonical(path));
+        include_display_.push_back(path);
+        included_.insert(include_stack_.back());
+    }
+    void pop_include_frame() {
+        include_stack_.pop_back();
+        include_display_.pop_back();
+    }
+
+    Ref ref(const Reader& r, const Val& v, std::string name) const {
+        Ref out{std::move(name), r.pos(v), {}};
+        const auto& lines = r.source().lines;
+        if (out.pos.line > 0 && static_cast<std::size_t>(out.pos.line) <= lines.size())
+            out.source_line = lines[static_cast<std::size_t>(out.pos.line - 1)];
+        return out;
+    }
+
+    void error_at(const Ref& at, std::string title, std::string hint) {
+        diags.push_back(Diagnostic{at.pos, std::move(title), std::move(hint), at.source_line});
+    }
+
+    // ------------------------------------------------------------ includes
+
+    void includes(Reader& r, const Entry& e) {
+        auto items = r.sequence(e.val(), "include", "include: [../vectors/rfc9562.yaml, fragments/products.yaml]");
+        if (!items) return;
+        const std::string from = r.source().path;
+        for (const auto& item : *items) {
+            auto rel = r.string(item, "include", "- ../vectors/rfc9562.yaml");
+            if (!rel) continue;
+            include_one(r, item, *rel, from);
+        }
+    }
+
+    void include_one(Reader& r, const Val& item, const std::string& rel, const std::string& from) {
+        const fs::path joined = fs::path(from).parent_path() / rel;
+        const std::string display = joined.lexically_normal().string();
+        const std::string canon = canonical(display);
+        if (auto it = std::find(include_stack_.begin(), include_stack_.end(), canon); it != include_stack_.end()) {
+            std::string chain;
+            for (auto i = static_cast<std::size_t>(it - include_stack_.begin()); i < include_display_.size(); ++i)
+                chain += include_display_[i] + " -> ";
+            r.error(item, "include cycle: " + chain + display,
+                    "remove this include: a file must not include, directly or indirectly, a file that "
+                    "includes it");
+            return;
+        }
+        if (included_.count(canon)) return;  // the same file reached twice: loaded once
+        std::error_code ec;
+        if (!fs::is_regular_file(display, ec)) {
+            r.error(item, "included file '" + rel + "' not found",
+                    "looked for " + display + "; include paths are relative to the including file (" + from + ")");
+            return;
+        }
+        auto text = read_text(display);
+        if (!text) {
+            r.error(item, "cannot read included file '" + rel + "'", "check the permissions of " + display);
+            return;
+        }
+        const std::size_t before = diags.size();
+        push_include_frame(display);
+        library_file(*text, display);
+        pop_include_frame();
+        if (diags.size() > before)
+            r.error(item, "included file '" + display + "' has errors",
+                    "fix the errors reported for " + display + " above");
+    }
+
+    // An included file: a vector-set file or a fragment/library file.
+    void library_file(const std::string& text, const std::string& path) {
+        const SourceText& src = keep(SourceText::from(path, text));
+        auto root = parse(src, text, "included");
+        if (!root) return;
+        Reader r(src, diags);
+        const Val rv{*root, root->Mark()};
+        const char* const kinds =
+            "an included file holds either a vector set:\n  set: rfc9562\n  vectors: [{name: a6-v7, value: ...}]\n"
+            "or fragments (reusable steps):\n  fragments:\n    create_product: {http: {...}, expect: {...}}";
+        if (!root->IsMap()) {
+            r.error(rv, "expected a mapping at the top of the included file, found " + detail::kind_name(*root),
+                    kinds);
+            return;
+        }
+        const YAML::Node& top = *root;  // const: operator[] must not insert keys
+        if (top["set"]) {
+            if (auto set = vector_file(r, rv)) add_vector_set(r, rv, std::move(*set));
+            return;
+        }
+        if (top["name"] || top["cases"]) {
+            r.error(rv, "cannot include a suite file",
+                    "only vector-set files and fragment files can be included; run suites side by side instead");
+            return;
+        }
+        if (!top["fragments"] && !top["vectors"]) {
+            r.error(rv, "the included file is neither a vector-set file nor a fragment file", kinds);
+            return;
+        }
+        auto m = r.mapping(rv, "fragment file", library_keys, "fragments: {create_product: {http: {...}}}");
+        if (!m) return;
+        if (const auto* e = m->find("include")) includes(r, *e);
+        if (const auto* e = m->find("description")) (void)r.string(e->val(), "description", "description: text");
+        if (const auto* e = m->find("vectors")) inline_vectors(r, *e);
+        if (const auto* e = m->find("fragments")) fragments(r, *e);
+    }
+
+    // ------------------------------------------------------------- vectors
+
+    std::optional<VectorSet> vector_file(Reader& r, const Val& rv) {
+        const char* const example = "\n  set: rfc9562\n  vectors:\n    - {name: a6-v7, value: 017f22e2-...}";
+        if (!rv.node.IsMap()) {
+            r.error(rv, "expected a mapping at the top of the vector-set file, found " + detail::kind_name(rv.node),
+                    std::string("a vector-set file looks like:") + example);
+            return std::nullopt;
+        }
+        auto m = r.mapping(rv, "vector-set file", vector_file_keys, example);
+        if (!m) return std::nullopt;
+        VectorSet set;
+        set.pos = r.pos(rv);
+        bool ok = true;
+        if (const auto* e = m->find("set")) {
+            if (auto n = r.string(e->val(), "set", "set: rfc9562")) {
+                set.name = *n;
+                set.pos = r.pos(e->val());
+                if (!valid_name(*n)) {
+                    r.error(e->val(), "bad vector set name '" + *n + "'",
+                            "names use letters, digits, '_' and '-' and start with a letter, e.g. set: rfc9562");
+                    ok = false;
+                }
+            } else {
+                ok = false;
+            }
+        } else {
+            r.error(rv, "missing required key 'set' in vector-set file", "name the set, e.g. set: rfc9562");
+            ok = false;
+        }
+        if (const auto* e = m->find("description"))
+            if (auto d = r.string(e->val(), "description", "description: text")) set.description = *d;
+        if (const auto* e = m->find("vectors")) {
+            if (!vector_entries(r, e->val(), set)) ok = false;
+        } else {
+            r.error(rv, "missing required key 'vectors' in vector-set file",
+                    "list the vectors, e.g.\n  vectors:\n    - {name: a6-v7, value: 017f22e2-79b0-7cc3-98c4-dc0c0c07398f}");
+            ok = false;
+        }
+        if (!ok) return std::nullopt;
+        return set;
+    }
+
+    bool vector_entries(Reader& r, const Val& v, VectorSet& set) {
+        auto items = r.sequence(v, "vectors", "\n  vectors:\n    - {name: a6-v7, value: 017f22e2-...}");
+        if (!items) return false;
+        bool ok = true;
+        std::map<std::string, int> names;  // name -> line
+        for (const auto& item : *items) {
+            auto m = r.mapping(item, "vector", {}, "{name: a6-v7, value: 017f22e2-..., version: 7}");
+            if (!m) {
+                ok = false;
+                continue;
+            }
+            Vector vec;
+            vec.pos = r.pos(item);
+            const auto* name = m->find("name");
+            const auto* value = m->find("value");
+            if (!name) {
+                r.error(item, "missing required key 'name' in vector", "name each vector, e.g. name: a6-v7");
+                ok = false;
+            } else if (auto n = r.string(name->val(), "name", "name: a6-v7")) {
+                vec.name = *n;
+                if (auto [it, fresh] = names.emplace(*n, name->val().mark.line + 1); !fresh) {
+                    r.error(name->val(), "duplicate vector name '" + *n + "' in set '" + set.name + "'",
+                            "vector names must be unique within a set; the first is at line " +
+                                std::to_string(it->second));
+                    ok = false;
+                }
+            } else {
+                ok = false;
+            }
+            if (!value) {
+                r.error(item, "missing required key 'value' in vector",
+                        "give the value the vector stands for (null, 0 and \"\" are allowed), e.g. value: "
+                        "017f22e2-79b0-7cc3-98c4-dc0c0c07398f");
+                ok = false;
+            } else if (value->value.IsMap() || value->value.IsSequence()) {
+                r.error(value->val(), "expected a scalar here, found " + detail::kind_name(value->value),
+                        "a vector's value is one scalar (a string, number, true/false or null); put other "
+                        "data in extra keys of the entry");
+                ok = false;
+            } else if (auto j = r.json(value->val(), false)) {
+                vec.value = std::move(*j);
+            }
+            for (const auto& e : m->entries) {
+                if (e.key == "name" || e.key == "value") continue;
+                if (auto j = r.json(e.val(), false))
+                    vec.fields[e.key] = std::move(*j);
+                else
+                    ok = false;
+            }
+            set.vectors.push_back(std::move(vec));
+        }
+        return ok;
+    }
+
+    void add_vector_set(Reader& r, const Val& at, VectorSet set) {
+        if (auto it = vector_sets_.find(set.name); it != vector_sets_.end()) {
+            r.error(at, "duplicate vector set '" + set.name + "'",
+                    "it is already defined at " + it->second.pos.str() + "; rename one of them");
+            return;
+        }
+        vector_sets_.emplace(set.name, std::move(set));
+    }
+
+    void inline_vectors(Reader& r, const Entry& e) {
+        auto m = r.mapping(e.val(), "vectors", {}, "\n  vectors:\n    my-set:\n      - {name: v1, value: abc}");
+        if (!m) return;
+        for (const auto& entry : m->entries) {
+            VectorSet set;
+            set.name = entry.key;
+            set.pos = r.pos(entry.key_val());
+            if (!valid_name(entry.key)) {
+                r.error(entry.key_val(), "bad vector set name '" + entry.key + "'",
+                        "names use letters, digits, '_' and '-' and start with a letter, e.g. my-set");
+                continue;
+            }
+            if (vector_entries(r, entry.val(), set)) add_vector_set(r, entry.key_val(), std::move(set));
+        }
+    }
+
+    // ----------------------------------------------------------- fragments
+
+    void fragments(Reader& r, const Entry& e) {
+        auto m = r.mapping(e.val(), "fragments", {},
+                           "\n  fragments:\n    create_product:\n      http: {method: POST, path: /v1/products}");
+        if (!m) return;
+        for (const auto& entry : m->entries) {
+            if (!valid_name(entry.key)) {
+                r.error(entry.key_val(), "bad fragment name '" + entry.key + "'",
+                        "names use letters, digits, '_' and '-' and start with a letter, e.g. create_product");
+                continue;
+            }
+            if (auto it = fragments_.find(entry.key); it != fragments_.end()) {
+                r.error(entry.key_val(), "duplicate fragment '" + entry.key + "'",
+                        "it is already defined at " + it->second.pos.str() + "; rename one of them");
+                continue;
+            }
+            std::optional<Ref> principal;
+            auto step = parse_step(r, entry.val(), "fragment", &principal, /*allow_use=*/false);
+            if (!step) continue;
+            if (step->name.empty() || step->name == step->http.method + " " + step->http.path) step->name = entry.key;
+            fragments_.emplace(entry.key, Fragment{std::move(*step), std::move(principal), r.pos(entry.key_val())});
+        }
+    }
+
+    // ---------------------------------------------------------------- vars
+
+    void vars(Reader& r, const Entry& e, Suite& s) {
+        auto m = r.mapping(e.val(), "vars", {}, "\n  vars:\n    token_a: ${env:TOKEN_A:-alice}");
+        if (!m) return;
+        for (const auto& entry : m->entries) {
+            Variable var;
+            var.name = entry.key;
+            var.pos = r.pos(entry.key_val());
+            if (!valid_name(entry.key)) {
+                r.error(entry.key_val(), "bad variable name '" + entry.key + "'",
+                        "variable names use letters, digits, '_' and '-' and start with a letter or '_'");
+                continue;
+            }
+            const Val v = entry.val();
+            // `{value: ..., secret: true}` wraps a value; any other mapping is
+            // a structured (JSON object) value.
+            if (v.node.IsMap() && v.node["value"]) {
+                auto wrap = r.mapping(v, "variable", secret_var_keys, "{value: \"${env:API_KEY}\", secret: true}");
+                if (!wrap) continue;
+                bool ok = true;
+                if (const auto* val = wrap->find("value")) {
+                    if (auto j = r.json(val->val(), true))
+                        var.value = std::move(*j);
+                    else
+                        ok = false;
+                }
+                if (const auto* sec = wrap->find("secret")) {
+                    if (auto b = r.boolean(sec->val(), "secret"))
+                        var.secret = *b;
+                    else
+                        ok = false;
+                }
+                if (ok) s.vars.push_back(std::move(var));
+                continue;
+            }
+            if (auto j = r.json(v, true)) {
+                var.value = std::move(*j);
+                s.vars.push_back(std::move(var));
+            }
+        }
+    }
+
+    // -------------------------------------------------------------- target
+
+    std::vector<std::pair<std::string, std::string>> pairs(Reader& r, const Val& v, std::string_view what,
+                                                           std::string_view example) {
+        std::vector<std::pair<std::string, std::string>> out;
+        auto m = r.mapping(v, what, {}, example);
+        if (!m) return out;
+        for (const auto& e : m->entries)
+            if (auto s = r.string(e.val(), e.key, example, true)) out.emplace_back(e.key, *s);
+        return out;
+    }
+
+    std::optional<long> duration(Reader& r, const Val& v, std::string_view what) {
+        const std::string example = std::string(what) + ": 2s";
+        if (v.node.IsScalar()) {
+            const std::string& s = v.node.Scalar();
+            std::size_t digits = 0;
+            while (digits < s.size() && std::isdigit(static_cast<unsigned char>(s[digits]))) ++digits;
+            const std::string unit = s.substr(digits);
+            if (digits > 0 && digits <= 9 && (unit == "ms" || unit == "s" || unit == "m")) {
+                const long n = std::stol(s.substr(0, digits));
+                return unit == "ms" ? n : unit == "s" ? n * 1000 : n * 60000;
+            }
+        }
+        r.error(v, "bad duration " + detail::kind_name(v.node) + " for '" + std::string(what) + "'",
+                "write a whole number with a unit ms, s or m, e.g. 500ms, 2s, 1m");
+        return std::nullopt;
+    }
+
+    void target(Reader& r, const Entry& e, Target& t) {
+        auto m = r.mapping(e.val(), "target", target_keys, "{base_url: \"http://127.0.0.1:8080\"}");
+        if (!m) return;
+        t.pos = r.pos(e.val());
+        if (const auto* x = m->find("base_url"))
+            if (auto s = r.string(x->val(), "base_url", "base_url: ${env:IDCONFORM_BASE_URL:-http://127.0.0.1:8080}",
+                                  true))
+                t.base_url = *s;
+        if (const auto* x = m->find("headers")) t.headers = pairs(r, x->val(), "headers", "{Accept: application/json}");
+        if (const auto* x = m->find("tls")) {
+            if (auto tls = r.mapping(x->val(), "tls", tls_keys, "{cacert: certs/ca.pem, insecure: false}")) {
+                if (const auto* y = tls->find("cacert"))
+                    if (auto s = r.string(y->val(), "cacert", "cacert: certs/ca.pem", true)) t.ca_file = *s;
+                if (const auto* y = tls->find("cert"))
+                    if (auto s = r.string(y->val(), "cert", "cert: certs/client.pem", true)) t.cert_file = *s;
+                if (const auto* y = tls->find("key"))
+                    if (auto s = r.string(y->val(), "key", "key: certs/client.key", true)) t.key_file = *s;
+                if (const auto* y = tls->find("insecure"))
+                    if (auto b = r.boolean(y->val(), "insecure")) t.insecure = *b;
+            }
+        }
+        if (const auto* x = m->find("timeout")) {
+            if (auto to = r.mapping(x->val(), "timeout", timeout_keys, "{connect: 2s, read: 5s}")) {
+                if (const auto* y = to->find("connect")) t.connect_timeout_ms = duration(r, y->val(), "connect");
+                if (const auto* y = to->find("read")) t.read_timeout_ms = duration(r, y->val(), "read");
+            }
+        }
+    }
+
+    void principals(Reader& r, const Entry& e, Suite& s) {
+        auto m = r.mapping(e.val(), "principals", {},
+                           "\n  principals:\n    alice: {headers: {Authorization: \"Bearer ${token_a}\"}}");
+        if (!m) return;
+        for (const auto& entry : m->entries) {
+            if (!valid_name(entry.key)) {
+                r.error(entry.key_val(), "bad principal name '" + entry.key + "'",
+                        "names use letters, digits, '_' and '-' and start with a letter, e.g. alice");
+                continue;
+            }
+            Principal p;
+            p.name = entry.key;
+            p.pos = r.pos(entry.key_val());
+            auto pm = r.mapping(entry.val(), "principal", principal_keys,
+                                "{headers: {Authorization: \"Bearer ${token_a}\"}}");
+            if (!pm) continue;
+            if (const auto* h = pm->find("headers"))
+                p.headers = pairs(r, h->val(), "headers", "{Authorization: \"Bearer ${token_a}\"}");
+            s.principals.emplace(p.name, std::move(p));
+        }
+    }
+
+    // --------------------------------------------------------------- steps
+
+    std::vector<Step> step_list(Reader& r, const Val& v, std::string_view what) {
+        std::vector<Step> out;
+        auto items = r.sequence(v, what, "\n    - http: {method: GET, path: /v1/products}\n      expect: {status: 200}");
+        if (!items) return out;
+        for (const auto& item : *items) {
+            std::optional<Ref> principal;
+            if (auto step = parse_step(r, item, "step", &principal, /*allow_use=*/true)) {
+                if (principal) principal_refs_.push_back(*principal);
+                out.push_back(std::move(*step));
+            }
+        }
+        return out;
+    }
+
+    std::optional<Step> parse_step(Reader& r, const Val& v, std::string_view what, std::optional<Ref>* principal,
+                                   bool allow_use) {
+        const char* const example = "{http: {method: GET, path: /v1/products}, expect: {status: 200}}";
+        auto m = r.mapping(v, what, step_keys, example);
+        if (!m) return std::nullopt;
+        const std::size_t before = r_errors();
+
+        if (const auto* use = m->find("use")) {
+            if (!allow_use) {
+                r.error(use->key_val(), "a fragment cannot use another fragment",
+                        "write the fragment's step out in full");
+                return std::nullopt;
+            }
+            for (const auto& e : m->entries)
+                if (e.key != "use")
+                    r.error(e.key_val(), "a 'use' step takes no other keys (found '" + e.key + "')",
+                            "a 'use' step copies a fragment as it is; to change it, define another fragment or "
+                            "write the step out in full");
+            auto name = r.string(use->val(), "use", "use: create_product");
+            if (!name) return std::nullopt;
+            auto it = fragments_.find(*name);
+            if (it == fragments_.end()) {
+                std::vector<std::string> known;
+                for (const auto& [k, f] : fragments_) known.push_back(k);
+                const std::string best = did_you_mean(*name, known);
+                r.error(use->val(), "unknown fragment '" + *name + "'",
+                        best.empty() ? "define it under 'fragments:' in this suite or in an included fragment file"
+                                     : "did you mean '" + best + "'?");
+                return std::nullopt;
+            }
+            if (r_errors() != before) return std::nullopt;
+            if (it->second.principal && used_fragments_.insert(*name).second)
+                principal_refs_.push_back(*it->second.principal);
+            return it->second.step;
+        }
+
+        Step step;
+        step.pos = r.pos(v);
+        if (const auto* h = m->find("http"))
+            http(r, *h, step.http, principal);
+        else
+            r.error(v, "missing required key 'http' in " + std::string(what),
+                    "every step sends a request, e.g. http: {method: GET, path: /v1/products}");
+        if (const auto* n = m->find("name")) {
+            if (auto s = r.string(n->val(), "name", "name: create a product")) step.name = *s;
+        }
+        if (step.name.empty()) step.name = step.http.method + " " + step.http.path;
+        step.expect.pos = step.pos;
+        if (const auto* x = m->find("expect")) expect(r, *x, step.expect);
+        if (const auto* c = m->find("capture")) captures(r, *c, step.captures);
+        if (r_errors() != before) return std::nullopt;
+        return step;
+    }
+
+    std::size_t r_errors() const { return diags.size(); }
+
+    void http(Reader& r, const Entry& e, HttpRequest& req, std::optional<Ref>* principal) {
+        auto m = r.mapping(e.val(), "http", http_keys, "{method: POST, path: /v1/products, json: {name: p1}}");
+        if (!m) return;
+        req.pos = r.pos(e.val());
+        if (const auto* x = m->find("method")) {
+            if (auto s = r.string(x->val(), "method", "method: POST")) {
+                if (std::find(methods.begin(), methods.end(), *s) == methods.end())
+                    r.error(x->val(), "unknown HTTP method '" + *s + "'",
+                            detail::suggest(*s, methods, "allowed methods"));
+                else
+                    req.method = *s;
+            }
+        }
+        if (const auto* x = m->find("path")) {
+            if (auto s = r.string(x->val(), "path", "path: /v1/products/{product_id}")) {
+                if (r.check_template_at(x->val(), *s, true)) req.path = *s;
+            }
+        } else {
+            r.error(e.val(), "missing required key 'path' in http", "say where to send it, e.g. path: /v1/products");
+        }
+        if (const auto* x = m->find("query")) req.query = pairs(r, x->val(), "query", "{category_id: \"${category_id}\"}");
+        if (const auto* x = m->find("headers")) req.headers = pairs(r, x->val(), "headers", "{X-Request-Id: abc}");
+        const auto* json = m->find("json");
+        const auto* raw = m->find("raw");
+        if (json && raw)
+            r.error(raw->key_val(), "'json' and 'raw' cannot both be set",
+                    "send either a JSON body (json:) or a text body (raw:), not both");
+        if (json)
+            if (auto j = r.json(json->val(), true)) req.json = std::move(*j);
+        if (raw)
+            if (auto s = r.string(raw->val(), "raw", "raw: \"text body\"", true)) req.raw = *s;
+        if (const auto* x = m->find("principal")) {
+            if (auto s = r.string(x->val(), "principal", "principal: alice")) {
+                req.principal = *s;
+                *principal = ref(r, x->val(), *s);
+            }
+        }
+    }
+
+    // -------------------------------------------------------- expectations
+
+    void expect(Reader& r, const Entry& e, Expect& x) {
+        auto m = r.mapping(e.val(), "expect", expect_keys, "{status: 200}");
+        if (!m) return;
+        x.pos = r.pos(e.val());
+        if (const auto* y = m->find("rule"))
+            if (auto s = r.string(y->val(), "rule", "rule: DATA-ID-002")) x.rule = *s;
+        const auto* status = m->find("status");
+        const auto* status_not = m->find("status_not");
+        if (status && status_not)
+            r.error(status_not->key_val(), "'status' and 'status_not' cannot both be set",
+                    "use status: for the codes that must come, or status_not: for codes that must not");
+        else if (status)
+            x.status = status_expect(r, status->val(), false);
+        else if (status_not)
+            x.status = status_expect(r, status_not->val(), true);
+        if (const auto* y = m->find("headers")) header_expects(r, y->val(), x.headers);
+        if (const auto* y = m->find("json")) json_expects(r, y->val(), x.json);
+        if (const auto* y = m->find("body")) {
+            if (auto bm = r.mapping(y->val(), "body", body_keys, "{contains: [\"p1\"], not_contains: [\"error\"]}")) {
+                BodyExpect b;
+                b.pos = r.pos(y->val());
+                if (const auto* z = bm->find("contains"))
+                    if (auto s = r.strings(z->val(), "contains", "contains: [\"p1\"]", true)) b.contains = *s;
+                if (const auto* z = bm->find("not_contains"))
+                    if (auto s = r.strings(z->val(), "not_contains", "not_contains: [\"${product_id}\"]", true))
+                        b.not_contains = *s;
+                x.body = std::move(b);
+            }
+        }
+        if (const auto* y = m->find("id")) {
+            const Val v = y->val();
+            if (v.node.IsSequence()) {
+                for (const auto& item : v.node)
+                    if (auto id = id_expect(r, Val{item, item.Mark()})) x.ids.push_back(std::move(*id));
+            } else if (v.node.IsMap()) {
+                if (auto id = id_expect(r, v)) x.ids.push_back(std::move(*id));
+            } else {
+                r.error(v, "expected a mapping or a list of mappings here, found " + detail::kind_name(v.node),
+                        "write id: {at: /id, kind: uuidv7} or a list of such checks");
+            }
+        }
+    }
+
+    std::optional<StatusExpect> status_expect(Reader& r, const Val& v, bool negate) {
+        StatusExpect st;
+        st.pos = r.pos(v);
+        st.negate = negate;
+        std::vector<Val> items;
+        if (v.node.IsSequence()) {
+            for (const auto& item : v.node) items.push_back(Val{item, item.Mark()});
+            if (items.empty()) {
+                r.error(v, "empty status list", "list at least one code or class, e.g. [200, 201] or [4xx]");
+                return std::nullopt;
+            }
+        } else {
+            items.push_back(v);
+        }
+        const char* const hint =
+            "write a code from 100 to 599 (e.g. 201) or a class such as 4xx, alone or in a list: [200, 201]";
+        bool ok = true;
+        for (const auto& item : items) {
+            if (!item.node.IsScalar()) {
+                r.error(item, "expected a status code or class here, found " + detail::kind_name(item.node), hint);
+                ok = false;
+                continue;
+            }
+            const std::string& s = item.node.Scalar();
+            const bool digits = !s.empty() && s.size() <= 4 &&
+                                std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+            if (digits) {
+                const int code = std::stoi(s);
+                if (code >= 100 && code <= 599) {
+                    st.exact.push_back(code);
+                    continue;
+                }
+            } else if (s.size() == 3 && s[0] >= '1' && s[0] <= '5' && (s[1] == 'x' || s[1] == 'X') &&
+                       (s[2] == 'x' || s[2] == 'X')) {
+                st.classes.push_back(s[0] - '0');
+                continue;
+            }
+            r.error(item, "bad status '" + s + "'", hint);
+            ok = false;
+        }
+        if (!ok) return std::nullopt;
+        return st;
+    }
+
+    bool compile_regex(Reader& r, const Val& v, const std::string& pattern) {
+        RE2 re(pattern, RE2::Quiet);
+        if (re.ok()) return true;
+        r.error(v, "bad regular expression '" + pattern + "': " + re.error(),
+                "patterns use RE2 syntax (no lookaround or backreferences) and must match the whole value");
+        return false;
+    }
+
+    void header_expects(Reader& r, const Val& v, std::vector<HeaderExpect>& out) {
+        auto m = r.mapping(v, "headers", {}, "{Content-Type: application/json, Location: {regex: \"^/v1/.*\"}}");
+        if (!m) return;
+        for (const auto& e : m->entries) {
+            HeaderExpect h;
+            h.name = e.key;
+            h.pos = r.pos(e.key_val());
+            const Val hv = e.val();
+            if (!hv.node.IsMap()) {
+                if (auto s = r.string(hv, e.key, "Content-Type: application/json", true)) {
+                    h.equals = *s;
+                    out.push_back(std::move(h));
+                }
+                continue;
+            }
+            auto om = r.mapping(hv, "header check", header_ops, "{regex: \"^application/json\"}");
+            if (!om) continue;
+            if (om->entries.size() != 1) {
+                if (om->entries.size() > 1 || om->self.node.size() == 0)
+                    r.error(hv, "a header check takes exactly one of: equals, regex, absent, present",
+                            "e.g. Location: {regex: \"^/v1/products/\"} or X-Debug: {absent: true}");
+                continue;
+            }
+            const Entry& op = om->entries.front();
+            if (op.key == "equals") {
+                if (auto s = r.string(op.val(), "equals", "equals: application/json", true)) h.equals = *s;
+                else continue;
+            } else if (op.key == "regex") {
+                auto s = r.string(op.val(), "regex", "regex: \"^application/json\"");
+                if (!s || !compile_regex(r, op.val(), *s)) continue;
+                h.regex = *s;
+            } else {
+                auto b = r.boolean(op.val(), op.key);
+                if (!b) continue;
+                if (!*b) {
+                    r.error(op.val(), "'" + op.key + ": false' is not a check",
+                            op.key == "absent" ? "to require the header, write {present: true}"
+                                               : "to forbid the header, write {absent: true}");
+                    continue;
+                }
+                (op.key == "absent" ? h.absent : h.present) = true;
+            }
+            out.push_back(std::move(h));
+        }
+    }
+
+    bool pointer_ok(Reader& r, const Val& v, const std::string& pointer) {
+        const std::string why = detail::check_json_pointer(pointer);
+        if (why.empty()) return true;
+        r.error(v, "bad JSON pointer '" + pointer + "'",
+                why + ", e.g. /id or /items/0/id; '' is the whole body (RFC 6901)");
+        return false;
+    }
+
+    void json_expects(Reader& r, const Val& v, std::vector<JsonExpect>& out) {
+        auto m = r.mapping(v, "json", {}, "{/name: p1, /id: {type: string}}");
+        if (!m) return;
+        for (const auto& e : m->entries) {
+            if (!pointer_ok(r, e.key_val(), e.key)) continue;
+            JsonExpect j;
+            j.pointer = e.key;
+            j.pos = r.pos(e.key_val());
+            const Val jv = e.val();
+            // A one-key mapping whose key is an operator is a check; a key
+            // close to one is a typo, not an object to compare with.
+            if (jv.node.IsMap() && jv.node.size() == 1) {
+                const YAML::Node key = jv.node.begin()->first;
+                const std::string k = detail::key_text(key).value_or("");
+                const bool is_op = std::find(json_ops.begin(), json_ops.end(), k) != json_ops.end();
+                if (!is_op) {
+                    const std::string best = did_you_mean(k, json_ops);
+                    if (!best.empty()) {
+                        r.error({key, key.Mark()}, "unknown operator '" + k + "' in json check",
+                                "did you mean '" + best + "'? To compare with an object, write {equals: {" + k +
+                                    ": ...}}");
+                        continue;
+                    }
+                } else {
+                    if (auto op = json_op(r, jv, j)) out.push_back(std::move(*op));
+                    continue;
+                }
+            }
+            if (auto val = r.json(jv, true)) {
+                j.op = JsonOp::equals;
+                j.operand = std::move(*val);
+                out.push_back(std::move(j));
+            }
+        }
+    }
+
+    std::optional<JsonExpect> json_op(Reader& r, const Val& v, JsonExpect j) {
+        auto m = r.mapping(v, "json check", json_ops, "{type: string}");
+        if (!m || m->entries.empty()) return std::nullopt;
+        const Entry& op = m->entries.front();
+        const Val ov = op.val();
+        if (op.key == "equals") {
+            auto val = r.json(ov, true);
+            if (!val) return std::nullopt;
+            j.op = JsonOp::equals;
+            j.operand = std::move(*val);
+        } else if (op.key == "one_of") {
+            if (!ov.node.IsSequence() || ov.node.size() == 0) {
+                r.error(ov, "expected a non-empty list here, found " + detail::kind_name(ov.node),
+                        "one_of takes the allowed values, e.g. {one_of: [a, b]}");
+                return std::nullopt;
+            }
+            auto val = r.json(ov, true);
+            if (!val) return std::nullopt;
+            j.op = JsonOp::one_of;
+            j.operand = std::move(*val);
+        } else if (op.key == "type") {
+            auto s = r.string(ov, "type", "type: string");
+            if (!s) return std::nullopt;
+            if (std::find(json_types.begin(), json_types.end(), *s) == json_types.end()) {
+                r.error(ov, "unknown JSON type '" + *s + "'", detail::suggest(*s, json_types, "types"));
+                return std::nullopt;
+            }
+            j.op = JsonOp::type;
+            j.operand = boost::json::value(*s);
+        } else if (op.key == "regex") {
+            auto s = r.string(ov, "regex", "regex: \"^[0-9a-f-]{36}$\"");
+            if (!s || !compile_regex(r, ov, *s)) return std::nullopt;
+            j.op = JsonOp::regex;
+            j.operand = boost::json::value(*s);
+        } else {
+            auto b = r.boolean(ov, op.key);
+            if (!b) return std::nullopt;
+            if (!*b) {
+                r.error(ov, "'" + op.key + ": false' is not a check",
+                        op.key == "absent"  ? "to require the member, write {present: true}"
+                        : op.key == "present" ? "to forbid the member, write {absent: true}"
+                                              : "to forbid null, write {type: ...} with the expected type");
+                return std::nullopt;
+            }
+            j.op = op.key == "absent" ? JsonOp::absent : op.key == "present" ? JsonOp::present : JsonOp::null;
+        }
+        return j;
+    }
+
+    std::optional<IdExpect> id_expect(Reader& r, const Val& v) {
+        auto m = r.mapping(v, "id", id_keys, "{at: /id, kind: uuidv7, minted: true}");
+        if (!m) return std::nullopt;
+        const std::size_t before = diags.size();
+        IdExpect id;
+        id.pos = r.pos(v);
+        const auto* at = m->find("at");
+        const auto* header = m->find("header");
+        if (at && header) {
+            r.error(header->key_val(), "an id check takes 'at' or 'header', not both",
+                    "write one check per place: {at: /id} for the body, {header: Location} for a header");
+        } else if (!at && !header) {
+            r.error(v, "an id check needs 'at' or 'header'",
+                    "say where the id is, e.g. {at: /id, kind: uuidv7} or {header: Location, kind: uuidv7}");
+        }
+        if (at)
+            if (auto s = r.string(at->val(), "at", "at: /id"); s && pointer_ok(r, at->val(), *s)) id.at = *s;
+        if (header)
+            if (auto s = r.string(header->val(), "header", "header: Location")) id.header = *s;
+        if (const auto* k = m->find("kind")) {
+            if (auto s = r.string(k->val(), "kind", "kind: uuidv7")) {
+                if (std::find(id_kinds.begin(), id_kinds.end(), *s) == id_kinds.end())
+                    r.error(k->val(), "unknown id kind '" + *s + "'", detail::suggest(*s, id_kinds, "kinds"));
+                else
+                    id.kind = *s;
+            }
+        }
+        if (const auto* b = m->find("canonical"))
+            if (auto x = r.boolean(b->val(), "canonical")) id.canonical = *x;
+        if (const auto* b = m->find("minted"))
+            if (auto x = r.boolean(b->val(), "minted")) id.minted = *x;
+        if (const auto* b = m->find("allow_null"))
+            if (auto x = r.boolean(b->val(), "allow_null")) id.allow_null = *x;
+        if (const auto* q = m->find("equals"))
+            if (auto s = r.string(q->val(), "equals", "equals: \"${product_id}\"", true)) id.equals = *s;
+        if (diags.size() != before) return std::nullopt;
+        return id;
+    }
+
+    void captures(Reader& r, const Entry& e, std::vector<Capture>& out) {
+        auto m = r.mapping(e.val(), "capture", {}, "{product_id: /id, location: {header: Location}}");
+        if (!m) return;
+        for (const auto& entry : m->entries) {
+            if (!valid_name(entry.key)) {
+                r.error(entry.key_val(), "bad variable name '" + entry.key + "'",
+                        "variable names use letters, digits, '_' and '-' and start with a letter or '_'");
+                continue;
+            }
+            Capture c;
+            c.var = entry.key;
+            c.pos = r.pos(entry.key_val());
+            const Val v = entry.val();
+            if (v.node.IsScalar()) {
+                auto s = r.string(v, entry.key, "product_id: /id");
+                if (!s || !pointer_ok(r, v, *s)) continue;
+                c.from = Capture::From::json;
+                c.path = *s;
+                out.push_back(std::move(c));
+                continue;
+            }
+            auto cm = r.mapping(v, "capture source", capture_keys, "{header: Location}");
+            if (!cm) continue;
+            if (cm->entries.size() != 1) {
+                if (cm->entries.size() > 1 || v.node.size() == 0)
+                    r.error(v, "a capture takes exactly one of: json, header, status",
+                            "e.g. {json: /id}, {header: Location} or {status: true}");
+                continue;
+            }
+            const Entry& src = cm->entries.front();
+            if (src.key == "json") {
+                auto s = r.string(src.val(), "json", "json: /id");
+                if (!s || !pointer_ok(r, src.val(), *s)) continue;
+                c.from = Capture::From::json;
+                c.path = *s;
+            } else if (src.key == "header") {
+                auto s = r.string(src.val(), "header", "header: Location");
+                if (!s) continue;
+                c.from = Capture::From::header;
+                c.path = *s;
+            } else {
+                auto b = r.boolean(src.val(), "status");
+                if (!b) continue;
+                if (!*b) {
+                    r.error(src.val(), "'status: false' captures nothing", "write {status: true}");
+                    continue;
+                }
+                c.from = Capture::From::status;
+            }
+            out.push_back(std::move(c));
+        }
+    }
+
+    // --------------------------------------------------------------- cases
+
+    void cases(Reader& r, const Entry& e, Suite& s) {
+        auto items = r.sequence(e.val(), "cases", "\n  cases:\n    - name: first case\n      steps: [...]");
+        if (!items) return;
+        std::map<std::string, SourcePos> names;
+        for (const auto& item : *items) {
+            auto c = parse_case(r, item);
+            if (!c) continue;
+            if (auto [it, fresh] = names.emplace(c->name, c->pos); !fresh) {
+                r.error(item, "duplicate case name '" + c->name + "'",
+                        "case names must be unique in a suite (they name the JUnit test cases); the first is "
+                        "at line " + std::to_string(it->second.line));
+                continue;
+            }
+            s.cases.push_back(std::move(*c));
+        }
+    }
+
+    std::optional<Case> parse_case(Reader& r, const Val& v) {
+        auto m = r.mapping(v, "case", case_keys, "{name: first case, steps: [...]}");
+        if (!m) return std::nullopt;
+        const std::size_t before = diags.size();
+        Case c;
+        c.pos = r.pos(v);
+        if (const auto* n = m->find("name")) {
+            if (auto s = r.string(n->val(), "name", "name: create returns a v7 id")) {
+                if (s->empty()) r.error(n->val(), "the case name is empty", "write a name, e.g. name: create works");
+                c.name = *s;
+            }
+        } else {
+            r.error(v, "missing required key 'name' in case",
+                    "name the case (it becomes the JUnit test case name), e.g. name: create returns a v7 id");
+        }
+        if (const auto* x = m->find("description"))
+            if (auto s = r.string(x->val(), "description", "description: text")) c.description = *s;
+        if (const auto* x = m->find("rule"))
+            if (auto s = r.strings(x->val(), "rule", "rule: DATA-ID-001 or rule: [DATA-ID-001, DATA-ID-002]"))
+                c.rules = *s;
+        if (const auto* x = m->find("tags"))
+            if (auto s = r.strings(x->val(), "tags", "tags: [create]")) c.tags = *s;
+        if (const auto* x = m->find("skip")) {
+            if (auto s = r.string(x->val(), "skip", "skip: \"waiting for ticket 123\"")) {
+                if (s->empty())
+                    r.error(x->val(), "empty skip reason", "say why the case is skipped, e.g. skip: \"ticket 123\"");
+                c.skip = *s;
+            }
+        }
+        if (const auto* x = m->find("for_each")) c.for_each = for_each(r, x->val());
+        if (const auto* x = m->find("steps")) {
+            c.steps = step_list(r, x->val(), "steps");
+            if (x->val().node.IsSequence() && x->val().node.size() == 0)
+                r.error(x->val(), "the case has no steps",
+                        "add at least one step, e.g. - http: {method: GET, path: /v1/products}");
+        } else {
+            r.error(v, "missing required key 'steps' in case",
+                    "list the steps, e.g.\n  steps:\n    - http: {method: GET, path: /v1/products}");
+        }
+        if (diags.size() != before) return std::nullopt;
+        return c;
+    }
+
+    std::optional<ForEach> for_each(Reader& r, const Val& v) {
+        auto m = r.mapping(v, "for_each", for_each_keys, "{vectors: rfc9562, as: v}");
+        if (!m) return std::nullopt;
+        ForEach fe;
+        fe.pos = r.pos(v);
+        const auto* vectors = m->find("vectors");
+        const auto* mutations = m->find("mutations");
+        if (vectors && mutations) {
+            r.error(mutations->key_val(), "for_each takes 'vectors' or 'mutations', not both",
+                    "loop over a vector set (vectors: rfc9562) or over the mutations of an id (mutations: "
+                    "\"${product_id}\") in separate cases");
+            return std::nullopt;
+        }
+        if (!vectors && !mutations) {
+            r.error(v, "for_each needs 'vectors' or 'mutations'",
+                    "e.g. for_each: {vectors: rfc9562, as: v} or for_each: {mutations: \"${product_id}\", as: m}");
+            return std::nullopt;
+        }
+        std::optional<Ref> set_ref;
+        if (vectors) {
+            auto s = r.string(vectors->val(), "vectors", "vectors: rfc9562");
+            if (!s) return std::nullopt;
+            fe.source = ForEach::Source::vectors;
+            fe.set = *s;
+            set_ref = ref(r, vectors->val(), *s);
+        } else {
+            auto s = r.string(mutations->val(), "mutations", "mutations: \"${product_id}\"", true);
+            if (!s) return std::nullopt;
+            fe.source = ForEach::Source::mutations;
+            fe.set = *s;
+        }
+        if (const auto* a = m->find("as")) {
+            if (auto s = r.string(a->val(), "as", "as: v")) {
+                if (!valid_name(*s))
+                    r.error(a->val(), "bad variable name '" + *s + "'",
+                            "variable names use letters, digits, '_' and '-' and start with a letter or '_'");
+                fe.as = *s;
+            }
+        }
+        SetUse use;
+        for (const char* key : {"only", "except"}) {
+            const auto* x = m->find(key);
+            if (!x) continue;
+            auto items = r.sequence(x->val(), key, std::string(key) + ": [a6-v7]");
+            if (!items) continue;
+            for (const auto& item : *items) {
+                auto s = r.string(item, key, std::string(key) + ": [a6-v7]");
+                if (!s) continue;
+                (std::string_view(key) == "only" ? fe.only : fe.except).push_back(*s);
+                use.names.push_back(ref(r, item, *s));
+            }
+        }
+        if (set_ref) {
+            use.set = *set_ref;
+            set_uses_.push_back(std::move(use));
+        }
+        return fe;
+    }
+
+    // ---------------------------------------------------- cross references
+
+    void check_references(const Suite& s) {
+        std::vector<std::string> principal_names;
+        for (const auto& [name, p] : s.principals) principal_names.push_back(name);
+        for (const auto& pr : principal_refs_) {
+            if (s.principals.count(pr.name)) continue;
+            const std::string best = did_you_mean(pr.name, principal_names);
+            error_at(pr, "unknown principal '" + pr.name + "'",
+                     !best.empty() ? "did you mean '" + best + "'?"
+                     : principal_names.empty()
+                         ? "define it under 'principals:', e.g. principals: {" + pr.name +
+                               ": {headers: {Authorization: \"Bearer ...\"}}}"
+                         : "define it under 'principals:'; defined: " + detail::join(principal_names));
+        }
+        std::vector<std::string> set_names;
+        for (const auto& [name, set] : s.vector_sets) set_names.push_back(name);
+        for (const auto& use : set_uses_) {
+            auto it = s.vector_sets.find(use.set.name);
+            if (it == s.vector_sets.end()) {
+                const std::string best = did_you_mean(use.set.name, set_names);
+                error_at(use.set, "unknown vector set '" + use.set.name + "'",
+                         !best.empty() ? "did you mean '" + best + "'?"
+                                       : "include a vector-set file that defines it (include: "
+                                         "[../vectors/file.yaml]) or define it under 'vectors:'");
+                continue;
+            }
+            std::vector<std::string> vector_names;
+            for (const auto& vec : it->second.vectors) vector_names.push_back(vec.name);
+            for (const auto& n : use.names) {
+                if (std::find(vector_names.begin(), vector_names.end(), n.name) != vector_names.end()) continue;
+                error_at(n, "unknown vector '" + n.name + "' in set '" + use.set.name + "'",
+                         detail::suggest(n.name, vector_names, "vectors of the set"));
+            }
+        }
+    }
+};
+
+Diagnostic file_error(const std::string& path, const std::string& what) {
+    Diagnostic d;
+    d.pos.file = path;
+    d.title = what;
+    std::error_code ec;
+    d.hint = fs::exists(path, ec) ? "check the file's permissions"
+                                  : "check the path; relative paths are relative to the current directory (" +
+                                        fs::current_path(ec).string() + ")";
+    return d;
+}
+
+}  // namespace
+
+LoadResult load_text(const std::string& text, const std::string& path) {
+    LoadResult out;
+    Loader loader;
+    try {
+        auto suite = loader.load_suite(text, path);
+        out.diagnostics = std::move(loader.diags);
+        if (out.diagnostics.empty() && suite) out.suite = std::move(*suite);
+    } catch (const std::exception& e) {
+        // yaml-cpp or the allocator; never let it cross the component boundary.
+        out.suite.reset();
+        out.diagnostics = std::move(loader.diags);
+        out.diagnostics.push_back(Diagnostic{SourcePos{path, 0, 0}, std::string("internal error while loading: ") + e.what(),
+                                             "please report this with the suite file", {}});
+    }
+    return out;
+}
+
+LoadResult load_file(const std::string& path) {
+    std::error_code ec;
+    if (fs::is_directory(path, ec)) {
+        LoadResult out;
+        out.diagnostics.push_back(Diagnostic{SourcePos{path, 0, 0}, "'" + path + "' is a directory, not a suite file",
+                                             "pass a .yaml file, or let expand_suite_paths list the directory", {}});
+        return out;
+    }
+    auto text = read_text(path);
+    if (!text) {
+        LoadResult out;
+        out.diagnostics.push_back(file_error(path, "cannot read suite file: no such file or directory"));
+        if (fs::exists(path, ec)) out.diagnostics.back().title = "cannot read suite file";
+        return out;
+    }
+    return load_text(*text, path);
+}
+
+VectorLoadResult load_vector_file(const std::string& path) {
+    VectorLoadResult out;
+    auto text = read_text(path);
+    if (!text) {
+        out.diagnostics.push_back(file_error(path, "cannot read vector-set file"));
+        return out;
+    }
+    Loader loader;
+    try {
+        auto set = loader.load_vector_set_file(*text, path);
+        out.diagnostics = std::move(loader.diags);
+        if (out.diagnostics.empty() && set) out.set = std::move(*set);
+    } catch (const std::exception& e) {
+        out.set.reset();
+        out.diagnostics = std::move(loader.diags);
+        out.diagnostics.push_back(Diagnostic{SourcePos{path, 0, 0}, std::string("internal error while loading: ") + e.what(),
+                                             "please report this with the vector file", {}});
+    }
+    return out;
+}
+
+}  // namespace idconform::suite

@@ -1,0 +1,581 @@
+// The HTTP/1.1 transport on Boost.Beast: the only translation unit that
+// includes Beast (it is slow to compile). One exchange = up to
+// 1 + max_redirects hops; each hop takes an idle pooled connection or makes a
+// new one and runs on that connection's strand, so socket operations and the
+// stream's timeout handlers never race even when the io_context runs on
+// several threads. Deadlines live on the tcp_stream (expires_at), so a timeout
+// closes the socket and really stops the work.
+#include "transport/http/http_transport.hpp"
+
+#include "transport/http/url_target.hpp"
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
+
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
+#include <sys/socket.h>
+
+#include <cerrno>
+#include <map>
+#include <mutex>
+#include <vector>
+
+namespace idconform::transport::http {
+
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace bhttp = boost::beast::http;
+namespace ssl = boost::asio::ssl;
+using tcp = boost::asio::ip::tcp;
+using boost::system::error_code;
+
+constexpr std::size_t kMaxIdlePerHost = 64;
+constexpr std::uint32_t kHeaderLimit = 64 * 1024;
+// Bytes Beast may hold in a connection's read buffer; the header limit above
+// is the real bound on headers, this one bounds chunk lines and the like.
+constexpr std::size_t kReadBufferLimit = 256 * 1024;
+constexpr std::size_t kBodyChunk = 64 * 1024;
+// 1xx answers (e.g. 103 Early Hints) skipped before the final one.
+constexpr int kMaxInformational = 8;
+constexpr const char* kUserAgent = "idconform/0.1";
+
+constexpr auto nothrow_awaitable = asio::as_tuple(asio::use_awaitable);
+
+using Strand = asio::strand<asio::any_io_executor>;
+using TlsStream = beast::ssl_stream<beast::tcp_stream>;
+
+bool iequals(std::string_view a, std::string_view b) {
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+               return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+           });
+}
+
+const Header* find_header(const std::vector<Header>& headers, std::string_view name) {
+    for (const auto& h : headers)
+        if (iequals(h.name, name)) return &h;
+    return nullptr;
+}
+
+// One keep-alive connection. Exactly one exchange uses it at a time (it is
+// either in the idle pool or owned by the coroutine using it).
+struct Connection {
+    explicit Connection(Strand s) : strand(std::move(s)) {}
+    Strand strand;
+    std::unique_ptr<beast::tcp_stream> plain;
+    std::unique_ptr<TlsStream> tls;
+    beast::flat_buffer buffer{kReadBufferLimit};
+    int served = 0;  // responses read on it; > 0 means the next use is a reuse
+
+    beast::tcp_stream& lowest() { return tls ? beast::get_lowest_layer(*tls) : *plain; }
+
+    // Whether an idle connection still looks usable: a peek that would block
+    // means open and quiet. 0 (the server closed it) or, on plain HTTP, bytes
+    // nobody asked for (e.g. a "408 Request Timeout" before closing) mean
+    // drop it. On TLS, pending bytes may be a session ticket: keep it; the
+    // stale-connection resend covers the rest.
+    bool looks_alive() {
+        auto& sock = lowest().socket();
+        if (!sock.is_open()) return false;
+        char byte = 0;
+        const auto n = ::recv(sock.native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+        if (n < 0) return errno == EAGAIN || errno == EWOULDBLOCK;
+        return n > 0 && tls != nullptr;
+    }
+};
+
+// Everything the transport shares between its exchanges. Held by shared_ptr
+// so exchanges in flight keep it alive when the Transport object is gone.
+struct State {
+    asio::any_io_executor ex;
+    Options opts;
+    std::unique_ptr<ssl::context> ssl_ctx;  // null when the TLS setup failed
+    std::string ssl_error;                  // why it failed
+
+    std::mutex mu;
+    bool closed = false;  // no more pooling (transport destroyed)
+    std::map<std::string, std::vector<std::unique_ptr<Connection>>> idle;
+
+    std::unique_ptr<Connection> take_idle(const std::string& key) {
+        std::lock_guard lock(mu);
+        auto it = idle.find(key);
+        if (it == idle.end()) return nullptr;
+        auto& list = it->second;
+        while (!list.empty()) {
+            auto conn = std::move(list.back());  // most recently used first
+            list.pop_back();
+            if (conn->looks_alive()) return conn;
+        }
+        return nullptr;
+    }
+
+    void give_back(const std::string& key, std::unique_ptr<Connection> conn) {
+        std::lock_guard lock(mu);
+        if (closed) return;
+        auto& list = idle[key];
+        if (list.size() >= kMaxIdlePerHost) return;  // conn is closed on return
+        list.push_back(std::move(conn));
+    }
+
+    void clear() {
+        std::map<std::string, std::vector<std::unique_ptr<Connection>>> doomed;
+        {
+            std::lock_guard lock(mu);
+            doomed.swap(idle);
+        }
+    }
+};
+
+// What one hop on one connection produced.
+struct Attempt {
+    std::optional<Response> response;
+    std::optional<TransportError> error;
+    bool keep_alive = false;
+    // A reused connection failed before any byte of the answer came back:
+    // the server had closed it while it was idle. The hop may be sent once
+    // more on a fresh connection.
+    bool stale = false;
+    Clock::time_point sent{};
+    Clock::time_point received{};
+};
+
+enum class Phase { resolve, connect, handshake, write, read_header, read_body };
+
+std::string ms(std::chrono::milliseconds d) { return std::to_string(d.count()) + " ms"; }
+
+bool is_ssl_error(const error_code& ec) {
+    return ec.category() == asio::error::get_ssl_category() || ec.category() == ssl::error::get_stream_category();
+}
+
+// The errors that mean "the peer had already closed this connection".
+bool is_connection_gone(const error_code& ec) {
+    return ec == bhttp::error::end_of_stream || ec == asio::error::eof || ec == asio::error::connection_reset ||
+           ec == asio::error::broken_pipe || ec == asio::error::connection_aborted ||
+           ec == ssl::error::stream_truncated;
+}
+
+std::string tls_reason(const error_code& ec, TlsStream* tls) {
+    std::string msg = ec.message();
+    if (tls && ec.category() == asio::error::get_ssl_category() &&
+        ERR_GET_REASON(static_cast<unsigned long>(ec.value())) == SSL_R_CERTIFICATE_VERIFY_FAILED) {
+        const long v = SSL_get_verify_result(tls->native_handle());
+        if (v != X509_V_OK) msg += ": " + std::string(X509_verify_cert_error_string(v));
+    }
+    return msg;
+}
+
+TransportError classify(Phase phase, const error_code& ec, const Target& t, const Options& o, TlsStream* tls,
+                        const std::string& progress = {}) {
+    using K = TransportErrorKind;
+    const std::string where = t.authority();
+    const std::string tail = progress.empty() ? "" : " (" + progress + ")";
+    if (ec == beast::error::timeout || ec == asio::error::timed_out) {
+        switch (phase) {
+            case Phase::resolve: return {K::timeout, "resolving " + t.host + " timed out after " + ms(o.connect_timeout)};
+            case Phase::connect: return {K::timeout, "connect to " + where + " timed out after " + ms(o.connect_timeout)};
+            case Phase::handshake:
+                return {K::timeout, "TLS handshake with " + where + " timed out after " + ms(o.connect_timeout)};
+            default:
+                return {K::timeout, "no complete response from " + where + " after " + ms(o.read_timeout) + tail};
+        }
+    }
+    if (phase == Phase::resolve) return {K::resolve, "cannot resolve host '" + t.host + "': " + ec.message()};
+    if (phase == Phase::connect) {
+        if (ec == asio::error::connection_refused) return {K::connect, "connection refused to " + where};
+        return {K::connect, "cannot connect to " + where + ": " + ec.message()};
+    }
+    if (phase == Phase::handshake) {
+        if (is_ssl_error(ec)) return {K::tls, "TLS handshake with " + where + " failed: " + tls_reason(ec, tls)};
+        return {K::tls, "TLS handshake with " + where + " failed: " + ec.message()};
+    }
+    if (is_ssl_error(ec) && ec != ssl::error::stream_truncated)
+        return {K::tls, "TLS error with " + where + ": " + tls_reason(ec, tls) + tail};
+    if (ec.category() == bhttp::make_error_code(bhttp::error::end_of_stream).category()) {
+        if (ec == bhttp::error::end_of_stream)
+            return {K::protocol, "server " + where + " closed the connection without sending a response"};
+        if (ec == bhttp::error::partial_message)
+            return {K::protocol, "server " + where + " closed the connection before the response was complete" + tail};
+        if (ec == bhttp::error::header_limit)
+            return {K::protocol, "response header from " + where + " exceeds " + std::to_string(kHeaderLimit) + " bytes"};
+        if (ec == bhttp::error::buffer_overflow)
+            return {K::protocol, "response from " + where + " overflows the " + std::to_string(kReadBufferLimit) +
+                                     "-byte read buffer (an endless header or chunk line)" + tail};
+        return {K::protocol, "malformed response from " + where + ": " + ec.message() + tail};
+    }
+    if (ec == ssl::error::stream_truncated || ec == asio::error::eof)
+        return {K::protocol, "server " + where + " closed the connection before the response was complete" + tail};
+    const char* doing = phase == Phase::write ? "sending the request to " : "reading the response from ";
+    return {K::other, std::string("connection failed while ") + doing + where + ": " + ec.message() + tail};
+}
+
+bool wants_body_length(const Request& r) {
+    return !r.body.empty() || r.method == "POST" || r.method == "PUT" || r.method == "PATCH";
+}
+
+bhttp::request<bhttp::string_body> build_request(const Target& t, const Request& r) {
+    bhttp::request<bhttp::string_body> req;
+    req.version(11);
+    req.method_string(r.method);
+    req.target(t.target);
+    const Header* host = find_header(r.headers, "Host");
+    req.set(bhttp::field::host, host ? host->value : t.host_header);
+    for (const auto& h : r.headers) {
+        // Framing is ours: a hand-written length could hang or desync the
+        // connection.
+        if (iequals(h.name, "Host") || iequals(h.name, "Content-Length") || iequals(h.name, "Transfer-Encoding"))
+            continue;
+        req.insert(h.name, h.value);
+    }
+    if (!find_header(r.headers, "User-Agent")) req.set(bhttp::field::user_agent, kUserAgent);
+    if (!t.userinfo.empty() && !find_header(r.headers, "Authorization"))
+        req.set(bhttp::field::authorization, basic_auth(t.userinfo));
+    req.body() = r.body;
+    if (wants_body_length(r)) req.content_length(r.body.size());
+    return req;
+}
+
+// Sends the request on an open connection and reads the answer.
+template <class Stream>
+asio::awaitable<Attempt> request_on(Stream& stream, Connection& conn, const State& st, const Target& t,
+                                    const Request& r) {
+    Attempt a;
+    TlsStream* tls = conn.tls.get();
+    const bool reused = conn.served > 0;
+    auto req = build_request(t, r);
+
+    conn.lowest().expires_after(st.opts.read_timeout);  // one deadline: write + whole response
+    a.sent = Clock::now();
+    auto [wec, written] = co_await bhttp::async_write(stream, req, nothrow_awaitable);
+    (void)written;
+    if (wec) {
+        a.received = Clock::now();
+        if (reused && is_connection_gone(wec)) a.stale = true;
+        else a.error = classify(Phase::write, wec, t, st.opts, tls);
+        co_return a;
+    }
+
+    std::optional<bhttp::response_parser<bhttp::buffer_body>> parser;
+    for (int informational = 0;; ++informational) {
+        parser.emplace();
+        parser->header_limit(kHeaderLimit);
+        parser->body_limit(boost::none);  // the cap below bounds memory; the count goes on
+        if (r.method == "HEAD") parser->skip(true);
+        auto [ec, n] = co_await bhttp::async_read_header(stream, conn.buffer, *parser, nothrow_awaitable);
+        (void)n;
+        if (ec) {
+            a.received = Clock::now();
+            if (reused && informational == 0 && !parser->got_some() && conn.buffer.size() == 0 &&
+                is_connection_gone(ec))
+                a.stale = true;
+            else
+                a.error = classify(Phase::read_header, ec, t, st.opts, tls);
+            co_return a;
+        }
+        const unsigned status = parser->get().result_int();
+        if (status >= 100 && status < 200 && status != 101 && informational < kMaxInformational) continue;
+        break;
+    }
+
+    Response resp;
+    resp.status = static_cast<int>(parser->get().result_int());
+    resp.reason = std::string(parser->get().reason());
+    for (const auto& f : parser->get()) resp.headers.push_back({std::string(f.name_string()), std::string(f.value())});
+
+    const std::size_t cap = st.opts.body_cap;
+    std::vector<char> chunk(kBodyChunk);
+    auto progress = [&] {
+        return "status " + std::to_string(resp.status) + " and " + std::to_string(resp.body_bytes) +
+               " body bytes received";
+    };
+    while (!parser->is_done()) {
+        parser->get().body().data = chunk.data();
+        parser->get().body().size = chunk.size();
+        auto [ec, n] = co_await bhttp::async_read(stream, conn.buffer, *parser, nothrow_awaitable);
+        (void)n;
+        if (ec == bhttp::error::need_buffer) ec = {};
+        const std::size_t got = chunk.size() - parser->get().body().size;
+        resp.body_bytes += got;
+        if (resp.body.size() < cap) resp.body.append(chunk.data(), std::min(got, cap - resp.body.size()));
+        if (ec == ssl::error::stream_truncated && parser->need_eof()) {
+            // A TLS server that ends a read-until-close body without
+            // close_notify: the close still marks the end of the body.
+            error_code eof_ec;
+            parser->put_eof(eof_ec);
+            if (!eof_ec) break;
+        }
+        if (ec) {
+            a.received = Clock::now();
+            a.error = classify(Phase::read_body, ec, t, st.opts, tls, progress());
+            co_return a;
+        }
+    }
+    a.received = Clock::now();
+    resp.body_truncated = resp.body_bytes > resp.body.size();
+
+    const Header* conn_hdr = find_header(r.headers, "Connection");
+    a.keep_alive = parser->keep_alive() && resp.status != 101 && conn.buffer.size() == 0 &&
+                   !(conn_hdr && iequals(conn_hdr->value, "close"));
+    conn.lowest().expires_never();
+    ++conn.served;
+    a.response = std::move(resp);
+    co_return a;
+}
+
+asio::awaitable<Attempt> request_on_any(Connection& conn, const State& st, const Target& t, const Request& r) {
+    if (conn.tls) co_return co_await request_on(*conn.tls, conn, st, t, r);
+    co_return co_await request_on(*conn.plain, conn, st, t, r);
+}
+
+// Resolves (unless the host is an IP literal), connects and, for https,
+// does the TLS handshake, all before one deadline: connect_timeout.
+asio::awaitable<std::optional<TransportError>> open(Connection& conn, const State& st, const Target& t) {
+    const auto deadline = std::chrono::steady_clock::now() + st.opts.connect_timeout;
+    std::vector<tcp::endpoint> endpoints;
+    if (t.host_is_ip) {
+        error_code ec;
+        auto addr = asio::ip::make_address(t.host, ec);
+        if (ec) co_return TransportError{TransportErrorKind::resolve, "bad IP address '" + t.host + "'"};
+        endpoints.emplace_back(addr, t.port);
+    } else {
+        // The resolver has no deadline of its own: a timer on the same strand
+        // cancels it.
+        auto resolver = std::make_shared<tcp::resolver>(conn.strand);
+        auto timed_out = std::make_shared<bool>(false);
+        asio::steady_timer timer(conn.strand);
+        timer.expires_at(deadline);
+        timer.async_wait([resolver, timed_out](const error_code& ec) {
+            if (!ec) {
+                *timed_out = true;
+                resolver->cancel();
+            }
+        });
+        auto [ec, results] = co_await resolver->async_resolve(t.host, std::to_string(t.port), nothrow_awaitable);
+        timer.cancel();
+        if (*timed_out) ec = beast::error::timeout;
+        if (!ec && results.empty()) ec = asio::error::host_not_found;
+        if (ec) co_return classify(Phase::resolve, ec, t, st.opts, nullptr);
+        for (const auto& entry : results) endpoints.push_back(entry.endpoint());
+    }
+
+    if (t.tls()) {
+        if (!st.ssl_ctx) co_return TransportError{TransportErrorKind::tls, st.ssl_error};
+        conn.tls = std::make_unique<TlsStream>(conn.strand, *st.ssl_ctx);
+    } else {
+        conn.plain = std::make_unique<beast::tcp_stream>(conn.strand);
+    }
+    conn.lowest().expires_at(deadline);
+    auto [cec, ep] = co_await conn.lowest().async_connect(endpoints, nothrow_awaitable);
+    (void)ep;
+    if (cec) co_return classify(Phase::connect, cec, t, st.opts, nullptr);
+    error_code ignored;
+    conn.lowest().socket().set_option(tcp::no_delay(true), ignored);
+
+    if (conn.tls) {
+        SSL* ssl_handle = conn.tls->native_handle();
+        if (!t.host_is_ip) SSL_set_tlsext_host_name(ssl_handle, t.host.c_str());  // SNI takes names only
+        if (!st.opts.tls.insecure) {
+            // Let OpenSSL check the name during the handshake (rather than
+            // a verify callback): its verify result then says precisely
+            // "Hostname mismatch" or "IP address mismatch".
+            X509_VERIFY_PARAM* param = SSL_get0_param(ssl_handle);
+            if (t.host_is_ip) {
+                X509_VERIFY_PARAM_set1_ip_asc(param, t.host.c_str());
+            } else {
+                X509_VERIFY_PARAM_set_hostflags(param, X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS);
+                X509_VERIFY_PARAM_set1_host(param, t.host.c_str(), t.host.size());
+            }
+        }
+        auto [hec] = co_await conn.tls->async_handshake(ssl::stream_base::client, nothrow_awaitable);
+        if (hec) co_return classify(Phase::handshake, hec, t, st.opts, conn.tls.get());
+    }
+    co_return std::nullopt;
+}
+
+asio::awaitable<Attempt> open_and_request(Connection& conn, const State& st, const Target& t, const Request& r) {
+    try {
+        if (auto err = co_await open(conn, st, t)) {
+            Attempt a;
+            a.error = std::move(*err);
+            a.received = Clock::now();
+            co_return a;
+        }
+        co_return co_await request_on_any(conn, st, t, r);
+    } catch (const std::exception& e) {
+        Attempt a;
+        a.error = TransportError{TransportErrorKind::other, std::string("internal error: ") + e.what()};
+        a.received = Clock::now();
+        co_return a;
+    }
+}
+
+asio::awaitable<Attempt> reuse_and_request(Connection& conn, const State& st, const Target& t, const Request& r) {
+    try {
+        co_return co_await request_on_any(conn, st, t, r);
+    } catch (const std::exception& e) {
+        Attempt a;
+        a.error = TransportError{TransportErrorKind::other, std::string("internal error: ") + e.what()};
+        a.received = Clock::now();
+        co_return a;
+    }
+}
+
+// One hop: an idle connection if there is one, with at most one resend on a
+// fresh connection when the idle one turns out to be stale.
+asio::awaitable<Attempt> send_hop(std::shared_ptr<State> st, const Target& t, const Request& r) {
+    const std::string key = t.pool_key();
+    if (auto conn = st->take_idle(key)) {
+        Attempt a = co_await asio::co_spawn(conn->strand, reuse_and_request(*conn, *st, t, r), asio::use_awaitable);
+        if (!a.stale) {
+            if (a.keep_alive && !a.error) st->give_back(key, std::move(conn));
+            co_return a;
+        }
+    }
+    auto conn = std::make_unique<Connection>(asio::make_strand(st->ex));
+    Attempt a = co_await asio::co_spawn(conn->strand, open_and_request(*conn, *st, t, r), asio::use_awaitable);
+    if (a.stale) {  // cannot happen on a fresh connection; keep the invariant explicit
+        a.stale = false;
+        a.error = TransportError{TransportErrorKind::other, "connection to " + t.authority() + " closed"};
+    }
+    if (a.keep_alive && !a.error) st->give_back(key, std::move(conn));
+    co_return a;
+}
+
+asio::awaitable<Exchange> run_exchange(std::shared_ptr<State> st, Request request) {
+    Exchange ex;
+    ex.request = request;
+    ex.attempts = 1;
+    ex.sent = Clock::now();  // replaced by the real send time once something is written
+    auto fail = [&](TransportErrorKind kind, std::string msg) {
+        ex.error = TransportError{kind, std::move(msg)};
+        ex.received = Clock::now();
+    };
+    try {
+        Request current = std::move(request);
+        for (int hop = 0;; ++hop) {
+            ex.request = current;
+            auto parsed = parse_target(current.url);
+            if (!parsed.target) {
+                fail(TransportErrorKind::other, parsed.error);
+                co_return ex;
+            }
+            if (auto bad = validate_request(current); !bad.empty()) {
+                fail(TransportErrorKind::other, bad);
+                co_return ex;
+            }
+            Attempt a = co_await send_hop(st, *parsed.target, current);
+            if (hop == 0 && a.sent != Clock::time_point{}) ex.sent = a.sent;
+            ex.received = a.received;
+            if (a.error) {
+                ex.error = std::move(a.error);
+                co_return ex;
+            }
+            ex.response = std::move(a.response);
+            const std::string* location = ex.response->header("Location");
+            if (!st->opts.follow_redirects || !is_redirect(ex.response->status) || !location ||
+                hop >= st->opts.max_redirects)
+                co_return ex;
+            auto step = next_redirect(current, ex.response->status, *location);
+            if (!step.next) {
+                ex.response.reset();
+                fail(TransportErrorKind::other, step.error);
+                co_return ex;
+            }
+            current = std::move(*step.next);
+            ex.response.reset();
+        }
+    } catch (const std::exception& e) {
+        ex.response.reset();
+        fail(TransportErrorKind::other, std::string("internal error: ") + e.what());
+    }
+    co_return ex;
+}
+
+std::unique_ptr<ssl::context> make_ssl_context(const TlsOptions& o, std::string& error) {
+    auto ctx = std::make_unique<ssl::context>(ssl::context::tls_client);
+    error_code ec;
+    ctx->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3 |
+                         ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1,
+                     ec);
+    if (o.insecure) {
+        ctx->set_verify_mode(ssl::verify_none, ec);
+    } else {
+        ctx->set_verify_mode(ssl::verify_peer, ec);
+        if (o.ca_file.empty()) {
+            ctx->set_default_verify_paths(ec);
+            if (ec) {
+                error = "cannot load the system CA store: " + ec.message();
+                return nullptr;
+            }
+        } else {
+            ctx->load_verify_file(o.ca_file, ec);
+            if (ec) {
+                error = "cannot load CA file '" + o.ca_file + "': " + ec.message();
+                return nullptr;
+            }
+        }
+    }
+    if (!o.cert_file.empty() || !o.key_file.empty()) {
+        if (o.cert_file.empty() || o.key_file.empty()) {
+            error = "a client certificate needs both a certificate file and a key file";
+            return nullptr;
+        }
+        ctx->use_certificate_chain_file(o.cert_file, ec);
+        if (ec) {
+            error = "cannot load client certificate '" + o.cert_file + "': " + ec.message();
+            return nullptr;
+        }
+        ctx->use_private_key_file(o.key_file, ssl::context::pem, ec);
+        if (ec) {
+            error = "cannot load client key '" + o.key_file + "': " + ec.message();
+            return nullptr;
+        }
+        if (SSL_CTX_check_private_key(ctx->native_handle()) != 1) {
+            error = "client key '" + o.key_file + "' does not match certificate '" + o.cert_file + "'";
+            return nullptr;
+        }
+    }
+    return ctx;
+}
+
+class HttpTransport final : public Transport {
+public:
+    HttpTransport(asio::any_io_executor ex, const Options& opts) : state_(std::make_shared<State>()) {
+        state_->ex = std::move(ex);
+        state_->opts = opts;
+        state_->ssl_ctx = make_ssl_context(opts.tls, state_->ssl_error);
+    }
+    ~HttpTransport() override {
+        {
+            std::lock_guard lock(state_->mu);
+            state_->closed = true;
+        }
+        state_->clear();
+    }
+    HttpTransport(const HttpTransport&) = delete;
+    HttpTransport& operator=(const HttpTransport&) = delete;
+
+    asio::awaitable<Exchange> exchange(Request request) override { return run_exchange(state_, std::move(request)); }
+    void shutdown() override { state_->clear(); }
+
+private:
+    std::shared_ptr<State> state_;
+};
+
+}  // namespace
+
+std::unique_ptr<Transport> make_http_transport(boost::asio::any_io_executor ex, const Options& opts) {
+    return std::make_unique<HttpTransport>(std::move(ex), opts);
+}
+
+}  // namespace idconform::transport::http

@@ -1,0 +1,171 @@
+// Console reporter: progress line on a TTY, plain lines in logs, a per-rule
+// table at the end. All text from results passes terminal_line/terminal_text,
+// so a response cannot inject escape sequences into the user's terminal.
+#include "reporters/console_reporter.hpp"
+
+#include "reporters/evidence.hpp"
+#include "reporters/redact.hpp"
+#include "reporters/text.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <vector>
+
+namespace idconform::reporters {
+
+namespace {
+
+constexpr const char* red = "1;31";
+constexpr const char* magenta = "1;35";
+constexpr const char* green = "32";
+constexpr const char* yellow = "33";
+constexpr const char* bold = "1";
+constexpr std::string_view erase_line = "\r\x1b[2K";
+
+struct RuleRow {
+    std::size_t passed = 0, failed = 0, errors = 0, skipped = 0, warnings = 0;
+};
+
+std::string pad_left(const std::string& s, std::size_t width) {
+    return s.size() >= width ? s : std::string(width - s.size(), ' ') + s;
+}
+
+std::string pad_right(const std::string& s, std::size_t width) {
+    return s.size() >= width ? s : s + std::string(width - s.size(), ' ');
+}
+
+}  // namespace
+
+bool color_wanted(bool is_tty) {
+    const char* no_color = std::getenv("NO_COLOR");
+    return is_tty && (no_color == nullptr || *no_color == '\0');
+}
+
+ConsoleReporter::ConsoleReporter(std::ostream& out, bool tty, bool color, ConsoleOptions opts)
+    : out_(out), tty_(tty), color_(color), opts_(std::move(opts)) {}
+
+std::string ConsoleReporter::paint(std::string_view text, const char* sgr) const {
+    if (!color_) return std::string(text);
+    return "\x1b[" + std::string(sgr) + "m" + std::string(text) + "\x1b[0m";
+}
+
+void ConsoleReporter::run_started(const RunInfo& info) {
+    total_ = info.total_cases;
+    done_ = 0;
+    counts_.clear();
+    if (tty_) draw_progress();
+}
+
+void ConsoleReporter::draw_progress() {
+    std::string line = "[" + std::to_string(done_);
+    if (total_ > 0) line += "/" + std::to_string(total_);
+    line += "] passed " + std::to_string(counts_[Outcome::passed]) + " failed " +
+            std::to_string(counts_[Outcome::failed]) + " errors " + std::to_string(counts_[Outcome::error]) +
+            " skipped " + std::to_string(counts_[Outcome::skipped]);
+    out_ << erase_line << line << std::flush;
+    progress_shown_ = true;
+}
+
+void ConsoleReporter::clear_progress() {
+    if (!progress_shown_) return;
+    out_ << erase_line;
+    progress_shown_ = false;
+}
+
+void ConsoleReporter::case_finished(const CaseResult& c) {
+    ++done_;
+    ++counts_[c.outcome];
+    const bool problem = c.outcome == Outcome::failed || c.outcome == Outcome::error;
+    if (problem || opts_.verbose) {
+        clear_progress();
+        const char* word = "PASS";
+        const char* sgr = green;
+        switch (c.outcome) {
+            case Outcome::passed: break;
+            case Outcome::failed: word = "FAIL"; sgr = red; break;
+            case Outcome::error: word = "ERROR"; sgr = magenta; break;
+            case Outcome::skipped: word = "SKIP"; sgr = yellow; break;
+        }
+        std::string line = paint(word, sgr) + " " + terminal_line(c.suite) + " \xE2\x80\xBA " + terminal_line(c.name);
+        if (!c.rules.empty()) line += " [" + terminal_line(join_rules(c.rules)) + "]";
+        if (!c.message.empty() && c.outcome != Outcome::passed)
+            line += " " + terminal_line(redact_text(c.message, opts_.report.redact_headers));
+        out_ << line << '\n';
+        if (opts_.verbose && problem) {
+            // The evidence, indented under the case line.
+            std::string text = terminal_text(failure_detail(c, opts_.report));
+            std::string indented = "    ";
+            for (std::size_t i = 0; i < text.size(); ++i) {
+                indented += text[i];
+                if (text[i] == '\n' && i + 1 < text.size()) indented += "    ";
+            }
+            out_ << indented;
+            if (!indented.empty() && indented.back() != '\n') out_ << '\n';
+        }
+    }
+    if (tty_) draw_progress();
+    else out_ << std::flush;
+}
+
+bool ConsoleReporter::run_finished(const RunSummary& run, std::string&) {
+    clear_progress();
+
+    std::map<std::string, RuleRow> rows;
+    const std::string none = "(no rule)";
+    std::size_t warnings = 0;
+    for (const auto& s : run.suites) {
+        for (const auto& c : s.cases) {
+            std::vector<std::string> rules = c.rules;
+            if (rules.empty()) rules.push_back(none);
+            for (const auto& r : rules) {
+                RuleRow& row = rows[r];
+                switch (c.outcome) {
+                    case Outcome::passed: ++row.passed; break;
+                    case Outcome::failed: ++row.failed; break;
+                    case Outcome::error: ++row.errors; break;
+                    case Outcome::skipped: ++row.skipped; break;
+                }
+            }
+            for (const auto& st : c.steps) {
+                for (const auto& chk : st.checks) {
+                    if (chk.ok || !chk.warning) continue;
+                    ++warnings;
+                    // A warning counts for the rule it gives evidence for,
+                    // else for the case's rules.
+                    if (!chk.rule.empty()) ++rows[chk.rule].warnings;
+                    else for (const auto& r : rules) ++rows[r].warnings;
+                }
+            }
+        }
+    }
+
+    if (!rows.empty()) {
+        const std::vector<std::string> head{"rule", "passed", "failed", "errors", "skipped", "warnings"};
+        std::size_t rule_width = head[0].size();
+        for (const auto& [rule, row] : rows) rule_width = std::max(rule_width, terminal_line(rule).size());
+        std::string line = pad_right(head[0], rule_width);
+        for (std::size_t i = 1; i < head.size(); ++i) line += "  " + head[i];
+        out_ << paint(line, bold) << '\n';
+        for (const auto& [rule, row] : rows) {
+            const auto cell = [&](std::size_t value, std::size_t column, const char* sgr) {
+                std::string text = pad_left(std::to_string(value), head[column].size());
+                return "  " + (value > 0 && sgr != nullptr ? paint(text, sgr) : text);
+            };
+            out_ << pad_right(terminal_line(rule), rule_width) << cell(row.passed, 1, nullptr) << cell(row.failed, 2, red)
+                 << cell(row.errors, 3, magenta) << cell(row.skipped, 4, nullptr) << cell(row.warnings, 5, yellow)
+                 << '\n';
+        }
+    }
+
+    std::size_t tests = 0;
+    for (const auto& s : run.suites) tests += s.cases.size();
+    const std::size_t failed = run.count(Outcome::failed), errors = run.count(Outcome::error);
+    std::string verdict = failed + errors == 0 ? paint("OK", green) : paint("FAILED", red);
+    out_ << verdict << " " << tests << " tests: passed " << run.count(Outcome::passed) << ", failed " << failed
+         << ", errors " << errors << ", skipped " << run.count(Outcome::skipped) << ", warnings " << warnings << " in "
+         << format_seconds(run.seconds) << " s\n"
+         << std::flush;
+    return true;
+}
+
+}  // namespace idconform::reporters

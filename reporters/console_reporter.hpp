@@ -1,0 +1,49 @@
+// Console reporter (streaming). On a terminal it keeps one live progress line
+// and prints failures above it; in a CI log it prints one plain line per
+// failed or errored case. At the end it prints a per-rule summary table and
+// a total line. ANSI colour only when asked for.
+#pragma once
+
+#include "reporters/options.hpp"
+#include "reporters/reporter.hpp"
+
+#include <cstddef>
+#include <map>
+#include <ostream>
+#include <string>
+
+namespace idconform::reporters {
+
+// Colour is wanted on a terminal unless the NO_COLOR environment variable is
+// set to a non-empty value (https://no-color.org).
+[[nodiscard]] bool color_wanted(bool is_tty);
+
+struct ConsoleOptions {
+    bool verbose = false;  // also a line per passed/skipped case, and evidence under failures
+    ReportOptions report;  // redaction and excerpt size for verbose evidence
+};
+
+class ConsoleReporter final : public Reporter {
+public:
+    // tty: draw the live progress line (\r + erase line); color: ANSI colours.
+    ConsoleReporter(std::ostream& out, bool tty, bool color, ConsoleOptions opts = {});
+    void run_started(const RunInfo& info) override;
+    void case_finished(const CaseResult& c) override;
+    bool run_finished(const RunSummary& run, std::string& error) override;
+
+private:
+    void draw_progress();
+    void clear_progress();
+    [[nodiscard]] std::string paint(std::string_view text, const char* sgr) const;
+
+    std::ostream& out_;
+    bool tty_;
+    bool color_;
+    ConsoleOptions opts_;
+    std::size_t total_ = 0;
+    std::size_t done_ = 0;
+    std::map<Outcome, std::size_t> counts_;
+    bool progress_shown_ = false;
+};
+
+}  // namespace idconform::reporters

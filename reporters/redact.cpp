@@ -1,0 +1,112 @@
+// Masking of secrets in headers, URLs and free text, for every reporter.
+#include "reporters/redact.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace idconform::reporters {
+
+namespace {
+
+char lower(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
+
+bool iequals(std::string_view a, std::string_view b) {
+    return a.size() == b.size() &&
+           std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return lower(x) == lower(y); });
+}
+
+// Characters allowed in an HTTP header name (RFC 9110 tchar), used to tell
+// "Authorization:" from "X-Authorization:" in free text.
+bool is_tchar(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
+}
+
+// Masks the password of "scheme://user:password@" occurrences in text.
+std::string mask_userinfo(std::string_view text) {
+    std::string out;
+    std::size_t i = 0;
+    while (i < text.size()) {
+        const std::size_t sep = text.find("://", i);
+        if (sep == std::string_view::npos) break;
+        const std::size_t auth_begin = sep + 3;
+        // The authority ends at the first '/', '?', '#', whitespace or quote.
+        std::size_t auth_end = auth_begin;
+        while (auth_end < text.size() && std::string_view("/?# \t\r\n'\"").find(text[auth_end]) == std::string_view::npos)
+            ++auth_end;
+        const std::string_view authority = text.substr(auth_begin, auth_end - auth_begin);
+        const std::size_t at = authority.rfind('@');
+        const std::size_t colon = at == std::string_view::npos ? std::string_view::npos : authority.find(':');
+        out.append(text.substr(i, auth_begin - i));
+        if (colon != std::string_view::npos && colon < at) {
+            out.append(authority.substr(0, colon + 1));
+            out.append(redacted_mark);
+            out.append(authority.substr(at));
+        } else {
+            out.append(authority);
+        }
+        i = auth_end;
+    }
+    out.append(text.substr(i));
+    return out;
+}
+
+}  // namespace
+
+const std::vector<std::string>& default_sensitive_headers() {
+    static const std::vector<std::string> names{"Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie"};
+    return names;
+}
+
+bool is_sensitive_header(std::string_view name, const std::vector<std::string>& extra) {
+    const auto match = [&](const std::string& n) { return iequals(n, name); };
+    return std::any_of(default_sensitive_headers().begin(), default_sensitive_headers().end(), match) ||
+           std::any_of(extra.begin(), extra.end(), match);
+}
+
+std::vector<Header> redact_headers(const std::vector<Header>& headers, const std::vector<std::string>& extra) {
+    std::vector<Header> out = headers;
+    for (auto& h : out)
+        if (is_sensitive_header(h.name, extra)) h.value = std::string(redacted_mark);
+    return out;
+}
+
+std::string redact_url(std::string_view url) { return mask_userinfo(url); }
+
+std::string redact_text(std::string_view text, const std::vector<std::string>& extra) {
+    std::vector<std::string> names = default_sensitive_headers();
+    names.insert(names.end(), extra.begin(), extra.end());
+
+    std::string lowered(text);
+    std::transform(lowered.begin(), lowered.end(), lowered.begin(), lower);
+
+    // Collect [value_begin, value_end) ranges to mask, then rebuild once.
+    std::vector<std::pair<std::size_t, std::size_t>> ranges;
+    for (const auto& name : names) {
+        if (name.empty()) continue;
+        std::string needle(name);
+        std::transform(needle.begin(), needle.end(), needle.begin(), lower);
+        needle += ':';
+        for (std::size_t pos = lowered.find(needle); pos != std::string::npos; pos = lowered.find(needle, pos + 1)) {
+            // "Authorization:" inside "X-Authorization:" is another header.
+            if (pos > 0 && is_tchar(text[pos - 1]) && text[pos - 1] != '\'') continue;
+            std::size_t begin = pos + needle.size();
+            while (begin < text.size() && (text[begin] == ' ' || text[begin] == '\t')) ++begin;
+            std::size_t end = begin;
+            while (end < text.size() && std::string_view("'\"\r\n").find(text[end]) == std::string_view::npos) ++end;
+            if (end > begin) ranges.emplace_back(begin, end);
+        }
+    }
+    std::sort(ranges.begin(), ranges.end());
+    std::string out;
+    std::size_t at = 0;
+    for (const auto& [b, e] : ranges) {
+        if (b < at) continue;  // overlapping match (a name that is a suffix of another)
+        out.append(text.substr(at, b - at));
+        out.append(redacted_mark);
+        at = e;
+    }
+    out.append(text.substr(at));
+    return mask_userinfo(out);
+}
+
+}  // namespace idconform::reporters

@@ -1,0 +1,60 @@
+// Shared text writers for every reporter: UTF-8 repair, XML-safe text,
+// JSON string quoting, body excerpts and time formatting. Escaping lives here
+// once, with its own tests, so no reporter hand-rolls it.
+#pragma once
+
+#include "core/exchange.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace idconform::reporters {
+
+// Valid UTF-8 with every invalid byte (stray continuation, overlong form,
+// surrogate, > U+10FFFF, cut-off sequence) replaced by U+FFFD. Everything
+// else, control characters included, is kept byte for byte.
+[[nodiscard]] std::string valid_utf8(std::string_view s);
+
+// Text that any XML 1.0 parser accepts and a human can read: valid UTF-8;
+// C0 controls other than TAB, LF and CR, DEL, C1 controls (U+0080-U+009F)
+// and U+FFFE/U+FFFF become visible `\uXXXX` escapes. pugixml escapes <>&"
+// itself but writes control characters as `&#01;`, which XML 1.0 forbids,
+// and stops at a NUL byte: everything passed to pugixml goes through this.
+[[nodiscard]] std::string xml_text(std::string_view s);
+
+// Same as xml_text, for one terminal line: LF and CR become `\n` and `\r`
+// as well, and ESC is escaped, so server data cannot move the cursor or
+// recolour the console.
+[[nodiscard]] std::string terminal_line(std::string_view s);
+
+// Same as terminal_line but keeps LF, for multi-line console output.
+[[nodiscard]] std::string terminal_text(std::string_view s);
+
+// A JSON string literal (with quotes) for s, via Boost.JSON's serializer,
+// after valid_utf8: every U+0000-U+001F comes out as an escape.
+[[nodiscard]] std::string json_quote(std::string_view s);
+
+// The first max_bytes of body, cut on a UTF-8 character boundary, then
+// "... (N more bytes)" when something was left out. total_bytes is what the
+// transport received (Response::body_bytes); when the transport truncated
+// the body (body.size() < total_bytes) the suffix also names the total, e.g.
+// "... (98304 more bytes, 100000 received in total; body truncated by the
+// transport)". The excerpt itself is raw bytes: callers sanitise it for
+// their format.
+[[nodiscard]] std::string body_excerpt(std::string_view body, std::size_t max_bytes,
+                                       std::uint64_t total_bytes = 0, bool transport_truncated = false);
+
+// Seconds with exactly three decimals ("1.234"); negative or not finite
+// values print as "0.000".
+[[nodiscard]] std::string format_seconds(double seconds);
+
+// ISO-8601 UTC with milliseconds: "2024-05-01T12:34:56.789Z".
+[[nodiscard]] std::string iso8601_utc(Clock::time_point t);
+
+// Elapsed seconds between two time points, 0 when either is unset or they
+// are out of order.
+[[nodiscard]] double seconds_between(Clock::time_point from, Clock::time_point to);
+
+}  // namespace idconform::reporters

@@ -1,0 +1,157 @@
+// Tests of the console reporter: plain log lines, the TTY progress line,
+// colour on request only, NO_COLOR, the per-rule table and redaction.
+#include "reporters/console_reporter.hpp"
+#include "sample_run.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <sstream>
+
+using namespace idconform;
+using namespace idconform::reporters;
+using namespace idconform::test;
+
+namespace {
+
+// Feeds the sample run through a reporter the way the runner does.
+std::string feed(bool tty, bool color, ConsoleOptions opts = {}) {
+    std::ostringstream out;
+    ConsoleReporter r(out, tty, color, std::move(opts));
+    const RunSummary run = sample_run();
+    RunInfo info;
+    info.total_cases = 5;
+    r.run_started(info);
+    for (const auto& s : run.suites) {
+        r.suite_started(s.name, s.file);
+        for (const auto& c : s.cases) r.case_finished(c);
+        r.suite_finished(s);
+    }
+    std::string error;
+    CHECK(r.run_finished(run, error));
+    return out.str();
+}
+
+// Sets or unsets an environment variable for one scope.
+class EnvGuard {
+public:
+    EnvGuard(const char* name, const char* value) : name_(name) {
+        if (const char* old = std::getenv(name)) old_ = old;
+        if (value) ::setenv(name, value, 1);
+        else ::unsetenv(name);
+    }
+    ~EnvGuard() {
+        if (old_) ::setenv(name_, old_->c_str(), 1);
+        else ::unsetenv(name_);
+    }
+    EnvGuard(const EnvGuard&) = delete;
+    EnvGuard& operator=(const EnvGuard&) = delete;
+
+private:
+    const char* name_;
+    std::optional<std::string> old_;
+};
+
+}  // namespace
+
+TEST_CASE("console, not a TTY, no colour: one line per problem, then the rule table") {
+    const std::string expected =
+        "FAIL data-id \xE2\x80\xBA upper-case id <rejected> & \"never\" normalised [DATA-ID-002] GET with an upper-case id was answered 200\n"
+        "ERROR data-id \xE2\x80\xBA ids are unique across creates [DATA-ID-006] connect: connection refused\n"
+        "FAIL nil-max \xE2\x80\xBA nil never emitted [DATA-ID-007, NIL-MAX]\n"
+        "rule         passed  failed  errors  skipped  warnings\n"
+        "(no rule)         0       0       0        1         0\n"
+        "DATA-ID-001       1       0       0        0         0\n"
+        "DATA-ID-002       0       1       0        0         0\n"
+        "DATA-ID-005       0       0       0        0         1\n"
+        "DATA-ID-006       0       0       1        0         0\n"
+        "DATA-ID-007       0       1       0        0         0\n"
+        "NIL-MAX           0       1       0        0         0\n"
+        "FAILED 5 tests: passed 1, failed 2, errors 1, skipped 1, warnings 1 in 2.346 s\n";
+    const std::string out = feed(false, false);
+    CHECK(out == expected);
+    CHECK(out.find('\x1b') == std::string::npos);
+    CHECK(out.find('\r') == std::string::npos);
+}
+
+TEST_CASE("console, verbose: passed and skipped lines, evidence under failures, secrets redacted") {
+    ConsoleOptions opts;
+    opts.verbose = true;
+    opts.report = sample_options();
+    const std::string out = feed(false, false, opts);
+    CHECK(out.find("PASS data-id \xE2\x80\xBA create returns a v7 id [DATA-ID-001]\n") != std::string::npos);
+    CHECK(out.find("SKIP nil-max \xE2\x80\xBA nil as path id precondition not met") != std::string::npos);
+    CHECK(out.find("    FAIL [DATA-ID-002] status: expected 4xx, actual 200 (at suites/data-id.yaml:42:7)\n") !=
+          std::string::npos);
+    CHECK(out.find("      Cookie: [REDACTED]\n") != std::string::npos);
+    CHECK(out.find("reproduce: curl -sS 'http://127.0.0.1:8080/items/017F22E2-79B0-7CC3-98C4-DC0C0C07398F' -H "
+                   "'Cookie: [REDACTED]'") != std::string::npos);
+    // The response's ESC and other controls are shown, never sent raw.
+    CHECK(out.find('\x1b') == std::string::npos);
+    CHECK(out.find("\\u001B[31mred") != std::string::npos);
+    for (const char* secret : {secret_token, secret_cookie, secret_api_key, secret_password}) {
+        CAPTURE(secret);
+        CHECK(out.find(secret) == std::string::npos);
+    }
+}
+
+TEST_CASE("console, TTY: live progress line, cleared before each failure and at the end") {
+    const std::string out = feed(true, false);
+    const std::string erase = "\r\x1b[2K";
+    CHECK(out.find(erase + "[0/5] passed 0 failed 0 errors 0 skipped 0") == 0);
+    CHECK(out.find(erase + "[1/5] passed 1 failed 0 errors 0 skipped 0") != std::string::npos);
+    // The failure is printed on a cleared line, then progress is redrawn.
+    CHECK(out.find("[1/5] passed 1 failed 0 errors 0 skipped 0" + erase + "FAIL data-id") != std::string::npos);
+    CHECK(out.find("normalised [DATA-ID-002] GET with an upper-case id was answered 200\n" + erase +
+                   "[2/5] passed 1 failed 1 errors 0 skipped 0") != std::string::npos);
+    CHECK(out.find(erase + "[5/5] passed 1 failed 2 errors 1 skipped 1" + erase + "rule") != std::string::npos);
+    // No colour was asked for: only the erase sequence uses ESC.
+    std::string without_erase = out;
+    for (auto at = without_erase.find(erase); at != std::string::npos; at = without_erase.find(erase))
+        without_erase.erase(at, erase.size());
+    CHECK(without_erase.find('\x1b') == std::string::npos);
+}
+
+TEST_CASE("console colour: ANSI only when asked") {
+    const std::string coloured = feed(false, true);
+    CHECK(coloured.find("\x1b[1;31mFAIL\x1b[0m data-id") != std::string::npos);
+    CHECK(coloured.find("\x1b[1;35mERROR\x1b[0m data-id") != std::string::npos);
+    CHECK(coloured.find("\x1b[1;31mFAILED\x1b[0m 5 tests") != std::string::npos);
+    CHECK(coloured.find("\x1b[33m       1\x1b[0m") != std::string::npos);  // the warning cell
+
+    const std::string plain = feed(false, false);
+    CHECK(plain.find('\x1b') == std::string::npos);
+}
+
+TEST_CASE("color_wanted follows the TTY and NO_COLOR") {
+    {
+        EnvGuard g("NO_COLOR", nullptr);
+        CHECK(color_wanted(true));
+        CHECK_FALSE(color_wanted(false));
+    }
+    {
+        EnvGuard g("NO_COLOR", "1");
+        CHECK_FALSE(color_wanted(true));
+        CHECK_FALSE(color_wanted(false));
+    }
+    {
+        EnvGuard g("NO_COLOR", "");  // set but empty does not count (no-color.org)
+        CHECK(color_wanted(true));
+    }
+}
+
+TEST_CASE("console: a passing run says OK; case text cannot inject escapes") {
+    std::ostringstream out;
+    ConsoleReporter r(out, false, false);
+    CaseResult c;
+    c.suite = "s\x1b[2J";
+    c.name = "n\nfake line";
+    c.outcome = Outcome::failed;
+    c.message = "m\r";
+    r.case_finished(c);
+    RunSummary run;
+    std::string error;
+    CHECK(r.run_finished(run, error));
+    CHECK(out.str() == "FAIL s\\u001B[2J \xE2\x80\xBA n\\nfake line m\\r\nOK 0 tests: passed 0, failed 0, errors 0, "
+                       "skipped 0, warnings 0 in 0.000 s\n");
+}

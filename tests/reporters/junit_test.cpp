@@ -1,0 +1,191 @@
+// Tests of the JUnit reporter: approved output, schema validity (and that
+// the schema can fail), structure, redaction and unwritable paths.
+#include "reporters/junit_reporter.hpp"
+#include "sample_run.hpp"
+#include "test_util.hpp"
+
+#include <pugixml.hpp>
+
+#include <doctest/doctest.h>
+
+using namespace idconform;
+using namespace idconform::reporters;
+using namespace idconform::test;
+
+namespace {
+
+std::string write_sample(const fs::path& dir) {
+    JunitReporter r((dir / "junit.xml").string(), sample_options());
+    RunInfo info;
+    info.tool_version = "0.0.0-test";
+    info.total_cases = 5;
+    r.run_started(info);
+    std::string error;
+    REQUIRE_MESSAGE(r.run_finished(sample_run(), error), error);
+    return read_file(dir / "junit.xml");
+}
+
+}  // namespace
+
+TEST_CASE("JUnit output matches the approved file") {
+    const fs::path dir = scratch_dir("junit-golden");
+    check_golden("run.junit.xml", write_sample(dir));
+}
+
+TEST_CASE("JUnit output validates against reporters/schema/junit.xsd") {
+    const fs::path dir = scratch_dir("junit-schema");
+    write_sample(dir);
+    const auto r = validate_junit(dir / "junit.xml");
+    CHECK_MESSAGE(r.exit_code == 0, r.output);
+
+    // The approved file is a valid example as well.
+    const auto g = validate_junit(source_path("tests/reporters/golden/run.junit.xml"));
+    CHECK_MESSAGE(g.exit_code == 0, g.output);
+
+    // An empty run is valid too.
+    write_file(dir / "empty.xml", render_junit(RunSummary{}, "2024-05-01T12:00:00.000Z"));
+    const auto e = validate_junit(dir / "empty.xml");
+    CHECK_MESSAGE(e.exit_code == 0, e.output);
+}
+
+TEST_CASE("the JUnit schema rejects broken documents") {
+    const fs::path dir = scratch_dir("junit-broken");
+    const std::string good = render_junit(sample_run(), "2024-05-01T12:00:00.000Z", sample_options());
+    struct Breakage {
+        std::string what;
+        std::string from, to;
+    };
+    const Breakage breakages[] = {
+        {"testcase without classname", R"(classname="data-id.DATA-ID-001" )", ""},
+        {"unknown element", "<system-out>", "<bogus/><system-out>"},
+        {"negative count", R"(<testsuite name="data-id" tests="3")", R"(<testsuite name="data-id" tests="-3")"},
+        {"failure after system-out", "<testcase name=\"ids are unique across creates\"",
+         "<testcase name=\"x\" classname=\"y\"><system-out>o</system-out><failure message=\"m\"/></testcase>"
+         "<testcase name=\"ids are unique across creates\""},
+    };
+    for (const auto& b : breakages) {
+        CAPTURE(b.what);
+        std::string doc = good;
+        const auto at = doc.find(b.from);
+        REQUIRE(at != std::string::npos);
+        doc.replace(at, b.from.size(), b.to);
+        const fs::path file = dir / "broken.xml";
+        write_file(file, doc);
+        CHECK(xmllint("--noout", file).exit_code == 0);  // still well-formed...
+        CHECK(validate_junit(file).exit_code != 0);       // ...but not our JUnit
+    }
+}
+
+TEST_CASE("JUnit structure: counts, attributes, outcomes, properties") {
+    pugi::xml_document doc;
+    const std::string xml = render_junit(sample_run(), "2024-05-01T12:00:00.000Z", sample_options());
+    REQUIRE(doc.load_string(xml.c_str()));
+    const auto root = doc.child("testsuites");
+    CHECK(std::string(root.attribute("name").value()) == "idconform");
+    CHECK(root.attribute("tests").as_int() == 5);
+    CHECK(root.attribute("failures").as_int() == 2);
+    CHECK(root.attribute("errors").as_int() == 1);
+    CHECK(root.attribute("skipped").as_int() == 1);
+    CHECK(std::string(root.attribute("time").value()) == "2.346");
+
+    const auto suite = root.child("testsuite");
+    CHECK(std::string(suite.attribute("name").value()) == "data-id");
+    CHECK(std::string(suite.attribute("file").value()) == "suites/data-id.yaml");
+    CHECK(std::string(suite.attribute("time").value()) == "1.500");
+    CHECK(suite.attribute("tests").as_int() == 3);
+
+    const auto passed = suite.child("testcase");
+    CHECK(std::string(passed.attribute("classname").value()) == "data-id.DATA-ID-001");
+    CHECK(std::string(passed.attribute("time").value()) == "0.012");
+    CHECK(std::string(passed.attribute("line").value()) == "10");
+    CHECK(std::string(passed.attribute("file").value()) == "suites/data-id.yaml");
+    CHECK_FALSE(passed.child("failure"));
+    auto prop = passed.child("properties").child("property");
+    CHECK(std::string(prop.attribute("name").value()) == "target");
+    CHECK(std::string(prop.attribute("value").value()) == "http://127.0.0.1:8080");
+    CHECK(passed.child("properties").find_child_by_attribute("property", "name", "rule"));
+    const std::string out = passed.child("system-out").text().get();
+    CHECK(out.find("ok status: expected 201, actual 201") != std::string::npos);
+    CHECK(out.find("warn [DATA-ID-005]") != std::string::npos);
+
+    const auto failed = passed.next_sibling("testcase");
+    CHECK(std::string(failed.attribute("name").value()) == "upper-case id <rejected> & \"never\" normalised");
+    const auto failure = failed.child("failure");
+    CHECK(std::string(failure.attribute("type").value()) == "contract");
+    CHECK(std::string(failure.attribute("message").value()) == "GET with an upper-case id was answered 200");
+    const std::string detail = failure.text().get();
+    CHECK(detail.find("rule: DATA-ID-002") == 0);
+    CHECK(detail.find("FAIL [DATA-ID-002] status: expected 4xx, actual 200 (at suites/data-id.yaml:42:7)") !=
+          std::string::npos);
+    CHECK(detail.find("request: GET http://127.0.0.1:8080/items/017F22E2") != std::string::npos);
+    CHECK(detail.find("response: 200 OK") != std::string::npos);
+    CHECK(detail.find("reproduce: curl") != std::string::npos);
+    CHECK(detail.find("step 'create'") == std::string::npos);  // only the step that failed
+    CHECK(detail.find("\\u0000\\u0001\\u001B[31mred\\u007F") != std::string::npos);
+
+    const auto errored = failed.next_sibling("testcase");
+    const auto error = errored.child("error");
+    CHECK(std::string(error.attribute("type").value()) == "transport");
+    CHECK(std::string(error.text().get()).find("error: connect: connection refused") != std::string::npos);
+    CHECK(std::string(error.text().get()).find("attempts: 3") != std::string::npos);
+
+    const auto suite2 = suite.next_sibling("testsuite");
+    const auto skipped = suite2.child("testcase");
+    CHECK(std::string(skipped.child("skipped").attribute("message").value()) ==
+          "precondition not met: no list endpoint configured");
+    CHECK_FALSE(skipped.child("properties"));  // no empty placeholder elements
+    CHECK_FALSE(skipped.child("system-out"));
+
+    // No runner message: the first failed check stands in, both rules listed.
+    const auto truncated = skipped.next_sibling("testcase");
+    const auto f2 = truncated.child("failure");
+    CHECK(std::string(f2.attribute("message").value()).find("[DATA-ID-007] no Nil in id fields: expected") == 0);
+    CHECK(std::string(f2.text().get()).find("rules: DATA-ID-007, NIL-MAX") == 0);
+    CHECK(std::string(f2.text().get()).find("(36 more bytes, 100000 received in total") == std::string::npos);
+    CHECK(std::string(f2.text().get()).find("(99938 more bytes, 100000 received in total; body truncated by the transport)") !=
+          std::string::npos);
+}
+
+TEST_CASE("JUnit output never contains a secret") {
+    const std::string xml = render_junit(sample_run(), "", sample_options());
+    for (const char* secret : {secret_token, secret_cookie, secret_api_key, secret_password, "YWRtaW46cGFzcw=="}) {
+        CAPTURE(secret);
+        CHECK(xml.find(secret) == std::string::npos);
+    }
+    CHECK(xml.find("[REDACTED]") != std::string::npos);
+    CHECK(xml.find(" timestamp=\"\"") == std::string::npos);  // empty timestamp left out
+}
+
+TEST_CASE("JUnit reporter: an unwritable path fails cleanly") {
+    JunitReporter r("/nonexistent-idconform-dir/sub/junit.xml");
+    std::string error;
+    CHECK_FALSE(r.run_finished(sample_run(), error));
+    CHECK(error.find("cannot write JUnit report '/nonexistent-idconform-dir/sub/junit.xml'") == 0);
+}
+
+TEST_CASE("JUnit: missing names fall back so required attributes are never empty") {
+    RunSummary run;
+    SuiteResult s;
+    s.file = "suites/x.yaml";
+    CaseResult unnamed;
+    unnamed.pos = SourcePos{"suites/x.yaml", 3, 1};
+    unnamed.properties = {{"", "dropped"}};
+    s.cases.push_back(unnamed);
+    s.cases.push_back(CaseResult{});
+    run.suites.push_back(s);
+    const std::string xml = render_junit(run, "");
+    pugi::xml_document doc;
+    REQUIRE(doc.load_string(xml.c_str()));
+    const auto suite = doc.child("testsuites").child("testsuite");
+    CHECK(std::string(suite.attribute("name").value()) == "suites/x.yaml");
+    const auto first = suite.child("testcase");
+    CHECK(std::string(first.attribute("name").value()) == "case at suites/x.yaml:3:1");
+    CHECK(std::string(first.attribute("classname").value()) == "suites/x.yaml");
+    CHECK_FALSE(first.child("properties"));
+    CHECK(std::string(first.next_sibling("testcase").attribute("name").value()) == "unnamed case");
+
+    const fs::path dir = scratch_dir("junit-unnamed");
+    write_file(dir / "unnamed.xml", xml);
+    const auto r = validate_junit(dir / "unnamed.xml");
+    CHECK_MESSAGE(r.exit_code == 0, r.output);
+}

@@ -1,0 +1,53 @@
+// Tests of the reporters' redaction safety net.
+#include "reporters/redact.hpp"
+
+#include <doctest/doctest.h>
+
+using namespace idconform;
+using namespace idconform::reporters;
+
+TEST_CASE("default sensitive headers are masked, case-insensitively") {
+    for (const char* name : {"Authorization", "authorization", "PROXY-AUTHORIZATION", "Cookie", "set-cookie"}) {
+        CAPTURE(name);
+        CHECK(is_sensitive_header(name));
+    }
+    CHECK_FALSE(is_sensitive_header("X-Authorization-Hint"));
+    CHECK_FALSE(is_sensitive_header("Content-Type"));
+    CHECK(is_sensitive_header("x-api-key", {"X-Api-Key"}));
+    CHECK_FALSE(is_sensitive_header("x-api-key"));
+}
+
+TEST_CASE("redact_headers keeps order and duplicates") {
+    const std::vector<Header> in{{"Accept", "*/*"}, {"Authorization", "Bearer abc"}, {"Set-Cookie", "a=1"},
+                                 {"Set-Cookie", "b=2"}, {"X-Token", "t"}};
+    const auto out = redact_headers(in, {"x-token"});
+    REQUIRE(out.size() == 5);
+    CHECK(out[0].value == "*/*");
+    CHECK(out[1].name == "Authorization");
+    CHECK(out[1].value == "[REDACTED]");
+    CHECK(out[2].value == "[REDACTED]");
+    CHECK(out[3].value == "[REDACTED]");
+    CHECK(out[4].value == "[REDACTED]");
+}
+
+TEST_CASE("redact_url masks the userinfo password only") {
+    CHECK(redact_url("https://user:secret@host:8443/p?q=1") == "https://user:[REDACTED]@host:8443/p?q=1");
+    CHECK(redact_url("https://host/p@x") == "https://host/p@x");
+    CHECK(redact_url("https://user@host/") == "https://user@host/");
+    CHECK(redact_url("http://127.0.0.1:8080/items") == "http://127.0.0.1:8080/items");
+}
+
+TEST_CASE("redact_text masks header values in commands and messages") {
+    CHECK(redact_text("curl -H 'Authorization: Bearer abc' -H 'Accept: x' http://h/") ==
+          "curl -H 'Authorization: [REDACTED]' -H 'Accept: x' http://h/");
+    CHECK(redact_text("curl -H \"cookie: a=1; b=2\" http://h/") == "curl -H \"cookie: [REDACTED]\" http://h/");
+    CHECK(redact_text("Set-Cookie: s=1\nX-Other: 2\n") == "Set-Cookie: [REDACTED]\nX-Other: 2\n");
+    CHECK(redact_text("X-Api-Key: k1", {"X-Api-Key"}) == "X-Api-Key: [REDACTED]");
+    CHECK(redact_text("X-Api-Key: k1") == "X-Api-Key: k1");
+    // Another header whose name ends in a sensitive one is left alone.
+    CHECK(redact_text("X-Authorization: hint") == "X-Authorization: hint");
+    CHECK(redact_text("curl http://u:p@h/ -H 'Proxy-Authorization: Basic eA=='") ==
+          "curl http://u:[REDACTED]@h/ -H 'Proxy-Authorization: [REDACTED]'");
+    CHECK(redact_text("nothing secret here") == "nothing secret here");
+    CHECK(redact_text("authorization:") == "authorization:");
+}

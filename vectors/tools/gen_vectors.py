@@ -1,0 +1,751 @@
+#!/usr/bin/env python3
+"""Generator for idconform's identifier test vectors (vectors/*.yaml).
+
+Every value is computed here with the Python 3 standard library and, where a
+published fact exists (RFC 9562 Appendix A/B, the ULID spec example), checked
+against it: the script aborts instead of writing a file that disagrees with a
+source. Run it from anywhere:
+
+    python3 vectors/tools/gen_vectors.py          # rewrite the files
+    python3 vectors/tools/gen_vectors.py --check  # fail if a file is stale
+
+Only the standard library is used (no PyYAML): the small emitter below writes
+the fixed vector-file format and quotes every string that a YAML loader could
+read as anything other than the same string.
+"""
+
+import argparse
+import base64
+import datetime
+import hashlib
+import json
+import os
+import re
+import sys
+import uuid
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+VECTORS_DIR = os.path.dirname(HERE)
+
+GREGORIAN_TO_UNIX_100NS = 0x01B21DD213814000  # 1582-10-15 -> 1970-01-01
+CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+LEGACY_TEST_SALT = "idconform-test-salt"
+
+# The RFC v7 vector: the negative corpus is built around it.
+RFC_V7 = "017f22e2-79b0-7cc3-98c4-dc0c0c07398f"
+
+
+def fail(msg):
+    sys.exit("gen_vectors: " + msg)
+
+
+def check(cond, msg):
+    if not cond:
+        fail("check failed: " + msg)
+
+
+# ------------------------------------------------------------------ helpers
+
+def as_int(text):
+    return int(text.replace("-", ""), 16)
+
+
+def uuid_text(value):
+    h = "%032x" % value
+    return "%s-%s-%s-%s-%s" % (h[0:8], h[8:12], h[12:16], h[16:20], h[20:32])
+
+
+def version_of(value):
+    return (value >> 76) & 0xF
+
+
+def variant_of(value):
+    top = (value >> 61) & 0x7  # the three top bits of byte 8
+    if top >> 2 == 0:
+        return "ncs"
+    if top >> 1 == 0b10:
+        return "rfc9562"
+    if top == 0b110:
+        return "microsoft"
+    return "reserved"
+
+
+def civil_from_days(z):
+    """Proleptic Gregorian (year, month, day) of day z since 1970-01-01 (H. Hinnant's
+    algorithm); unlike datetime it also covers years past 9999 (ULID max time)."""
+    z += 719468
+    era = z // 146097
+    doe = z - era * 146097
+    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
+    y = yoe + era * 400
+    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+    mp = (5 * doy + 2) // 153
+    d = doy - (153 * mp + 2) // 5 + 1
+    m = mp + 3 if mp < 10 else mp - 9
+    return (y + (m <= 2), m, d)
+
+
+def iso_seconds(secs):
+    days, rem = divmod(secs, 86400)
+    y, m, d = civil_from_days(days)
+    text = "%04d-%02d-%02dT%02d:%02d:%02d" % (y, m, d, rem // 3600, rem // 60 % 60, rem % 60)
+    if 1 <= y <= 9999:  # second source where datetime reaches
+        dt = datetime.datetime(1970, 1, 1) + datetime.timedelta(seconds=secs)
+        check(dt.strftime("%Y-%m-%dT%H:%M:%S") == text, "civil date agrees with datetime")
+    return text
+
+
+def iso_ms(unix_ms):
+    secs, ms = divmod(unix_ms, 1000)
+    return iso_seconds(secs) + ".%03dZ" % ms
+
+
+def iso_100ns(unix_100ns):
+    secs, frac = divmod(unix_100ns, 10_000_000)
+    return iso_seconds(secs) + ".%07dZ" % frac
+
+
+def crockford_encode(data):
+    """Upper-case Crockford base32 of `data`, ceil(bits/5) symbols, leading
+    pad bits zero (the ULID convention: 16 bytes -> 26 symbols)."""
+    bits = len(data) * 8
+    symbols = (bits + 4) // 5
+    value = int.from_bytes(data, "big") if data else 0
+    out = []
+    for i in range(symbols):
+        shift = (symbols - 1 - i) * 5
+        out.append(CROCKFORD[(value >> shift) & 31])
+    return "".join(out)
+
+
+def crockford_decode(text):
+    value = 0
+    for c in text.upper():
+        value = value * 32 + CROCKFORD.index(c)
+    return value
+
+
+def field(value, offset, width):
+    """Bits [offset, offset+width) of a 128-bit value, bit 0 = most significant."""
+    return (value >> (128 - offset - width)) & ((1 << width) - 1)
+
+
+def put(value, offset, width, bits):
+    check(0 <= bits < (1 << width), "field value fits its width")
+    return value | (bits << (128 - offset - width))
+
+
+# ------------------------------------------------------------ YAML emitter
+
+_PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9_.()/ -]*")
+_ALWAYS_QUOTED = {"value", "uuid", "recovers", "encoded", "symbol", "hex", "digest"}
+_RESERVED = {"null", "true", "false", "yes", "no", "on", "off", "y", "n", "~"}
+
+
+def scalar(v, quote=False):
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    s = str(v)
+    if not quote and _PLAIN.fullmatch(s) and not s.endswith(" ") and s.lower() not in _RESERVED:
+        return s
+    # A JSON string is a valid YAML double-quoted scalar; ASCII-only output
+    # keeps homoglyphs and control characters visible to a reviewer.
+    return json.dumps(s, ensure_ascii=True)
+
+
+def emit(path, set_name, description, vectors, header):
+    lines = ["# " + l if l else "#" for l in header.strip().splitlines()]
+    lines.append("# Generated by vectors/tools/gen_vectors.py: edit the generator, not this file.")
+    lines.append("set: " + scalar(set_name))
+    lines.append("description: " + scalar(description))
+    lines.append("vectors:")
+    names = set()
+    for entry in vectors:
+        check(entry["name"] not in names, "unique name " + entry["name"])
+        names.add(entry["name"])
+        first = True
+        for key, val in entry.items():
+            prefix = "  - " if first else "    "
+            first = False
+            if isinstance(val, list):
+                lines.append(prefix + key + ": [" + ", ".join(scalar(x) for x in val) + "]")
+            else:
+                # Identifier texts are always quoted: a plain scalar in the
+                # vector files means a non-string value (the number 0).
+                lines.append(prefix + key + ": " + scalar(val, quote=key in _ALWAYS_QUOTED))
+    return path, "\n".join(lines) + "\n"
+
+
+# ------------------------------------------------------------- rfc9562.yaml
+
+# The RFC facts (RULES.md table, RFC 9562 Appendix A and B), typed in by hand:
+# source (a). Everything below recomputes or decodes them independently.
+RFC_FACTS = {
+    "A.1": ("c232ab00-9414-11ec-b3c8-9f6bdeced846", 1),
+    "A.2": ("5df41881-3aed-3515-88a7-2f4a814cf09e", 3),
+    "A.3": ("919108f7-52d1-4320-9bac-f847db4148a8", 4),
+    "A.4": ("2ed6657d-e927-568b-95e1-2665a8aea6a2", 5),
+    "A.5": ("1ec9414c-232a-6b00-b3c8-9f6bdeced846", 6),
+    "A.6": ("017f22e2-79b0-7cc3-98c4-dc0c0c07398f", 7),
+    "B.1": ("2489e9ad-2ee2-8e00-8ec9-32d5f69181c0", 8),
+    "B.2": ("5c146b14-3c52-8afd-938a-375d0df1fbf6", 8),
+}
+RFC_GREGORIAN = 0x1EC9414C232AB00
+RFC_CLOCK_SEQ = 0x33C8
+RFC_NODE = 0x9F6BDECED846
+RFC_V7_MS = 0x017F22E279B0
+RFC_B1_10NS = 164555774200000000  # 0x2489E9AD2EE2E00, 10 ns steps
+
+
+def gregorian_entry(name, section, text, timestamp, clock_seq, node):
+    unix_100ns = timestamp - GREGORIAN_TO_UNIX_100NS
+    return {
+        "name": name,
+        "value": text,
+        "source": "RFC 9562 Appendix " + section,
+        "version": version_of(as_int(text)),
+        "variant": variant_of(as_int(text)),
+        "gregorian_100ns": timestamp,
+        "gregorian_100ns_hex": "%015x" % timestamp,
+        "unix_100ns": unix_100ns,
+        "time": iso_100ns(unix_100ns),
+        "clock_seq": clock_seq,
+        "clock_seq_hex": "%04x" % clock_seq,
+        "node": node,
+        "node_hex": "%012x" % node,
+    }
+
+
+def rfc9562_vectors():
+    out = []
+    for section, (text, ver) in RFC_FACTS.items():
+        check(text == text.lower(), section + " stored lower-case")
+        v = as_int(text)
+        check(version_of(v) == ver, section + " version nibble")
+        check(variant_of(v) == "rfc9562", section + " variant")
+        check(uuid.UUID(text).version == ver, section + " python uuid version")
+        check(uuid.UUID(text).variant == uuid.RFC_4122, section + " python uuid variant")
+
+    # A.1 v1: time_low | time_mid | ver+time_high, low field first.
+    a1 = as_int(RFC_FACTS["A.1"][0])
+    time_low, time_mid, time_hi = a1 >> 96, (a1 >> 80) & 0xFFFF, (a1 >> 64) & 0x0FFF
+    ts1 = (time_hi << 48) | (time_mid << 32) | time_low
+    cs1 = (a1 >> 48) & 0x3FFF
+    node1 = a1 & 0xFFFFFFFFFFFF
+    check(ts1 == RFC_GREGORIAN, "A.1 timestamp")
+    check(cs1 == RFC_CLOCK_SEQ, "A.1 clock_seq")
+    check(node1 == RFC_NODE, "A.1 node (9f6b..., not the 9f68... typo)")
+    py1 = uuid.UUID(RFC_FACTS["A.1"][0])
+    check((py1.time, py1.clock_seq, py1.node) == (ts1, cs1, node1), "A.1 python uuid fields")
+    check(iso_100ns(ts1 - GREGORIAN_TO_UNIX_100NS) == "2022-02-22T19:22:22.0000000Z", "A.1 time")
+    out.append(gregorian_entry("a1-v1", "A.1", RFC_FACTS["A.1"][0], ts1, cs1, node1))
+
+    # A.2 v3 / A.4 v5: recomputed by Python's uuid module.
+    ns = uuid.NAMESPACE_DNS
+    check(str(uuid.uuid3(ns, "www.example.com")) == RFC_FACTS["A.2"][0], "A.2 uuid3")
+    check(str(uuid.uuid5(ns, "www.example.com")) == RFC_FACTS["A.4"][0], "A.4 uuid5")
+    md5 = hashlib.md5(ns.bytes + b"www.example.com").hexdigest()
+    sha1 = hashlib.sha1(ns.bytes + b"www.example.com").hexdigest()
+    out.append({
+        "name": "a2-v3", "value": RFC_FACTS["A.2"][0], "source": "RFC 9562 Appendix A.2",
+        "version": 3, "variant": "rfc9562", "namespace": str(ns), "name_text": "www.example.com",
+        "hash": "md5", "digest": md5,
+    })
+    out.append({
+        "name": "a3-v4", "value": RFC_FACTS["A.3"][0], "source": "RFC 9562 Appendix A.3",
+        "version": 4, "variant": "rfc9562",
+    })
+    out.append({
+        "name": "a4-v5", "value": RFC_FACTS["A.4"][0], "source": "RFC 9562 Appendix A.4",
+        "version": 5, "variant": "rfc9562", "namespace": str(ns), "name_text": "www.example.com",
+        "hash": "sha1", "digest": sha1,
+    })
+
+    # A.5 v6: the same 60-bit time, high field first.
+    a5 = as_int(RFC_FACTS["A.5"][0])
+    ts6 = ((a5 >> 80) << 12) | ((a5 >> 64) & 0x0FFF)
+    cs6 = (a5 >> 48) & 0x3FFF
+    node6 = a5 & 0xFFFFFFFFFFFF
+    check((ts6, cs6, node6) == (ts1, cs1, node1), "A.5 equals A.1 fields")
+    out.append(gregorian_entry("a5-v6", "A.5", RFC_FACTS["A.5"][0], ts6, cs6, node6))
+
+    # A.6 v7.
+    a6 = as_int(RFC_FACTS["A.6"][0])
+    ms = a6 >> 80
+    check(ms == RFC_V7_MS == 1645557742000, "A.6 unix_ts_ms")
+    check(iso_ms(ms) == "2022-02-22T19:22:22.000Z", "A.6 time")
+    check(datetime.datetime.fromtimestamp(ms / 1000, datetime.timezone.utc).isoformat()
+          == "2022-02-22T19:22:22+00:00", "A.6 time via datetime")
+    rand_a = (a6 >> 64) & 0x0FFF
+    rand_b = a6 & ((1 << 62) - 1)
+    out.append({
+        "name": "a6-v7", "value": RFC_FACTS["A.6"][0], "source": "RFC 9562 Appendix A.6",
+        "version": 7, "variant": "rfc9562", "unix_ts_ms": ms, "time": iso_ms(ms),
+        "rand_a": rand_a, "rand_a_hex": "%03x" % rand_a,
+        "rand_b": rand_b, "rand_b_hex": "%016x" % rand_b,
+    })
+
+    # B.1 v8, time-based: 60-bit count of 10 ns steps split around the version.
+    b1 = as_int(RFC_FACTS["B.1"][0])
+    ca, cb, cc = b1 >> 80, (b1 >> 64) & 0x0FFF, b1 & ((1 << 62) - 1)
+    check((ca << 12) | cb == RFC_B1_10NS == 1645557742000000000 // 10, "B.1 10 ns timestamp")
+    out.append({
+        "name": "b1-v8-time", "value": RFC_FACTS["B.1"][0], "source": "RFC 9562 Appendix B.1",
+        "version": 8, "variant": "rfc9562",
+        "custom_a": ca, "custom_a_hex": "%012x" % ca,
+        "custom_b": cb, "custom_b_hex": "%03x" % cb,
+        "custom_c": cc, "custom_c_hex": "%016x" % cc,
+        "unix_10ns": RFC_B1_10NS, "time": iso_100ns(RFC_B1_10NS // 10),
+    })
+
+    # B.2 v8, name-based: SHA-256(namespace || name), first 128 bits, then
+    # version 8 and variant 10 written over the digest bits.
+    digest = hashlib.sha256(ns.bytes + b"www.example.com").digest()
+    raw = int.from_bytes(digest[:16], "big")
+    raw = (raw & ~(0xF << 76)) | (8 << 76)
+    raw = (raw & ~(0x3 << 62)) | (0b10 << 62)
+    check(uuid_text(raw) == RFC_FACTS["B.2"][0], "B.2 sha256 recomputation")
+    b2 = as_int(RFC_FACTS["B.2"][0])
+    ca, cb, cc = b2 >> 80, (b2 >> 64) & 0x0FFF, b2 & ((1 << 62) - 1)
+    out.append({
+        "name": "b2-v8-sha256", "value": RFC_FACTS["B.2"][0], "source": "RFC 9562 Appendix B.2",
+        "version": 8, "variant": "rfc9562",
+        "custom_a": ca, "custom_a_hex": "%012x" % ca,
+        "custom_b": cb, "custom_b_hex": "%03x" % cb,
+        "custom_c": cc, "custom_c_hex": "%016x" % cc,
+        "namespace": str(ns), "name_text": "www.example.com", "hash": "sha256",
+        "digest": digest.hex(),
+    })
+
+    check(str(uuid.UUID(int=0)) == "00000000-0000-0000-0000-000000000000", "nil")
+    out.append({
+        "name": "nil", "value": "00000000-0000-0000-0000-000000000000",
+        "source": "RFC 9562 Section 5.9", "version": 0, "variant": "ncs", "special": "nil",
+    })
+    out.append({
+        "name": "max", "value": "ffffffff-ffff-ffff-ffff-ffffffffffff",
+        "source": "RFC 9562 Section 5.10", "version": 15, "variant": "reserved", "special": "max",
+    })
+    return out
+
+
+# ------------------------------------------------------------ negative.yaml
+
+def negative_vectors():
+    v7 = RFC_V7
+    up = v7.upper()
+    bits = as_int(v7)
+    raw = bits.to_bytes(16, "big")
+    ent = []
+
+    def add(name, value, category, why, **extra):
+        check(value != v7, name + " differs from the valid vector")
+        e = {"name": name, "value": value, "category": category}
+        e.update(extra)
+        e["why"] = why
+        ent.append(e)
+
+    def with_nibble(pos, ch):
+        return v7[:pos] + ch + v7[pos + 1:]
+
+    add("empty-string", "", "empty", "An empty string carries no identifier and must not be read as absent or as a default id.")
+    add("null", None, "null", "A required v7 field must reject null instead of treating it as a valid identifier.")
+    add("zero-number", 0, "zero", "The number 0 is a dummy placeholder, never an identifier.", kind="integer")
+    add("zero-string", "0", "zero", "The string \"0\" is a dummy placeholder, never an identifier.", kind="integer")
+
+    add("leading-space", " " + v7, "whitespace", "Padding whitespace must be rejected, not trimmed silently.", recovers=v7)
+    add("trailing-space", v7 + " ", "whitespace", "Padding whitespace must be rejected, not trimmed silently.", recovers=v7)
+    add("leading-tab", "\t" + v7, "whitespace", "A tab before the id is padding the recipient must not strip.", recovers=v7)
+    add("trailing-newline", v7 + "\n", "whitespace", "A trailing newline (a common copy-paste artefact) must not be trimmed silently.", recovers=v7)
+    add("both-sides-space", " " + v7 + " ", "whitespace", "Whitespace around the id is not part of the canonical form.", recovers=v7)
+
+    add("braces", "{" + v7 + "}", "braces", "The Microsoft registry spelling with braces is not the canonical wire form.", recovers=v7)
+    add("braces-upper", "{" + up + "}", "braces", "Braces plus upper-case is the .NET default spelling and is not canonical.", recovers=v7)
+    add("urn-prefix", "urn:uuid:" + v7, "urn_prefix", "The URN spelling is not the bare canonical form the contract fixes.", recovers=v7)
+    add("urn-prefix-upper", "URN:UUID:" + v7, "urn_prefix", "An upper-case URN prefix is still a URN wrapper, not the canonical form.", recovers=v7)
+
+    add("upper-case", up, "upper_case", "Upper-case hex must be rejected, never normalised to the lower-case id.", recovers=v7)
+    add("mixed-case-first-group", up[:8] + v7[8:], "mixed_case", "One upper-case group makes the text non-canonical.", recovers=v7)
+    add("mixed-case-one-letter", v7[:35] + v7[35].upper(), "mixed_case", "A single upper-case letter is enough to break byte-wise equality.", recovers=v7)
+
+    add("no-hyphens", v7.replace("-", ""), "no_hyphens", "The 32-digit hex form is not the hyphenated canonical form.", recovers=v7)
+    add("no-hyphens-upper", up.replace("-", ""), "no_hyphens", "The 32-digit upper-case hex form is doubly non-canonical.", recovers=v7)
+
+    hex32 = v7.replace("-", "")
+    add("hyphen-shifted-left", hex32[:7] + "-" + hex32[7:11] + "-" + hex32[11:15] + "-" + hex32[15:19] + "-" + hex32[19:],
+        "misplaced_hyphens", "Hyphens must sit at positions 8, 13, 18 and 23.")
+    add("hyphens-4-4-4-4-16", "-".join([hex32[0:4], hex32[4:8], hex32[8:12], hex32[12:16]]) + "-" + hex32[16:],
+        "misplaced_hyphens", "Grouping the digits 4-4-4-4-16 keeps the length but not the layout.")
+
+    add("truncated-35", v7[:-1], "wrong_length", "A digit short means a corrupted or truncated id.")
+    add("extended-37", v7 + "0", "wrong_length", "An extra digit makes the text longer than any UUID.")
+    add("last-group-short", v7[:24] + v7[25:], "wrong_length", "A last group of 11 digits is not a UUID.")
+
+    add("non-hex-g", with_nibble(0, "g"), "non_hex", "The letter g is not a hexadecimal digit.")
+    add("non-hex-z", with_nibble(35, "z"), "non_hex", "The letter z is not a hexadecimal digit.")
+    add("underscore-separators", v7.replace("-", "_"), "non_hex", "Underscores are not hyphens.")
+    add("space-for-hyphen", v7[:8] + " " + v7[9:], "non_hex",
+        "A space in place of a hyphen is not the canonical separator.")
+
+    add("fullwidth-digit-zero", "\uFF10" + v7[1:], "unicode_lookalike",
+        "A full-width digit zero (U+FF10) looks like 0 but is a different character.")
+    add("fullwidth-all-digits", "".join(chr(0xFF10 + int(c)) if c.isdigit() else c for c in v7), "unicode_lookalike",
+        "Full-width digits (U+FF10..U+FF19) must not be folded to ASCII digits.")
+    add("fullwidth-letter-f", v7[:3] + "\uFF46" + v7[4:], "unicode_lookalike",
+        "A full-width small f (U+FF46) is not the hex digit f.")
+    add("cyrillic-ie", v7[:6] + "\u0435" + v7[7:], "unicode_lookalike",
+        "Cyrillic small ie (U+0435) looks like e but is not a hex digit.")
+    add("cyrillic-es", v7[:15] + "\u0441" + v7[16:], "unicode_lookalike",
+        "Cyrillic small es (U+0441) looks like c but is not a hex digit.")
+    v7a = with_nibble(19, "a")  # still a valid v7: variant digit a
+    check(re.fullmatch(r"[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}", v7a), "v7a valid")
+    add("cyrillic-a", v7a[:19] + "\u0430" + v7a[20:], "unicode_lookalike",
+        "Cyrillic small a (U+0430) in the variant position of a valid v7 looks like a but is not a hex digit.")
+
+    for ver in (0, 1, 4, 6, 8, 15):
+        text = with_nibble(14, "%x" % ver)
+        check(version_of(as_int(text)) == ver, "version mutation")
+        add("version-%d" % ver, text, "wrong_version",
+            "A v7 field must reject a well-formed UUID of version %d." % ver, version=ver, recovers=text)
+
+    for digit, var in (("0", "ncs"), ("7", "ncs"), ("c", "microsoft"), ("d", "microsoft"), ("e", "reserved"), ("f", "reserved")):
+        text = with_nibble(19, digit)
+        check(variant_of(as_int(text)) == var, "variant mutation")
+        add("variant-%s-%s" % (digit, var), text, "wrong_variant",
+            "The variant digit %s is the %s variant, not the RFC 9562 variant 10xx." % (digit, var),
+            variant=var, recovers=text)
+
+    add("nil", "00000000-0000-0000-0000-000000000000", "nil",
+        "The Nil UUID is a special value, not a v7 id, and must never stand for a missing reference.",
+        recovers="00000000-0000-0000-0000-000000000000")
+    add("max", "ffffffff-ffff-ffff-ffff-ffffffffffff", "max",
+        "The Max UUID is a special value that fails the v7 version and variant check.",
+        recovers="ffffffff-ffff-ffff-ffff-ffffffffffff")
+
+    c32 = crockford_encode(raw)
+    check(len(c32) == 26, "crockford length")
+    add("base32-crockford", c32, "base32",
+        "The same 128 bits in Crockford base32 (ULID spelling) are not the canonical UUID text.", kind="ulid")
+    add("base32-crockford-lower", c32.lower(), "base32",
+        "Lower-case Crockford base32 of the id is a ULID-shaped string, not the UUID text.", kind="ulid")
+    b32 = base64.b32encode(raw).decode()
+    add("base32-rfc4648", b32, "base32",
+        "RFC 4648 base32 with padding is a byte encoding, not the canonical UUID text.", kind="unknown")
+    b64 = base64.b64encode(raw).decode()
+    check(b64 == "AX8i4nmwfMOYxNwMDAc5jw==", "base64 of the RFC v7 vector")
+    add("base64-padded", b64, "base64", "Base64 of the 16 bytes is a binary encoding the wire contract forbids.", kind="unknown")
+    add("base64url-unpadded", base64.urlsafe_b64encode(raw).decode().rstrip("="), "base64",
+        "Unpadded base64url of the 16 bytes is still not the canonical text.", kind="unknown")
+
+    dec = str(bits)
+    check(len(dec) != 32, "decimal form must not look like 32 hex digits")
+    add("integer-decimal-128", dec, "integer", "The decimal value of the 128 bits is an integer form the contract forbids.", kind="integer")
+    add("integer-small", "42", "integer", "A small integer is an autoincrement-style key, not a UUID.", kind="integer")
+
+    add("sql-tautology-suffix", v7 + "' OR '1'='1", "sql_injection",
+        "A valid id followed by SQL must be rejected as a whole, not truncated to its id prefix.")
+    add("sql-drop-table", "1; DROP TABLE entities;--", "sql_injection", "SQL text is not an identifier.")
+    add("path-traversal-relative", "../../etc/passwd", "path_traversal", "A relative path is not an identifier.")
+    add("path-traversal-suffix", v7 + "/../admin", "path_traversal",
+        "A valid id followed by path segments must not be resolved as a route.")
+    add("path-traversal-encoded", "..%2F..%2F" + v7, "path_traversal",
+        "Percent-encoded traversal in front of an id must not reach another resource.")
+    add("oversized-doubled", v7 + v7, "oversized", "Two ids glued together are one oversized value, not an id.")
+    add("oversized-1k", v7 + "0" * 988, "oversized",
+        "A 1024-character value must be rejected by its length without further work.")
+
+    check(len(ent) >= 40, "at least 40 negative entries")
+    for e in ent:
+        if isinstance(e["value"], str) and e["value"]:
+            check(not re.fullmatch(r"[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}", e["value"]),
+                  e["name"] + " rejected by the v7 pattern")
+    return ent
+
+
+# ---------------------------------------------------------------- ulid.yaml
+
+def ulid_text(ms, rand):
+    check(0 <= ms < (1 << 48) and 0 <= rand < (1 << 80), "ulid ranges")
+    return crockford_encode(((ms << 80) | rand).to_bytes(16, "big")).lower()
+
+
+def ulid_vectors():
+    # The ULID spec's README example: time part 01ARYZ6S41 = 1469918176385.
+    check(crockford_decode("01ARYZ6S41") == 1469918176385, "ULID spec example time")
+    spec = "01ARYZ6S41TSV4RRFFQ69G5FAV"
+    out = []
+
+    def valid(name, text, source):
+        value = crockford_decode(text)
+        check(value < (1 << 128), name + " fits 128 bits")
+        ms = value >> 80
+        out.append({"name": name, "value": text, "source": source, "valid": True,
+                    "unix_ms": ms, "time": iso_ms(ms), "hex": "%032x" % value})
+
+    valid("spec-example", spec.lower(), "ULID spec README example, lower-cased")
+    valid("zero", ulid_text(0, 0), "all bits zero")
+    valid("max", ulid_text((1 << 48) - 1, (1 << 80) - 1), "all 128 bits set: first symbol 7")
+    valid("rfc-v7-time", ulid_text(1645557742000, 0x0123456789ABCDEF0123), "the RFC v7 time with a fixed random part")
+    valid("rfc-v7-bytes", crockford_encode(as_int(RFC_V7).to_bytes(16, "big")).lower(), "the 128 bits of the RFC v7 vector")
+    valid("epoch-plus-one", ulid_text(1, 1), "1 ms after the epoch, random part 1")
+    check(out[2]["value"] == "7" + "z" * 25, "max ulid text")
+    check(out[2]["time"] == "10889-08-02T05:31:50.655Z", "ULID spec: the time runs out in 10889 AD")
+
+    base = out[3]["value"]
+
+    def invalid(name, text, category, error, why, position=None, valid_any=False):
+        e = {"name": name, "value": text, "category": category, "valid": False,
+             "error_lower_only": error, "valid_any_case": valid_any}
+        if position is not None:
+            e["position"] = position
+        e["why"] = why
+        out.append(e)
+
+    invalid("upper-case", base.upper(), "upper_case", "wrong_case",
+            "Valid per the ULID spec (case-insensitive) but the wire policy requires lower-case.",
+            position=next(i for i, c in enumerate(base.upper()) if c.isalpha()), valid_any=True)
+    first_letter = next(i for i, c in enumerate(base) if c.isalpha())
+    mixed = base[:first_letter] + base[first_letter].upper() + base[first_letter + 1:]
+    invalid("one-upper-letter", mixed, "upper_case", "wrong_case",
+            "A single upper-case letter breaks byte-wise equality with the stored lower-case id.",
+            position=first_letter, valid_any=True)
+    invalid("overflow-8", "8" + "0" * 25, "overflow", "overflow", "A first symbol above 7 needs more than 128 bits.")
+    invalid("overflow-z", "z" + base[1:], "overflow", "overflow", "A first symbol z encodes a value above 2^128 - 1.")
+    for letter in "ilou":
+        text = base[:12] + letter + base[13:]
+        invalid("bad-char-" + letter, text, "bad_char", "bad_char",
+                "The letter %s is excluded from Crockford base32 and must not be aliased." % letter, position=12)
+    invalid("short-25", base[:25], "wrong_length", "wrong_length", "A ULID has exactly 26 symbols.")
+    invalid("long-27", base + "0", "wrong_length", "wrong_length", "A ULID has exactly 26 symbols.")
+    invalid("empty", "", "wrong_length", "wrong_length", "An empty string is not a ULID.")
+    return out
+
+
+# ----------------------------------------------------------- crockford.yaml
+
+def crockford_vectors():
+    out = []
+    samples = [
+        ("empty", b""),
+        ("one-zero-byte", b"\x00"),
+        ("one-ff-byte", b"\xff"),
+        ("two-bytes", b"\x12\x34"),
+        ("five-zero-bytes", b"\x00" * 5),
+        ("five-ff-bytes", b"\xff" * 5),
+        ("five-bytes-counting", bytes(range(1, 6))),
+        ("ascii-hello", b"hello"),
+        ("sixteen-zero-bytes", b"\x00" * 16),
+        ("sixteen-ff-bytes", b"\xff" * 16),
+        ("rfc-v7-bytes", as_int(RFC_V7).to_bytes(16, "big")),
+        ("ulid-spec-example", crockford_decode("01ARYZ6S41TSV4RRFFQ69G5FAV").to_bytes(16, "big")),
+    ]
+    for name, data in samples:
+        enc = crockford_encode(data)
+        check(len(enc) == (len(data) * 8 + 4) // 5, name + " symbol count")
+        check(len(data) == 0 or crockford_decode(enc) == int.from_bytes(data, "big"), name + " round trip")
+        out.append({"name": "encode-" + name, "hex": data.hex(), "bytes": len(data), "encoded": enc})
+    check(out[9]["encoded"] == "7" + "Z" * 25, "16 ff bytes")
+    check(out[11]["encoded"] == "01ARYZ6S41TSV4RRFFQ69G5FAV", "ULID spec example re-encodes")
+
+    for i, c in enumerate(CROCKFORD):
+        if c.isalpha():
+            out.append({"name": "symbol-" + c, "symbol": c, "symbol_value": i})
+            out.append({"name": "symbol-lower-" + c.lower(), "symbol": c.lower(), "symbol_value": i})
+    for c in "ILOU":
+        for s in (c, c.lower()):
+            out.append({"name": "excluded-" + s, "symbol": s, "symbol_value": -1, "category": "excluded",
+                        "why": "Crockford excludes %s (ambiguous with 1/0 or an accidental word); the strict decoder does not alias it." % c})
+    for s in "-*~$=# ":
+        out.append({"name": "excluded-punct-%02x" % ord(s), "symbol": s, "symbol_value": -1, "category": "excluded",
+                    "why": "Punctuation is outside the alphabet (check symbols and hyphens are not accepted)."})
+
+    out.append({"name": "decode-overflow-16", "encoded": "8" + "0" * 25, "bytes": 16, "category": "overflow",
+                "why": "26 symbols starting with 8 need 129 bits and do not fit 16 bytes."})
+    out.append({"name": "decode-overflow-5", "encoded": "1" + "0" * 8, "bytes": 5, "category": "overflow",
+                "why": "9 symbols with a non-zero top symbol exceed 40 bits."})
+    out.append({"name": "decode-bad-symbol", "encoded": "0123456789ABCDEFGHJKMNPQRSTU", "bytes": 18, "category": "bad_symbol",
+                "why": "U is not a Crockford symbol."})
+    return out
+
+
+# ------------------------------------------------------------ viewable.yaml
+
+def viewable_vectors():
+    out = []
+    pattern = re.compile(r"TR-[0-9A-HJKMNP-TV-Z]{7}")
+    for i in range(6):
+        # 5 bytes as generate_viewable takes them; the top 35 bits give 7 symbols.
+        data = hashlib.sha256(b"idconform-viewable-%d" % i).digest()[:5]
+        text = "TR-" + crockford_encode(data)[:7]
+        check(pattern.fullmatch(text), "viewable example")
+        out.append({"name": "example-%d" % i, "value": text, "valid": True})
+    for name, text in (("all-zero", "TR-0000000"), ("all-z", "TR-ZZZZZZZ"), ("alphabet-edge", "TR-19AHJKM"),
+                       ("letters-nptvwxy", "TR-NPTVWXY")):
+        check(pattern.fullmatch(text), name)
+        out.append({"name": name, "value": text, "valid": True})
+
+    base = out[0]["value"]
+    body = base[3:]
+    letter = next((i for i, c in enumerate(body) if c.isalpha()), None)
+    check(letter is not None, "example has a letter")
+
+    def bad(name, text, category, why):
+        check(not pattern.fullmatch(text), name + " rejected by the pattern")
+        out.append({"name": name, "value": text, "valid": False, "category": category, "why": why})
+
+    bad("lower-case-body", "TR-" + body.lower(), "lower_case", "Viewable ids are upper-case; a lower-cased one is not found.")
+    bad("one-lower-letter", "TR-" + body[:letter] + body[letter].lower() + body[letter + 1:], "lower_case",
+        "A single lower-case letter makes the id non-canonical.")
+    for c in "ILOU":
+        bad("excluded-" + c.lower(), "TR-" + body[:3] + c + body[4:], "excluded_letter",
+            "%s is excluded from Crockford base32 and never appears in a viewable id." % c)
+    bad("short-6", base[:-1], "wrong_length", "Seven symbols follow the prefix, not six.")
+    bad("long-8", base + "0", "wrong_length", "Seven symbols follow the prefix, not eight.")
+    bad("prefix-only", "TR-", "wrong_length", "The prefix alone is not an id.")
+    bad("wrong-prefix", "TX-" + body, "wrong_prefix", "Only the configured TR- prefix is accepted.")
+    bad("lower-prefix", "tr-" + body, "wrong_prefix", "The prefix is upper-case ASCII.")
+    bad("no-hyphen", "TR" + body + "0", "wrong_prefix", "The prefix includes its hyphen.")
+    bad("underscore-prefix", "TR_" + body, "wrong_prefix", "An underscore is not the prefix hyphen.")
+    bad("empty", "", "wrong_prefix", "An empty string has no prefix.")
+    bad("bang", "TR-" + body[:6] + "!", "bad_char", "Punctuation is not a Crockford symbol.")
+    bad("inner-hyphen", "TR-" + body[:3] + "-" + body[4:], "bad_char", "A hyphen inside the body is not a Crockford symbol.")
+    bad("space", "TR-" + body[:3] + " " + body[4:], "bad_char", "A space is not a Crockford symbol.")
+    return out
+
+
+# ------------------------------------------------------- uuidv8-legacy.yaml
+
+LEGACY = {"flag": (0, 1), "id": (1, 32), "type": (33, 15), "version": (48, 4),
+          "hash1": (52, 12), "variant": (64, 2), "hash2": (66, 62)}
+
+
+def legacy_encode(legacy_id, entity_type, salt):
+    digest = hashlib.sha256(("%d%d%s" % (legacy_id, entity_type, salt)).encode("ascii")).digest()
+    d = int.from_bytes(digest, "big")  # 256 bits, bit 0 = most significant
+    hash1 = d >> (256 - 12)                      # digest bits 0..11
+    hash2 = (d >> (256 - 12 - 62)) & ((1 << 62) - 1)  # digest bits 12..73
+    v = 0
+    v = put(v, *LEGACY["flag"], 1)
+    v = put(v, *LEGACY["id"], legacy_id)
+    v = put(v, *LEGACY["type"], entity_type)
+    v = put(v, *LEGACY["version"], 0b1000)
+    v = put(v, *LEGACY["hash1"], hash1)
+    v = put(v, *LEGACY["variant"], 0b10)
+    v = put(v, *LEGACY["hash2"], hash2)
+    return v, digest, hash1, hash2
+
+
+def legacy_vectors():
+    out = []
+    cases = []
+    for t in (100, 200, 402, 500, 600):
+        cases.append((12345, t))
+    for i in (0, 1, 2 ** 31, 2 ** 32 - 1):
+        cases.append((i, 100))
+    cases += [(2 ** 32 - 1, 600), (987654321, 402), (42, 0), (7, 2 ** 15 - 1)]
+    for legacy_id, t in cases:
+        v, digest, h1, h2 = legacy_encode(legacy_id, t, LEGACY_TEST_SALT)
+        text = uuid_text(v)
+        # Independent decode by field position, and the RFC view of the same bits.
+        check(field(v, *LEGACY["id"]) == legacy_id and field(v, *LEGACY["type"]) == t, "legacy decode")
+        check(field(v, *LEGACY["flag"]) == 1, "legacy flag")
+        check(uuid.UUID(text).version == 8 and uuid.UUID(text).variant == uuid.RFC_4122, "legacy v8/RFC variant")
+        check(variant_of(v) == "rfc9562" and version_of(v) == 8, "legacy version/variant")
+        other, _, _, _ = legacy_encode(legacy_id, t, "another-salt")
+        check(field(other, 52, 12) != h1 or field(other, 66, 62) != h2, "salt changes the hash bits")
+        out.append({
+            "name": "id-%d-type-%d" % (legacy_id, t),
+            "legacy_id": legacy_id,
+            "entity_type": t,
+            "salt": LEGACY_TEST_SALT,
+            "hash_input": "%d%d%s" % (legacy_id, t, LEGACY_TEST_SALT),
+            "digest": digest.hex(),
+            "hash1_hex": "%03x" % h1,
+            "hash2_hex": "%016x" % h2,
+            "uuid": text,
+        })
+    return out
+
+
+# --------------------------------------------------------------------- main
+
+def build():
+    files = []
+    files.append(emit(os.path.join(VECTORS_DIR, "rfc9562.yaml"), "rfc9562",
+                      "RFC 9562 Appendix A and B test vectors, Nil and Max, lower-case, with decoded fields",
+                      rfc9562_vectors(), """
+RFC 9562 test vectors. Each value is checked by gen_vectors.py against the RFC
+facts (RULES.md table) and recomputed or decoded independently (Python uuid,
+hashlib, integer arithmetic); see vectors/README.md. name_text is the name that
+was hashed for name-based UUIDs (v3, v5, v8 B.2); digest is the full hash.
+"""))
+    files.append(emit(os.path.join(VECTORS_DIR, "negative.yaml"), "negative",
+                      "Curated negative corpus for a UUIDv7 field, built around the RFC 9562 A.6 vector",
+                      negative_vectors(), """
+Every value here must be rejected by a strict UUIDv7 field (DATA-ID-002 pattern).
+Optional keys: recovers = the canonical UUID whose bits the text still carries;
+version / variant = what the wrong_version / wrong_variant value decodes to;
+kind = what identifier kind a recogniser should report (ulid, integer, unknown).
+value: 0 (plain) is the JSON number zero; "0" is the string.
+"""))
+    files.append(emit(os.path.join(VECTORS_DIR, "ulid.yaml"), "ulid",
+                      "ULIDs in lower-case canonical form with decoded time, and negative forms",
+                      ulid_vectors(), """
+ULID vectors. valid: true entries are lower-case canonical. Negative entries
+say the error a lower-case-only parser reports (error_lower_only) and whether
+the text is still valid under the case-insensitive ULID spec (valid_any_case).
+position is the 0-based index of the offending symbol.
+"""))
+    files.append(emit(os.path.join(VECTORS_DIR, "crockford.yaml"), "crockford",
+                      "Crockford base32 encodings (upper-case, no padding, leading bits zero) and the excluded symbols",
+                      crockford_vectors(), """
+Crockford base32. encode-* entries: bytes (hex) -> ceil(8*bytes/5) symbols with
+the leading pad bits zero, as in the ULID spec (16 bytes -> 26 symbols).
+symbol-* entries: symbol_value is the value of one symbol (-1 = rejected; the
+strict decoder does not alias I L O U). decode-* entries must fail to decode.
+"""))
+    files.append(emit(os.path.join(VECTORS_DIR, "viewable.yaml"), "viewable",
+                      "Viewable ids TR-XXXXXXX (ADR-0032): valid examples and malformed ones by category",
+                      viewable_vectors(), """
+Viewable ids: prefix TR- and 7 upper-case Crockford symbols,
+^TR-[0-9A-HJKMNP-TV-Z]{7}$. category is the error check_viewable reports.
+"""))
+    files.append(emit(os.path.join(VECTORS_DIR, "uuidv8-legacy.yaml"), "uuidv8-legacy",
+                      "Deterministic UUIDv8 for migrated integer ids, default layout, documented test salt",
+                      legacy_vectors(), """
+UUIDv8 legacy layout (RULES.md, default): bit 0 flag = 1, bits 1-32 legacy id,
+33-47 entity type, 48-51 version 1000, 52-63 digest bits 0-11, 64-65 variant 10,
+66-127 digest bits 12-73; digest = SHA-256(decimal id + decimal type + salt).
+The salt idconform-test-salt is a published TEST value, not a secret: real
+salts are supplied through an environment variable, never from a file.
+"""))
+    return files
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--check", action="store_true", help="fail if a vector file differs from the generator output")
+    args = ap.parse_args()
+    stale = []
+    for path, text in build():
+        if args.check:
+            try:
+                with open(path, encoding="utf-8") as f:
+                    if f.read() != text:
+                        stale.append(path)
+            except FileNotFoundError:
+                stale.append(path)
+        else:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+            print("wrote", os.path.relpath(path, os.path.dirname(VECTORS_DIR)))
+    if stale:
+        fail("stale vector files (re-run the generator): " + ", ".join(stale))
+
+
+if __name__ == "__main__":
+    main()
