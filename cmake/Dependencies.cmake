@@ -2,7 +2,7 @@
 # Boost 1.81 (not Debian's default 1.74, which lacks Boost.JSON).
 set(Threads_PREFER_PTHREAD_FLAG ON)
 find_package(Threads REQUIRED)
-find_package(Boost 1.81 EXACT REQUIRED COMPONENTS json url)
+find_package(Boost 1.81.0 EXACT REQUIRED CONFIG COMPONENTS json url)
 find_package(OpenSSL REQUIRED)
 find_package(yaml-cpp REQUIRED)      # 0.7: target is plain `yaml-cpp`
 find_package(doctest REQUIRED)

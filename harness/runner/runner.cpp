@@ -212,6 +212,7 @@ private:
                 e.c = &c;
                 e.name = c.name + " [" + v.name + "]";
                 e.bindings.emplace_back(f.as, v.value);
+                e.bindings.emplace_back(f.as + ".value", v.value);
                 e.bindings.emplace_back(f.as + ".name", json::value(v.name));
                 for (const auto& kv : v.fields) e.bindings.emplace_back(f.as + "." + std::string(kv.key()), kv.value());
                 e.properties.push_back({"vector", f.set + "/" + v.name});
@@ -243,6 +244,7 @@ private:
             e.c = &c;
             e.name = c.name + " [" + m.name + "]";
             e.bindings.emplace_back(f.as, json::value(m.text));
+            e.bindings.emplace_back(f.as + ".value", json::value(m.text));
             e.bindings.emplace_back(f.as + ".name", json::value(m.name));
             e.bindings.emplace_back(f.as + ".breaks", json::value(m.breaks));
             e.bindings.emplace_back(f.as + ".source", json::value(*idtext));

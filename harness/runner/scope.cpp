@@ -1,6 +1,8 @@
 // Variable lookup and template interpolation.
 #include "runner/scope.hpp"
 
+#include "ids/ids.hpp"
+
 #include <boost/json/serialize.hpp>
 
 #include <cstdlib>
@@ -9,6 +11,17 @@
 namespace idconform::runner {
 
 namespace json = boost::json;
+
+namespace {
+ids::V7Generator& v7_generator() {
+    static ids::V7Generator g;
+    return g;
+}
+ids::UlidGenerator& ulid_generator() {
+    static ids::UlidGenerator g;
+    return g;
+}
+}  // namespace
 
 void Scope::set(const std::string& name, json::value v, bool secret) {
     if (secret && v.is_string() && !v.as_string().empty()) secrets_.insert(std::string(v.as_string()));
@@ -38,6 +51,14 @@ Result<json::value> Scope::resolve(std::string_view expr) const {
         return Result<json::value>(boost::system::in_place_error,
                                    "environment variable " + std::string(rest) + " is not set (use ${env:" +
                                        std::string(rest) + ":-default} for a default)");
+    }
+    if (expr.substr(0, 4) == "gen:") {  // a fresh identifier on every use
+        const std::string_view kind = expr.substr(4);
+        if (kind == "uuidv7") return json::value(ids::format(v7_generator().next()));
+        if (kind == "uuidv4") return json::value(ids::format(ids::generate_v4()));
+        if (kind == "ulid") return json::value(ids::format_ulid(ulid_generator().next(), true));
+        return Result<json::value>(boost::system::in_place_error,
+                                   "unknown generator ${" + std::string(expr) + "} (use gen:uuidv7, gen:uuidv4 or gen:ulid)");
     }
     if (const auto* v = find(expr)) return *v;
     // name.field on an object variable

@@ -1,6 +1,6 @@
 // Variables visible to a step, and the interpolation of templates
-// (${name}, ${name.field}, ${env:NAME}, ${env:NAME:-default}, and `{name}`
-// in paths) against them. Secret values are remembered so that every
+// (${name}, ${name.field}, ${env:NAME}, ${env:NAME:-default}, ${gen:uuidv7}
+// / ${gen:uuidv4} / ${gen:ulid} (fresh ids), and `{name}` in paths) against them. Secret values are remembered so that every
 // recorded request can be redacted.
 #pragma once
 

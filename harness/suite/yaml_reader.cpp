@@ -110,7 +110,7 @@ bool valid_env_name(std::string_view s) {
 }
 
 const char* const placeholder_forms =
-    "placeholders are ${name}, ${name.field}, ${env:NAME} or ${env:NAME:-default}";
+    "placeholders are ${name}, ${name.field}, ${env:NAME}, ${env:NAME:-default} or ${gen:uuidv7}";
 
 }  // namespace
 
@@ -136,6 +136,12 @@ std::optional<TemplateError> check_template(std::string_view text) {
                 return TemplateError{at, "bad environment variable name '" + std::string(name) + "' in '" + shown + "'",
                                      "environment variable names use letters, digits and '_' and do not start "
                                      "with a digit; a default goes after ':-', e.g. ${env:TOKEN_A:-alice}"};
+        } else if (inner.substr(0, 4) == "gen:") {
+            const std::string_view kind = inner.substr(4);
+            if (kind != "uuidv7" && kind != "uuidv4" && kind != "ulid")
+                return TemplateError{at, "unknown generator '" + std::string(kind) + "' in '" + shown + "'",
+                                     "generators make a fresh id on every use: ${gen:uuidv7}, ${gen:uuidv4} or "
+                                     "${gen:ulid}"};
         } else if (!valid_var_name(inner)) {
             return TemplateError{at, "bad variable name '" + std::string(inner) + "' in '" + shown + "'",
                                  "variable names use letters, digits, '_' and '-' and start with a letter or "

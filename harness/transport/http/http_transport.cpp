@@ -254,7 +254,18 @@ asio::awaitable<Attempt> request_on(Stream& stream, Connection& conn, const Stat
     const bool reused = conn.served > 0;
     auto req = build_request(t, r);
 
-    conn.lowest().expires_after(st.opts.read_timeout);  // one deadline: write + whole response
+    // One deadline for the write and the whole response. Beast arms it per
+    // operation, but an operation that completes at once (a server streaming
+    // without pause) can beat the timer forever, so the loops below also
+    // check the clock between reads.
+    const auto deadline = std::chrono::steady_clock::now() + st.opts.read_timeout;
+    conn.lowest().expires_at(deadline);
+    auto enforce_deadline = [&](error_code& ec) {
+        if (!ec && std::chrono::steady_clock::now() >= deadline) {
+            conn.lowest().close();
+            ec = beast::error::timeout;
+        }
+    };
     a.sent = Clock::now();
     auto [wec, written] = co_await bhttp::async_write(stream, req, nothrow_awaitable);
     (void)written;
@@ -273,6 +284,7 @@ asio::awaitable<Attempt> request_on(Stream& stream, Connection& conn, const Stat
         if (r.method == "HEAD") parser->skip(true);
         auto [ec, n] = co_await bhttp::async_read_header(stream, conn.buffer, *parser, nothrow_awaitable);
         (void)n;
+        enforce_deadline(ec);
         if (ec) {
             a.received = Clock::now();
             if (reused && informational == 0 && !parser->got_some() && conn.buffer.size() == 0 &&
@@ -304,6 +316,7 @@ asio::awaitable<Attempt> request_on(Stream& stream, Connection& conn, const Stat
         auto [ec, n] = co_await bhttp::async_read(stream, conn.buffer, *parser, nothrow_awaitable);
         (void)n;
         if (ec == bhttp::error::need_buffer) ec = {};
+        if (!parser->is_done()) enforce_deadline(ec);
         const std::size_t got = chunk.size() - parser->get().body().size;
         resp.body_bytes += got;
         if (resp.body.size() < cap) resp.body.append(chunk.data(), std::min(got, cap - resp.body.size()));
@@ -348,23 +361,36 @@ asio::awaitable<std::optional<TransportError>> open(Connection& conn, const Stat
         if (ec) co_return TransportError{TransportErrorKind::resolve, "bad IP address '" + t.host + "'"};
         endpoints.emplace_back(addr, t.port);
     } else {
-        // The resolver has no deadline of its own: a timer on the same strand
-        // cancels it.
-        auto resolver = std::make_shared<tcp::resolver>(conn.strand);
-        auto timed_out = std::make_shared<bool>(false);
-        asio::steady_timer timer(conn.strand);
-        timer.expires_at(deadline);
-        timer.async_wait([resolver, timed_out](const error_code& ec) {
-            if (!ec) {
-                *timed_out = true;
-                resolver->cancel();
-            }
-        });
-        auto [ec, results] = co_await resolver->async_resolve(t.host, std::to_string(t.port), nothrow_awaitable);
-        timer.cancel();
-        if (*timed_out) ec = beast::error::timeout;
-        if (!ec && results.empty()) ec = asio::error::host_not_found;
+        // The resolver has no deadline of its own, and cancelling it does not
+        // end a getaddrinfo() already running. So the coroutine waits on a
+        // timer that either the deadline or the resolve completion ends; a
+        // late resolve finishes on its own, holding only its shared state.
+        struct Resolving {
+            explicit Resolving(const Strand& s) : resolver(s), wake(s) {}
+            tcp::resolver resolver;
+            asio::steady_timer wake;
+            bool done = false;
+            error_code ec;
+            tcp::resolver::results_type results;
+        };
+        auto r = std::make_shared<Resolving>(conn.strand);
+        r->wake.expires_at(deadline);
+        r->resolver.async_resolve(t.host, std::to_string(t.port),
+                                  [r](const error_code& ec, tcp::resolver::results_type results) {
+                                      r->done = true;
+                                      r->ec = ec;
+                                      r->results = std::move(results);
+                                      r->wake.cancel();
+                                  });
+        (void)co_await r->wake.async_wait(nothrow_awaitable);  // both handlers run on the strand
+        error_code ec = r->ec;
+        if (!r->done) {
+            r->resolver.cancel();
+            ec = beast::error::timeout;
+        }
+        if (!ec && r->results.empty()) ec = asio::error::host_not_found;
         if (ec) co_return classify(Phase::resolve, ec, t, st.opts, nullptr);
+        const auto results = std::move(r->results);
         for (const auto& entry : results) endpoints.push_back(entry.endpoint());
     }
 

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The main job: installs what is missing, builds idconform and the example
+# products server, starts the server on a free loopback port, runs the
+# built-in suites against it, writes reports/junit.xml (and report.json),
+# prints the summary and stops the server. Exits with idconform's exit code.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/setup.sh
+cmake -S . -B build -G Ninja >/dev/null
+cmake --build build --target idconform products_server
+
+workdir=$(mktemp -d)
+server_pid=""
+cleanup() {
+  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+  rm -rf "$workdir"
+}
+trap cleanup EXIT
+
+build/examples/products_server/products_server --port 0 >"$workdir/server.out" 2>"$workdir/server.err" &
+server_pid=$!
+base_url=""
+for _ in $(seq 1 100); do
+  base_url=$(sed -n 's/^listening on \(http[s]*:\/\/[^ ]*\).*/\1/p' "$workdir/server.out" | head -n 1)
+  [ -n "$base_url" ] && break
+  if ! kill -0 "$server_pid" 2>/dev/null; then
+    echo "demo: the example server did not start:" >&2; cat "$workdir/server.err" >&2; exit 4
+  fi
+  sleep 0.1
+done
+[ -n "$base_url" ] || { echo "demo: the example server did not report its port" >&2; exit 4; }
+echo "demo: example products server at $base_url"
+
+mkdir -p reports
+status=0
+IDCONFORM_BASE_URL="$base_url" build/harness/cli/idconform run suites/ \
+  --junit reports/junit.xml --json reports/report.json --concurrency 8 || status=$?
+echo "demo: JUnit report in reports/junit.xml (exit code $status)"
+exit "$status"

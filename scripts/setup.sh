@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs the Debian packages idconform needs to build, test and benchmark.
+# Idempotent and non-interactive; run as root on Debian 12. Packages already
+# present are not touched, and apt is not even called when nothing is missing.
+set -euo pipefail
+
+packages=(
+  # build
+  cmake ninja-build pkg-config ccache g++
+  # libraries (Boost 1.81: Debian's default 1.74 has no Boost.JSON)
+  libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev
+  libre2-dev doctest-dev libyaml-cpp-dev libcli11-dev libpugixml-dev libssl-dev
+  # tests: JUnit schema validation, TLS certificates, HTTP peers
+  libxml2-utils openssl curl
+  # benchmarks (run on demand)
+  libbenchmark-dev wrk
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "setup: missing packages: ${missing[*]}; run this script as root to install them" >&2
+  exit 1
+fi
+echo "setup: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The test command: installs what is missing, configures, builds and runs
+# every test (unit and end-to-end) with warnings as errors, then builds the
+# unit tests again with AddressSanitizer + UBSan and runs them.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=$(nproc)
+
+bash scripts/setup.sh
+
+echo "== build (RelWithDebInfo, -Werror)"
+cmake -S . -B build -G Ninja -DIDCONFORM_WERROR=ON >/dev/null
+cmake --build build -j "$jobs"
+echo "== tests"
+ctest --test-dir build --output-on-failure -j "$jobs" --timeout 300
+
+echo "== unit tests under AddressSanitizer + UBSan"
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DIDCONFORM_WERROR=ON \
+  -DIDCONFORM_SANITIZE=ON -DIDCONFORM_UNIT_ONLY=ON >/dev/null
+cmake --build build-asan -j "$jobs"
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  ctest --test-dir build-asan -L unit --output-on-failure -j "$jobs" --timeout 600
+echo "== all tests passed"
