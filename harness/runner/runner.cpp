@@ -332,9 +332,11 @@ private:
             out.record.checks = evaluate(st.expect, x, ctx);
             out.failed = std::any_of(out.record.checks.begin(), out.record.checks.end(),
                                      [](const CheckResult& c) { return !c.ok && !c.warning; });
-            if (!out.failed && !st.captures.empty()) {
+            if (!st.captures.empty()) {
+                // Captured even when a check failed: teardown needs the ids
+                // of what was created to clean it up.
                 auto cap = apply_captures(st.captures, x, scope);
-                if (!cap) {
+                if (!cap && !out.failed) {
                     CheckResult c;
                     c.rule = rule;
                     c.what = "capture";
@@ -410,13 +412,9 @@ private:
                 r.outcome = Outcome::failed;
                 for (const auto& ch : rec.checks) {
                     if (ch.ok || ch.warning) continue;
-                    if (r.message.empty())
-                        r.message = (ch.rule.empty() ? "" : "[" + ch.rule + "] ") + ch.what + ": expected " + ch.expected +
-                                    ", got " + ch.actual;
-                    r.detail += (ch.rule.empty() ? "" : "[" + ch.rule + "] ") + ch.what + "\n  expected: " + ch.expected +
-                                "\n  actual:   " + ch.actual + "\n  at:       " + ch.pos.str() + "\n";
+                    r.message = ch.what + ": expected " + ch.expected + ", got " + ch.actual;
+                    break;
                 }
-                r.detail += "step: " + rec.name + "\nreproduce: " + rec.reproduce + "\n";
                 break;
             }
         }
@@ -424,24 +422,50 @@ private:
         co_return r;
     }
 
-    awaitable<void> run_steps_once(SuiteRun& run, const std::vector<suite::Step>& steps, const char* phase,
-                                   std::vector<StepRecord>& records, std::string& problem) {
+    // Runs setup or teardown steps in order on the suite scope. On the first
+    // problem returns a CaseResult named after the phase (failed for a broken
+    // expectation, error otherwise); nullopt when every step passed.
+    awaitable<std::optional<CaseResult>> run_phase(SuiteRun& run, const std::vector<suite::Step>& steps, const char* phase) {
+        CaseResult r;
+        r.suite = run.suite->name;
+        r.name = phase;
+        r.classname = run.suite->name + "." + phase;
+        r.pos = run.suite->pos;
+        const auto t0 = std::chrono::steady_clock::now();
+        const bool teardown = std::string_view(phase) == "teardown";
+        bool problem = false;
         for (const auto& st : steps) {
             StepOutcome so = co_await run_step(run, st, run.scope, "");
-            records.push_back(so.record);
-            if (!so.suite_error.empty()) { problem = std::string(phase) + " step '" + so.record.name + "': " + so.suite_error; co_return; }
-            if (so.transport_error) {
-                problem = std::string(phase) + " step '" + so.record.name + "': " + to_string(so.record.exchange.error->kind) +
-                          ": " + so.record.exchange.error->message;
-                co_return;
-            }
-            if (so.failed) {
+            // Cleanup of something never created (its id was never captured)
+            // is not a problem: there is nothing to delete.
+            if (teardown && so.suite_error.find("undefined variable") != std::string::npos) continue;
+            r.steps.push_back(so.record);
+            if (problem) continue;  // teardown goes on after a problem; the first one is reported
+            const std::string step = "step '" + so.record.name + "'";
+            if (!so.suite_error.empty()) {
+                r.outcome = Outcome::error;
+                r.message = step + ": " + so.suite_error;
+                ++report_.suite_errors;
+            } else if (so.transport_error) {
+                r.outcome = Outcome::error;
+                r.message = step + ": " + to_string(so.record.exchange.error->kind) + ": " + so.record.exchange.error->message;
+                ++report_.transport_errors;
+            } else if (so.failed) {
+                r.outcome = Outcome::failed;
                 for (const auto& ch : so.record.checks)
-                    if (!ch.ok) { problem = std::string(phase) + " step '" + so.record.name + "' failed: " + ch.what +
-                                            ": expected " + ch.expected + ", got " + ch.actual; break; }
-                co_return;
+                    if (!ch.ok && !ch.warning) {
+                        r.message = step + " failed: " + ch.what + ": expected " + ch.expected + ", got " + ch.actual;
+                        break;
+                    }
+            } else {
+                continue;
             }
+            problem = true;
+            if (!teardown) break;
         }
+        r.seconds = seconds_since(t0);
+        if (problem) co_return r;
+        co_return std::nullopt;
     }
 
     awaitable<SuiteResult> run_suite(const suite::Suite& s) {
@@ -453,10 +477,17 @@ private:
         reporter_.suite_started(s.name, s.file);
 
         SuiteRun run;
-        std::string problem = setup_suite(s, run);
-        bool setup_transport_problem = false;
-        std::vector<StepRecord> setup_records;
-        if (problem.empty()) {
+        std::optional<CaseResult> setup_result;
+        if (std::string problem = setup_suite(s, run); !problem.empty()) {
+            setup_result.emplace();
+            setup_result->suite = s.name;
+            setup_result->name = "setup";
+            setup_result->classname = s.name + ".setup";
+            setup_result->pos = s.pos;
+            setup_result->outcome = Outcome::error;
+            setup_result->message = problem;
+            ++report_.suite_errors;
+        } else {
             transport::Options to;
             to.connect_timeout = opts_.connect_timeout.value_or(std::chrono::milliseconds(s.target.connect_timeout_ms.value_or(5000)));
             to.read_timeout = opts_.timeout.value_or(std::chrono::milliseconds(s.target.read_timeout_ms.value_or(10000)));
@@ -466,9 +497,7 @@ private:
             to.tls.key_file = opts_.tls.key_file.empty() ? s.target.key_file : opts_.tls.key_file;
             to.tls.insecure = opts_.tls.insecure || s.target.insecure;
             run.transport = transport::make("http", co_await asio::this_coro::executor, to);
-            co_await run_steps_once(run, s.setup, "setup", setup_records, problem);
-            setup_transport_problem = !setup_records.empty() && setup_records.back().exchange.error &&
-                                      setup_records.back().exchange.error->kind != TransportErrorKind::other;
+            setup_result = co_await run_phase(run, s.setup, "setup");
         }
 
         std::vector<Expanded> cases;
@@ -482,7 +511,10 @@ private:
             }
         };
 
-        if (!problem.empty()) {
+        if (setup_result) {
+            // The setup's own testcase carries the evidence; the cases it
+            // was the precondition of are skipped.
+            reporter_.case_finished(*setup_result);
             for (std::size_t i = 0; i < cases.size(); ++i) {
                 CaseResult r;
                 r.suite = s.name;
@@ -490,10 +522,9 @@ private:
                 r.rules = cases[i].c->rules;
                 r.classname = s.name + (r.rules.empty() ? "" : "." + r.rules.front());
                 r.pos = cases[i].c->pos;
-                r.outcome = Outcome::error;
-                r.message = problem;
-                r.steps = setup_records;
-                if (setup_transport_problem) ++report_.transport_errors; else ++report_.suite_errors;
+                r.properties = cases[i].properties;
+                r.outcome = Outcome::skipped;
+                r.message = "not run: the suite's setup did not succeed (" + setup_result->message + ")";
                 results[i] = std::move(r);
             }
             flush();
@@ -534,24 +565,17 @@ private:
             co_await done.async_wait(asio::redirect_error(use_awaitable, ec));
         }
 
-        std::vector<StepRecord> teardown_records;
-        std::string teardown_problem;
+        std::optional<CaseResult> teardown_result;
         if (run.transport) {
-            co_await run_steps_once(run, s.teardown, "teardown", teardown_records, teardown_problem);
+            teardown_result = co_await run_phase(run, s.teardown, "teardown");
             run.transport->shutdown();
         }
+        if (setup_result) result.cases.push_back(std::move(*setup_result));
         for (auto& r : results) result.cases.push_back(std::move(*r));
-        if (!teardown_problem.empty()) {
-            CaseResult r;
-            r.suite = s.name;
-            r.name = "teardown";
-            r.classname = s.name + ".teardown";
-            r.outcome = Outcome::error;
-            r.message = teardown_problem + " (cleanup incomplete: entities this suite created may remain)";
-            r.steps = std::move(teardown_records);
-            ++report_.transport_errors;
-            reporter_.case_finished(r);
-            result.cases.push_back(std::move(r));
+        if (teardown_result) {
+            teardown_result->message += " (cleanup incomplete: entities this suite created may remain)";
+            reporter_.case_finished(*teardown_result);
+            result.cases.push_back(std::move(*teardown_result));
         }
         result.seconds = seconds_since(t0);
         reporter_.suite_finished(result);
