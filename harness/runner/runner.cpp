@@ -86,6 +86,13 @@ void redact_response(Response& resp, const std::set<std::string>& secrets) {
     for (const auto& s : secrets) replace_all(resp.body, s, redacted);
 }
 
+// "timeout: no answer after 300 ms (GET http://..., 2 attempts)"
+std::string describe_transport_error(const Exchange& x) {
+    const auto& err = *x.error;
+    return std::string(to_string(err.kind)) + ": " + err.message + " (" + x.request.method + " " + x.request.url + ", " +
+           std::to_string(x.attempts) + " attempt" + (x.attempts == 1 ? "" : "s") + ")";
+}
+
 // One rate limit across every case of the run: requests are spaced evenly.
 class RateLimiter {
 public:
@@ -400,11 +407,8 @@ private:
                 break;
             }
             if (so.transport_error) {
-                const auto& err = *rec.exchange.error;
                 r.outcome = Outcome::error;
-                r.message = std::string(to_string(err.kind)) + ": " + err.message + " (" + rec.exchange.request.method +
-                            " " + rec.exchange.request.url + ", " + std::to_string(rec.exchange.attempts) + " attempt" +
-                            (rec.exchange.attempts == 1 ? "" : "s") + ")";
+                r.message = describe_transport_error(rec.exchange);
                 ++report_.transport_errors;
                 break;
             }
@@ -448,7 +452,7 @@ private:
                 ++report_.suite_errors;
             } else if (so.transport_error) {
                 r.outcome = Outcome::error;
-                r.message = step + ": " + to_string(so.record.exchange.error->kind) + ": " + so.record.exchange.error->message;
+                r.message = step + ": " + describe_transport_error(so.record.exchange);
                 ++report_.transport_errors;
             } else if (so.failed) {
                 r.outcome = Outcome::failed;

@@ -277,6 +277,26 @@ TEST_CASE("a closed port gives a connect error") {
     CHECK(ex.error->message == "connection refused to 127.0.0.1:" + std::to_string(port));
 }
 
+TEST_CASE("a listener whose accept queue is full gives a connect timeout") {
+    // Linux drops SYNs while a listener's accept queue is full: with a backlog
+    // of 0 and one connection already queued, the next connect hangs.
+    asio::io_context io;
+    asio::ip::tcp::acceptor full(io);
+    full.open(asio::ip::tcp::v4());
+    full.bind(asio::ip::tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
+    full.listen(0);
+    asio::ip::tcp::socket filler(io);
+    filler.connect(full.local_endpoint());
+    Options o;
+    o.connect_timeout = std::chrono::milliseconds(300);
+    Client client(o);
+    auto ex = client.send(make_request("GET", "http://127.0.0.1:" + std::to_string(full.local_endpoint().port()) + "/"));
+    REQUIRE(ex.error);
+    CHECK(ex.error->kind == TransportErrorKind::timeout);
+    CHECK_MESSAGE(ex.error->message.find("connect to 127.0.0.1:") != std::string::npos, ex.error->message);
+    CHECK(ex.error->message.find("after 300 ms") != std::string::npos);
+}
+
 TEST_CASE("a host that does not resolve gives a resolve error") {
     Client client;
     auto ex = client.send(make_request("GET", "http://no-such-host.invalid/"));

@@ -1,0 +1,57 @@
+# Shared helpers of the end-to-end tests: start the example server (or a
+# hostile peer) on a free loopback port, run idconform, assert on its exit
+# code, stderr and JUnit report. Sourced by each e2e script; CTest passes the
+# build and source directories in IDCONFORM_BIN, PRODUCTS_SERVER, SRC.
+set -euo pipefail
+
+: "${IDCONFORM_BIN:?}" "${PRODUCTS_SERVER:?}" "${SRC:?}"
+WORK=$(mktemp -d)
+PIDS=()
+cleanup() {
+  for p in "${PIDS[@]:-}"; do [ -n "$p" ] && kill "$p" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# start_server [ARGS...]: starts products_server on port 0; sets BASE_URL.
+start_server() {
+  local out="$WORK/server.$RANDOM.out"
+  "$PRODUCTS_SERVER" --port 0 "$@" >"$out" 2>&1 &
+  PIDS+=($!)
+  for _ in $(seq 1 100); do
+    BASE_URL=$(sed -n 's/^listening on \(http[s]*:\/\/[^ ]*\).*/\1/p' "$out" | head -n 1)
+    [ -n "$BASE_URL" ] && return 0
+    sleep 0.05
+  done
+  cat "$out" >&2
+  fail "server did not start"
+}
+
+# run_idconform ARGS...: runs idconform; sets CODE, and leaves stdout/stderr
+# in $WORK/out and $WORK/err, the JUnit report in $WORK/junit.xml.
+run_idconform() {
+  set +e
+  IDCONFORM_BASE_URL="${BASE_URL:-http://127.0.0.1:1}" "$IDCONFORM_BIN" run --no-progress \
+    --junit "$WORK/junit.xml" "$@" >"$WORK/out" 2>"$WORK/err"
+  CODE=$?
+  set -e
+}
+
+expect_code() {
+  [ "$CODE" -eq "$1" ] || { cat "$WORK/err" >&2; fail "exit code $CODE, expected $1"; }
+}
+
+expect_stderr() {
+  grep -qF -- "$1" "$WORK/err" || { cat "$WORK/err" >&2; fail "stderr lacks: $1"; }
+}
+
+junit_valid() {
+  xmllint --noout --schema "$SRC/reporters/schema/junit.xsd" "$WORK/junit.xml" 2>"$WORK/xmllint" ||
+    { cat "$WORK/xmllint" >&2; fail "JUnit report does not validate"; }
+}
+
+# junit_attr XPATH: prints an XPath string result of the JUnit report.
+junit_xpath() { xmllint --xpath "$1" "$WORK/junit.xml" 2>/dev/null || true; }

@@ -1,0 +1,30 @@
+# A closed port gives exit 3 and <error>s; a server that accepts and never
+# answers gives a timeout <error>; retries are counted in the report.
+source "$(dirname "$0")/lib.sh"
+BASE_URL=http://127.0.0.1:1
+run_idconform "$SRC/suites/data-id-001.yaml" --retries 1
+expect_code 3
+junit_valid
+[ "$(junit_xpath 'string(/testsuites/@failures)')" = 0 ] || fail "a transport error was reported as a failure"
+grep -q '<error' "$WORK/junit.xml" || fail "no <error> for a closed port"
+expect_stderr "connection refused"
+expect_stderr "2 attempts"
+
+# a peer that accepts connections and never answers
+python3 - "$WORK/port" <<'PY' &
+import socket, sys, time
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", 0)); s.listen(64)
+open(sys.argv[1], "w").write(str(s.getsockname()[1]))
+conns = []
+while True:
+    c, _ = s.accept(); conns.append(c)
+PY
+PIDS+=($!)
+for _ in $(seq 1 100); do [ -s "$WORK/port" ] && break; sleep 0.05; done
+BASE_URL="http://127.0.0.1:$(cat "$WORK/port")"
+run_idconform "$SRC/suites/data-id-001.yaml" --timeout 300ms
+expect_code 3
+junit_valid
+grep -q '<error message="[^"]*timeout' "$WORK/junit.xml" || fail "no timeout <error>"
+echo "ok: closed port and silent peer are transport errors"
