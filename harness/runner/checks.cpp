@@ -158,6 +158,13 @@ CheckResult check_id(const suite::IdExpect& e, const json::value* value, const E
                       std::to_string(ctx.clock_skew.count()) + " ms)";
         }
     }
+    if (ok && e.unique && ctx.seen_ids && r.value) {
+        what += " unique";
+        if (!ctx.seen_ids->insert(ids::format(*r.value)).second) {
+            ok = false;
+            actual += "; the same id was already returned earlier in this run (ids must be distinct and never reused)";
+        }
+    }
     return make(ctx, e, what, want, actual, ok);
 }
 
@@ -284,10 +291,224 @@ std::vector<CheckResult> evaluate(const suite::Expect& e, const Exchange& x, con
                 out.push_back(make(ctx, id, "id " + id.at.value_or(""), id.kind, body_error, false));
                 continue;
             }
-            out.push_back(check_id(id, at_pointer(id.at.value_or("")), x, ctx));
+            const json::value* idv = at_pointer(id.at.value_or(""));
+            out.push_back(check_id(id, idv, x, ctx));
+            if (!id.time_field.empty() && idv && idv->is_string()) {
+                // DATA-ID-005 (advisory): an explicit time field, not a copy of the id's timestamp.
+                const json::value* tv = at_pointer(id.time_field);
+                CheckResult c = make(ctx, id, "time field " + id.time_field, "an explicit time, not derived from the id",
+                                     quote(tv), true);
+                c.warning = true;
+                const auto u = ids::parse_canonical(idv->as_string());
+                if (!tv) {
+                    c.ok = false;
+                    c.actual = "(absent): the entity has no explicit time field; ordering by id is not business time";
+                } else if (u && ids::version(*u) == 7 && tv->is_string()) {
+                    bool exact = false;
+                    const auto ms = parse_iso8601_ms(tv->as_string(), &exact);
+                    if (ms && exact && *ms == static_cast<std::int64_t>(ids::decode_v7(*u).unix_ts_ms)) {
+                        c.ok = false;
+                        c.actual = quote(tv) + ": derived from the id (equals its unix_ts_ms to the millisecond)";
+                    }
+                }
+                c.warning = !c.ok;
+                out.push_back(std::move(c));
+            }
         }
     }
+    if (e.advisory)
+        for (auto& c : out)
+            if (!c.ok) c.warning = true;
     return out;
+}
+
+namespace {
+bool id_named(std::string_view key) {
+    if (key == "id" || key == "ID") return true;
+    if (key.size() > 3 && key.substr(key.size() - 3) == "_id") return true;
+    return key.size() > 2 && key.substr(key.size() - 2) == "Id";
+}
+
+void scan_value(const json::value& v, std::string& ptr, std::string& shape, std::string_view key,
+                std::vector<CheckResult>& out, std::map<std::string, std::set<int>>* versions) {
+    auto fail = [&](const char* rule, std::string expected, std::string actual) {
+        CheckResult c;
+        c.rule = rule;
+        c.what = "shape scan " + (ptr.empty() ? std::string("(root)") : ptr);
+        c.expected = std::move(expected);
+        c.actual = std::move(actual);
+        out.push_back(std::move(c));
+    };
+    switch (v.kind()) {
+        case json::kind::object:
+            for (const auto& kv : v.as_object()) {
+                const std::size_t a = ptr.size(), b = shape.size();
+                std::string token;
+                for (char ch : std::string_view(kv.key())) token += ch == '~' ? "~0" : ch == '/' ? "~1" : std::string(1, ch);
+                ptr += "/" + token;
+                shape += "/" + token;
+                scan_value(kv.value(), ptr, shape, kv.key(), out, versions);
+                ptr.resize(a);
+                shape.resize(b);
+            }
+            return;
+        case json::kind::array: {
+            std::size_t i = 0;
+            for (const auto& e : v.as_array()) {
+                const std::size_t a = ptr.size(), b = shape.size();
+                ptr += "/" + std::to_string(i++);
+                shape += "/*";
+                scan_value(e, ptr, shape, key, out, versions);
+                ptr.resize(a);
+                shape.resize(b);
+            }
+            return;
+        }
+        case json::kind::string: {
+            const std::string_view s = v.as_string();
+            if (s.empty()) {
+                if (id_named(key)) fail("DATA-ID-007", "null or an omitted field for an absent id", "\"\" (empty string as a dummy id)");
+                return;
+            }
+            if (!ids::looks_like_id(s)) return;
+            const ids::Recognition r = ids::recognize(s);
+            if (r.special != ids::Special::none) {
+                fail(id_named(key) ? "DATA-ID-007" : "nil-max", "a real id, or null/omitted when absent",
+                     "'" + std::string(s) + "': " + r.describe() + " used as a placeholder");
+                return;
+            }
+            const bool uuid_ok = r.kind == ids::Kind::uuid && r.canonical && r.variant == ids::Variant::rfc9562;
+            const bool ulid_ok = r.kind == ids::Kind::ulid && r.canonical;
+            if (!uuid_ok && !ulid_ok) {
+                fail("DATA-ID-002", "ids on the wire in canonical lower-case form", "'" + std::string(s) + "': " + r.describe());
+                return;
+            }
+            if (versions && r.kind == ids::Kind::uuid) (*versions)[shape].insert(r.version);
+            return;
+        }
+        case json::kind::int64:
+        case json::kind::uint64:
+            if (id_named(key) && ((v.is_int64() && v.get_int64() == 0) || (v.is_uint64() && v.get_uint64() == 0)))
+                fail("DATA-ID-007", "null or an omitted field for an absent id", "0 (a dummy id)");
+            return;
+        default: return;
+    }
+}
+}  // namespace
+
+std::vector<CheckResult> scan_ids(const json::value& body, std::map<std::string, std::set<int>>* versions) {
+    std::vector<CheckResult> out;
+    std::string ptr, shape;
+    scan_value(body, ptr, shape, "", out, versions);
+    return out;
+}
+
+std::optional<std::int64_t> parse_iso8601_ms(std::string_view t, bool* exact_ms) {
+    // YYYY-MM-DDTHH:MM:SS[.fraction](Z|+00:00)
+    auto num = [&t](std::size_t at, std::size_t n, int& out) {
+        if (at + n > t.size()) return false;
+        out = 0;
+        for (std::size_t i = at; i < at + n; ++i) {
+            if (t[i] < '0' || t[i] > '9') return false;
+            out = out * 10 + (t[i] - '0');
+        }
+        return true;
+    };
+    int y, mo, d, h, mi, se;
+    if (!num(0, 4, y) || t.size() < 19 || t[4] != '-' || !num(5, 2, mo) || t[7] != '-' || !num(8, 2, d) ||
+        (t[10] != 'T' && t[10] != ' ') || !num(11, 2, h) || t[13] != ':' || !num(14, 2, mi) || t[16] != ':' ||
+        !num(17, 2, se))
+        return std::nullopt;
+    std::size_t i = 19;
+    std::int64_t ms = 0;
+    bool exact = true;
+    if (i < t.size() && t[i] == '.') {
+        ++i;
+        int digits = 0;
+        while (i < t.size() && t[i] >= '0' && t[i] <= '9') {
+            if (digits < 3) ms = ms * 10 + (t[i] - '0');
+            else if (t[i] != '0') exact = false;
+            ++digits;
+            ++i;
+        }
+        for (int k = digits; k < 3; ++k) ms *= 10;
+    }
+    const std::string_view zone = t.substr(i);
+    if (zone != "Z" && zone != "+00:00" && zone != "z") return std::nullopt;
+    // days from civil (H. Hinnant)
+    const int yy = y - (mo <= 2);
+    const int era = (yy >= 0 ? yy : yy - 399) / 400;
+    const unsigned yoe = static_cast<unsigned>(yy - era * 400);
+    const unsigned doy = static_cast<unsigned>((153 * (mo + (mo > 2 ? -3 : 9)) + 2) / 5 + d - 1);
+    const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    const std::int64_t days = static_cast<std::int64_t>(era) * 146097 + static_cast<std::int64_t>(doe) - 719468;
+    if (exact_ms) *exact_ms = exact;
+    return ((days * 24 + h) * 60 + mi) * 60000LL + se * 1000LL + ms;
+}
+
+namespace {
+std::vector<std::string> pointer_tokens(std::string_view p) {
+    std::vector<std::string> out;
+    if (p.empty()) return out;
+    std::size_t i = 1;
+    while (true) {
+        const std::size_t next = p.find('/', i);
+        std::string tok(p.substr(i, next == std::string_view::npos ? std::string_view::npos : next - i));
+        std::string unesc;
+        for (std::size_t k = 0; k < tok.size(); ++k) {
+            if (tok[k] == '~' && k + 1 < tok.size()) { unesc += tok[k + 1] == '1' ? '/' : '~'; ++k; }
+            else unesc += tok[k];
+        }
+        out.push_back(std::move(unesc));
+        if (next == std::string_view::npos) break;
+        i = next + 1;
+    }
+    return out;
+}
+}  // namespace
+
+bool set_at_pointer(json::value& root, std::string_view pointer, json::value v) {
+    if (pointer.empty()) { root = std::move(v); return true; }
+    if (pointer[0] != '/') return false;
+    const auto toks = pointer_tokens(pointer);
+    json::value* cur = &root;
+    for (std::size_t i = 0; i < toks.size(); ++i) {
+        const bool last = i + 1 == toks.size();
+        if (cur->is_array()) {
+            auto& a = cur->as_array();
+            std::size_t idx = 0;
+            if (toks[i] == "-") idx = a.size();
+            else {
+                for (char c : toks[i]) { if (c < '0' || c > '9') return false; idx = idx * 10 + static_cast<std::size_t>(c - '0'); }
+            }
+            if (idx > a.size()) return false;
+            if (idx == a.size()) a.emplace_back(nullptr);
+            if (last) { a[idx] = std::move(v); return true; }
+            cur = &a[idx];
+        } else {
+            if (!cur->is_object()) *cur = json::object();
+            auto& o = cur->as_object();
+            if (last) { o[toks[i]] = std::move(v); return true; }
+            cur = &o[toks[i]];
+        }
+    }
+    return true;
+}
+
+bool erase_at_pointer(json::value& root, std::string_view pointer) {
+    const auto toks = pointer_tokens(pointer);
+    if (toks.empty()) return false;
+    json::value* cur = &root;
+    for (std::size_t i = 0; i + 1 < toks.size(); ++i) {
+        if (cur->is_object()) {
+            auto* n = cur->as_object().if_contains(toks[i]);
+            if (!n) return false;
+            cur = n;
+        } else {
+            return false;
+        }
+    }
+    return cur->is_object() && cur->as_object().erase(toks.back()) > 0;
 }
 
 Result<bool> apply_captures(const std::vector<suite::Capture>& caps, const Exchange& x, Scope& scope) {

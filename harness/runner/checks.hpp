@@ -9,6 +9,8 @@
 #include "suite/model.hpp"
 
 #include <chrono>
+#include <map>
+#include <set>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,6 +21,7 @@ struct CheckContext {
     const Scope* scope = nullptr;
     std::string rule;                             // default rule for the checks (case rules joined)
     std::chrono::milliseconds clock_skew{5000};   // widening of the send/receive window for `minted`
+    std::set<std::string>* seen_ids = nullptr;    // ids seen so far in the suite, for `unique`
 };
 
 // Evaluates every expectation of `e` against `x`. A transport error yields no
@@ -28,6 +31,23 @@ struct CheckContext {
 // One id check on a text value (exposed for tests and for the packs).
 [[nodiscard]] CheckResult check_id(const suite::IdExpect& e, const boost::json::value* value, const Exchange& x,
                                    const CheckContext& ctx);
+
+// Shape-based scan of a JSON answer: every string that looks like an id in
+// any spelling must be a canonical RFC 9562 UUID or a lower-case ULID
+// (DATA-ID-002); Nil or Max anywhere is a placeholder (nil-max); an id-named
+// member ("id", "*_id", "*Id") holding "", 0 or Nil is a dummy (DATA-ID-007).
+// `versions` collects, per JSON pointer (array indices as '*'), the UUID
+// versions seen, for the one-version-per-field check (DATA-ID-003).
+[[nodiscard]] std::vector<CheckResult> scan_ids(const boost::json::value& body,
+                                                std::map<std::string, std::set<int>>* versions);
+
+// Milliseconds since the epoch of an ISO-8601 UTC time ("2022-02-22T19:22:22.123456Z");
+// `exact_ms` tells whether the text carries no precision beyond the millisecond.
+[[nodiscard]] std::optional<std::int64_t> parse_iso8601_ms(std::string_view text, bool* exact_ms = nullptr);
+
+// Sets (creating objects on the way) or removes the member at a JSON pointer.
+[[nodiscard]] bool set_at_pointer(boost::json::value& root, std::string_view pointer, boost::json::value v);
+[[nodiscard]] bool erase_at_pointer(boost::json::value& root, std::string_view pointer);
 
 // Captures: returns an error message for the first capture that finds nothing.
 [[nodiscard]] Result<bool> apply_captures(const std::vector<suite::Capture>& caps, const Exchange& x, Scope& scope);

@@ -13,11 +13,14 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <memory>
+#include <set>
 
 namespace idconform::runner {
 
@@ -137,6 +140,15 @@ struct SuiteRun {
     Scope scope;
     std::string base_url;
     std::vector<std::pair<std::string, std::string>> target_headers;  // interpolated
+    std::set<std::string> seen_ids;                          // for `unique` id checks
+    std::map<std::string, std::set<int>> field_versions;     // scan: UUID versions per field
+    struct Created {
+        std::string url;                 // where to DELETE it
+        std::vector<Header> headers;     // the creating principal's headers
+        std::string origin;              // the step that created it, for the report
+    };
+    std::vector<Created> created;        // entities this suite created, in order
+    std::set<std::string> deleted;       // URLs answered 2xx/404 to a DELETE
 };
 
 class Engine {
@@ -193,9 +205,18 @@ private:
             if (!f.only.empty() && std::find(f.only.begin(), f.only.end(), element_name) == f.only.end()) return false;
             return std::find(f.except.begin(), f.except.end(), element_name) == f.except.end();
         };
+        std::string unmet;
+        for (const auto& need : c.needs) {
+            auto v = scope.resolve(need);
+            if (!v || v->is_null()) {
+                unmet = "not run: needs ${" + need + "}, which the target profile does not describe";
+                break;
+            }
+        }
         auto push = [&](Expanded e) {
             if (!opts_.filter.empty() && !glob_match(opts_.filter, e.name)) return;
             if (!c.skip.empty()) e.pre_skip = c.skip;
+            else if (!unmet.empty()) e.pre_skip = unmet;
             out.push_back(std::move(e));
         };
         if (!c.for_each) {
@@ -206,6 +227,16 @@ private:
             return;
         }
         const auto& f = *c.for_each;
+        if (f.source == suite::ForEach::Source::count) {
+            for (int i = 1; i <= f.count; ++i) {
+                Expanded e;
+                e.c = &c;
+                e.name = c.name + " [" + std::to_string(i) + "]";
+                e.bindings.emplace_back(f.as, json::value(i));
+                push(std::move(e));
+            }
+            return;
+        }
         if (f.source == suite::ForEach::Source::vectors) {
             const auto it = s.vector_sets.find(f.set);
             if (it == s.vector_sets.end()) {
@@ -261,13 +292,29 @@ private:
         }
     }
 
+    // A path template: `${...}` first (a path template may come from a
+    // variable), then `{name}` from path_params or variables, percent-encoded.
+    static Result<std::string> build_path(const std::string& tmpl, const std::vector<std::pair<std::string, std::string>>& params,
+                                          const Scope& scope) {
+        if (params.empty()) return interpolate(tmpl, scope, Encoding::path_segment);
+        auto raw = interpolate(tmpl, scope, Encoding::raw);
+        if (!raw) return raw;
+        Scope inner = scope;
+        for (const auto& [k, v] : params) {
+            auto pv = interpolate(v, scope);
+            if (!pv) return pv;
+            inner.set(k, json::value(*pv));
+        }
+        return interpolate(*raw, inner, Encoding::path_segment);
+    }
+
     Result<Request> build_request(const SuiteRun& run, const suite::Step& st, const Scope& scope) {
         using R = Result<Request>;
         const auto& h = st.http;
         Request r;
         r.transport = "http";
         r.method = h.method;
-        auto path = interpolate(h.path, scope, Encoding::path_segment);
+        auto path = build_path(h.path, h.path_params, scope);
         if (!path) return R(boost::system::in_place_error, h.pos.str() + ": path: " + path.error());
         const bool absolute = path->rfind("http://", 0) == 0 || path->rfind("https://", 0) == 0;
         r.url = absolute ? *path : run.base_url + (path->empty() || path->front() == '/' ? "" : "/") + *path;
@@ -302,6 +349,18 @@ private:
         if (h.json) {
             auto body = interpolate_json(*h.json, scope);
             if (!body) return R(boost::system::in_place_error, h.pos.str() + ": json: " + body.error());
+            for (const auto& [ptr, val] : h.set) {
+                auto p = interpolate(ptr, scope);
+                auto v = interpolate_json(val, scope);
+                if (!p || !v) return R(boost::system::in_place_error, h.pos.str() + ": set " + ptr + ": " + (p ? v.error() : p.error()));
+                if (!set_at_pointer(*body, *p, std::move(*v)))
+                    return R(boost::system::in_place_error, h.pos.str() + ": set: cannot set " + *p + " in the body");
+            }
+            for (const auto& ptr : h.unset) {
+                auto p = interpolate(ptr, scope);
+                if (!p) return R(boost::system::in_place_error, h.pos.str() + ": unset: " + p.error());
+                (void)erase_at_pointer(*body, *p);  // absent already: nothing to remove
+            }
             r.body = json::serialize(*body);
             bool has_ct = false;
             for (const auto& e : r.headers) has_ct = has_ct || iequals(e.name, "content-type");
@@ -334,9 +393,25 @@ private:
             co_await t.async_wait(use_awaitable);
         }
         x.attempts = attempt;
-        CheckContext ctx{&scope, rule, opts_.clock_skew};
+        CheckContext ctx{&scope, rule, opts_.clock_skew, &run.seen_ids};
         if (!x.error) {
             out.record.checks = evaluate(st.expect, x, ctx);
+            const int status = x.response->status;
+            if (run.suite->scan && status / 100 == 2) {
+                boost::system::error_code ec;
+                const json::value body = json::parse(x.response->body, ec);
+                if (!ec) {
+                    std::map<std::string, std::set<int>> seen;
+                    for (auto& c : scan_ids(body, &seen)) {
+                        c.pos = st.pos;
+                        out.record.checks.push_back(std::move(c));
+                    }
+                    for (auto& [field, versions] : seen)
+                        run.field_versions[req->method + " " + st.http.path + " " + field].insert(versions.begin(), versions.end());
+                }
+            }
+            if (req->method == "DELETE" && (status / 100 == 2 || status == 404)) run.deleted.insert(req->url);
+            if (st.cleanup && status / 100 == 2) register_created(run, *st.cleanup, *req, x, scope, out.record.name);
             out.failed = std::any_of(out.record.checks.begin(), out.record.checks.end(),
                                      [](const CheckResult& c) { return !c.ok && !c.warning; });
             if (!st.captures.empty()) {
@@ -362,6 +437,95 @@ private:
         out.record.reproduce = curl_command(x.request);
         out.record.exchange = std::move(x);
         co_return out;
+    }
+
+    // DATA-ID-003: all values of one field seen in the run share one version.
+    CaseResult field_versions_case(const SuiteRun& run) const {
+        CaseResult r;
+        r.suite = run.suite->name;
+        r.name = "one UUID version per field across the run";
+        r.rules = {"DATA-ID-003"};
+        r.classname = run.suite->name + ".DATA-ID-003";
+        r.pos = run.suite->pos;
+        StepRecord rec;
+        rec.name = "fields seen by the shape scan";
+        for (const auto& [key, versions] : run.field_versions) {
+            CheckResult c;
+            c.rule = "DATA-ID-003";
+            c.what = "versions of " + key;
+            c.expected = "one version";
+            std::string vs;
+            for (int v : versions) vs += (vs.empty() ? "v" : ", v") + std::to_string(v);
+            c.actual = vs;
+            c.ok = versions.size() <= 1;
+            if (!c.ok && r.message.empty()) {
+                r.outcome = Outcome::failed;
+                r.message = c.what + ": expected one version, got " + vs;
+            }
+            rec.checks.push_back(std::move(c));
+        }
+        r.steps.push_back(std::move(rec));
+        return r;
+    }
+
+    // Records an entity a step created so that the end of the suite deletes
+    // it (unless a DELETE already did). Only what this run created is ever deleted.
+    void register_created(SuiteRun& run, const suite::Cleanup& cl, const Request& req, const Exchange& x,
+                          const Scope& scope, const std::string& step_name) {
+        std::string id;
+        boost::system::error_code ec;
+        const json::value body = json::parse(x.response->body, ec);
+        if (!ec)
+            if (const auto* v = body.find_pointer(cl.id_at, ec); v && v->is_string()) id = std::string(v->as_string());
+        if (id.empty())
+            if (const auto* loc = x.response->header("Location")) id = last_path_segment(*loc);
+        if (id.empty()) return;
+        auto path = build_path(cl.path, {{"id", id}}, scope);
+        if (!path) return;
+        SuiteRun::Created c;
+        c.url = path->rfind("http", 0) == 0 ? *path : run.base_url + *path;
+        for (const auto& h : req.headers)
+            if (!iequals(h.name, "content-type")) c.headers.push_back(h);
+        c.origin = step_name;
+        run.created.push_back(std::move(c));
+    }
+
+    // Deletes every entity the suite created and nobody deleted yet; returns
+    // an error case naming those it could not delete.
+    awaitable<std::optional<CaseResult>> cleanup_created(SuiteRun& run) {
+        CaseResult r;
+        r.suite = run.suite->name;
+        r.name = "cleanup";
+        r.classname = run.suite->name + ".cleanup";
+        r.pos = run.suite->pos;
+        std::size_t failed = 0, done = 0;
+        for (const auto& c : run.created) {
+            if (run.deleted.count(c.url)) continue;
+            Request req;
+            req.method = "DELETE";
+            req.url = c.url;
+            req.headers = c.headers;
+            co_await limiter_.acquire();
+            Exchange x = co_await run.transport->exchange(req);
+            const bool ok = !x.error && (x.response->status / 100 == 2 || x.response->status == 404);
+            run.deleted.insert(c.url);
+            ++done;
+            if (!ok) {
+                ++failed;
+                StepRecord rec;
+                rec.name = "delete what '" + c.origin + "' created";
+                x.request = redact(x.request.url.empty() ? req : x.request, run.scope.secrets());
+                rec.reproduce = curl_command(x.request);
+                rec.exchange = std::move(x);
+                r.steps.push_back(std::move(rec));
+            }
+        }
+        if (failed == 0) co_return std::nullopt;
+        r.outcome = Outcome::error;
+        r.message = "could not delete " + std::to_string(failed) + " of " + std::to_string(done) +
+                    " entities this run created; they remain on the target (see the steps)";
+        ++report_.transport_errors;
+        co_return r;
     }
 
     static std::string join(const std::vector<std::string>& v, std::string_view sep) {
@@ -569,17 +733,27 @@ private:
             co_await done.async_wait(asio::redirect_error(use_awaitable, ec));
         }
 
-        std::optional<CaseResult> teardown_result;
+        std::optional<CaseResult> teardown_result, cleanup_result;
         if (run.transport) {
             teardown_result = co_await run_phase(run, s.teardown, "teardown");
+            cleanup_result = co_await cleanup_created(run);
             run.transport->shutdown();
         }
         if (setup_result) result.cases.push_back(std::move(*setup_result));
         for (auto& r : results) result.cases.push_back(std::move(*r));
+        if (s.scan && !setup_result) {
+            CaseResult v = field_versions_case(run);
+            reporter_.case_finished(v);
+            result.cases.push_back(std::move(v));
+        }
         if (teardown_result) {
             teardown_result->message += " (cleanup incomplete: entities this suite created may remain)";
             reporter_.case_finished(*teardown_result);
             result.cases.push_back(std::move(*teardown_result));
+        }
+        if (cleanup_result) {
+            reporter_.case_finished(*cleanup_result);
+            result.cases.push_back(std::move(*cleanup_result));
         }
         result.seconds = seconds_since(t0);
         reporter_.suite_finished(result);

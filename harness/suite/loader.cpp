@@ -30,7 +30,7 @@ namespace {
 
 const std::vector<std::string> suite_keys = {"name",       "description", "tags",     "include",
                                              "vars",       "target",      "principals", "vectors",
-                                             "fragments",  "setup",       "teardown", "cases"};
+                                             "fragments",  "setup",       "teardown", "cases", "scan"};
 const std::vector<std::string> library_keys = {"description", "include", "vectors", "fragments"};
 const std::vector<std::string> vector_file_keys = {"set", "description", "vectors"};
 const std::vector<std::string> target_keys = {"base_url", "headers", "tls", "timeout"};
@@ -38,17 +38,20 @@ const std::vector<std::string> tls_keys = {"cacert", "cert", "key", "insecure"};
 const std::vector<std::string> timeout_keys = {"connect", "read"};
 const std::vector<std::string> principal_keys = {"headers"};
 const std::vector<std::string> secret_var_keys = {"value", "secret"};
-const std::vector<std::string> case_keys = {"name", "description", "rule", "tags", "skip", "for_each", "steps"};
-const std::vector<std::string> for_each_keys = {"vectors", "mutations", "as", "only", "except"};
-const std::vector<std::string> step_keys = {"name", "http", "expect", "capture", "use"};
-const std::vector<std::string> http_keys = {"method", "path", "query", "headers", "json", "raw", "principal"};
+const std::vector<std::string> case_keys = {"name", "description", "rule", "tags", "skip", "for_each", "steps", "requires"};
+const std::vector<std::string> for_each_keys = {"vectors", "mutations", "count", "as", "only", "except"};
+const std::vector<std::string> step_keys = {"name", "http", "expect", "capture", "use", "cleanup"};
+const std::vector<std::string> cleanup_keys = {"path", "id"};
+const std::vector<std::string> http_keys = {"method", "path", "query", "headers", "json", "raw", "principal",
+                                            "path_params", "set", "unset"};
 const std::vector<std::string> methods = {"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"};
-const std::vector<std::string> expect_keys = {"rule", "status", "status_not", "headers", "json", "body", "id"};
+const std::vector<std::string> expect_keys = {"rule", "status", "status_not", "headers", "json", "body", "id", "advisory"};
 const std::vector<std::string> header_ops = {"equals", "regex", "absent", "present"};
 const std::vector<std::string> json_ops = {"equals", "absent", "present", "null", "type", "regex", "one_of"};
 const std::vector<std::string> json_types = {"string", "number", "integer", "boolean", "object", "array", "null"};
 const std::vector<std::string> body_keys = {"contains", "not_contains"};
-const std::vector<std::string> id_keys = {"at", "header", "kind", "canonical", "minted", "allow_null", "equals"};
+const std::vector<std::string> id_keys = {"at", "header", "kind", "canonical", "minted", "allow_null", "equals",
+                                          "unique", "time_field"};
 const std::vector<std::string> id_kinds = {"uuid",   "uuidv1", "uuidv3", "uuidv4", "uuidv5",   "uuidv6",
                                            "uuidv7", "uuidv8", "ulid",   "viewable", "uuidv8-legacy"};
 const std::vector<std::string> capture_keys = {"json", "header", "status"};
@@ -184,6 +187,8 @@ public:
         if (const auto* e = m->find("vars")) vars(r, *e, s);
         if (const auto* e = m->find("target")) target(r, *e, s.target);
         if (const auto* e = m->find("principals")) principals(r, *e, s);
+        if (const auto* e = m->find("scan"))
+            if (auto b = r.boolean(e->val(), "scan")) s.scan = *b;
         if (const auto* e = m->find("setup")) s.setup = step_list(r, e->val(), "setup");
         if (const auto* e = m->find("teardown")) s.teardown = step_list(r, e->val(), "teardown");
         if (const auto* e = m->find("cases"))
@@ -668,6 +673,23 @@ private:
         step.expect.pos = step.pos;
         if (const auto* x = m->find("expect")) expect(r, *x, step.expect);
         if (const auto* c = m->find("capture")) captures(r, *c, step.captures);
+        if (const auto* c = m->find("cleanup")) {
+            if (auto cm = r.mapping(c->val(), "cleanup", cleanup_keys, "{path: \"/v1/products/{id}\", id: /id}")) {
+                Cleanup cl;
+                cl.pos = r.pos(c->val());
+                if (const auto* x = cm->find("path")) {
+                    if (auto ps = r.string(x->val(), "path", "path: \"/v1/products/{id}\"");
+                        ps && r.check_template_at(x->val(), *ps, true))
+                        cl.path = *ps;
+                } else {
+                    r.error(c->val(), "missing required key 'path' in cleanup",
+                            "say how to delete what this step created, e.g. path: \"/v1/products/{id}\"");
+                }
+                if (const auto* x = cm->find("id"))
+                    if (auto ps = r.string(x->val(), "id", "id: /id"); ps && pointer_ok(r, x->val(), *ps)) cl.id_at = *ps;
+                step.cleanup = std::move(cl);
+            }
+        }
         if (r_errors() != before) return std::nullopt;
         return step;
     }
@@ -711,6 +733,26 @@ private:
                 *principal = ref(r, x->val(), *s);
             }
         }
+        if (const auto* x = m->find("path_params"))
+            req.path_params = pairs(r, x->val(), "path_params", "{id: \"${product_id}\"}");
+        if ((m->find("set") || m->find("unset")) && !json)
+            r.error(e.val(), "'set' and 'unset' edit a JSON body, but this request has no 'json'",
+                    "add json: {...} (it may be a variable: json: \"${res.create_body}\")");
+        if (const auto* x = m->find("set")) {
+            if (auto sm = r.mapping(x->val(), "set", {}, "{/category_id: \"${m}\"}")) {
+                for (const auto& entry : sm->entries) {
+                    if (!r.check_template_at(entry.key_val(), entry.key, false)) continue;
+                    if (entry.key.empty() || (entry.key[0] != '/' && entry.key.rfind("${", 0) != 0)) {
+                        r.error(entry.key_val(), "'" + entry.key + "' is not a JSON pointer",
+                                "a pointer starts with '/', e.g. /category_id");
+                        continue;
+                    }
+                    if (auto j = r.json(entry.val(), true)) req.set.emplace_back(entry.key, std::move(*j));
+                }
+            }
+        }
+        if (const auto* x = m->find("unset"))
+            if (auto u = r.strings(x->val(), "unset", "unset: [/category_id]", true)) req.unset = *u;
     }
 
     // -------------------------------------------------------- expectations
@@ -721,6 +763,8 @@ private:
         x.pos = r.pos(e.val());
         if (const auto* y = m->find("rule"))
             if (auto s = r.string(y->val(), "rule", "rule: DATA-ID-002")) x.rule = *s;
+        if (const auto* y = m->find("advisory"))
+            if (auto b = r.boolean(y->val(), "advisory")) x.advisory = *b;
         const auto* status = m->find("status");
         const auto* status_not = m->find("status_not");
         if (status && status_not)
@@ -984,6 +1028,11 @@ private:
             if (auto x = r.boolean(b->val(), "allow_null")) id.allow_null = *x;
         if (const auto* q = m->find("equals"))
             if (auto s = r.string(q->val(), "equals", "equals: \"${product_id}\"", true)) id.equals = *s;
+        if (const auto* b = m->find("unique"))
+            if (auto x = r.boolean(b->val(), "unique")) id.unique = *x;
+        if (const auto* q = m->find("time_field"))
+            if (auto s = r.string(q->val(), "time_field", "time_field: /created_at"); s && pointer_ok(r, q->val(), *s))
+                id.time_field = *s;
         if (diags.size() != before) return std::nullopt;
         return id;
     }
@@ -1090,6 +1139,8 @@ private:
             }
         }
         if (const auto* x = m->find("for_each")) c.for_each = for_each(r, x->val());
+        if (const auto* x = m->find("requires"))
+            if (auto s = r.strings(x->val(), "requires", "requires: [res.put]")) c.needs = *s;
         if (const auto* x = m->find("steps")) {
             c.steps = step_list(r, x->val(), "steps");
             if (x->val().node.IsSequence() && x->val().node.size() == 0)
@@ -1110,6 +1161,23 @@ private:
         fe.pos = r.pos(v);
         const auto* vectors = m->find("vectors");
         const auto* mutations = m->find("mutations");
+        if (const auto* count = m->find("count")) {
+            if (vectors || mutations) {
+                r.error(count->key_val(), "for_each takes one of 'vectors', 'mutations' or 'count'",
+                        "repeat a case N times with for_each: {count: 20}, in a case of its own");
+                return std::nullopt;
+            }
+            auto n = r.json(count->val(), false);
+            if (!n || !n->is_int64() || n->as_int64() < 1 || n->as_int64() > 100000) {
+                r.error(count->val(), "count must be an integer from 1 to 100000", "e.g. for_each: {count: 20}");
+                return std::nullopt;
+            }
+            fe.source = ForEach::Source::count;
+            fe.count = static_cast<int>(n->as_int64());
+            if (const auto* a = m->find("as"))
+                if (auto s = r.string(a->val(), "as", "as: n")) fe.as = *s;
+            return fe;
+        }
         if (vectors && mutations) {
             r.error(mutations->key_val(), "for_each takes 'vectors' or 'mutations', not both",
                     "loop over a vector set (vectors: rfc9562) or over the mutations of an id (mutations: "

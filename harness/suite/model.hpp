@@ -85,6 +85,9 @@ struct IdExpect : Positioned {
     bool minted = false;                // v7/ULID time inside send/receive window +/- skew
     bool allow_null = false;            // null or absent is fine
     std::optional<std::string> equals;  // template: must be this id (canonical compare)
+    bool unique = false;                // never seen before in this suite run (distinct ids, no reuse)
+    std::string time_field;             // JSON pointer: advisory DATA-ID-005 check that this time
+                                        // field is not merely the id's own timestamp
 };
 
 struct Expect : Positioned {
@@ -94,6 +97,7 @@ struct Expect : Positioned {
     std::optional<BodyExpect> body;
     std::vector<IdExpect> ids;
     std::string rule;  // overrides the case's rules for these checks when set
+    bool advisory = false;  // failing checks become warnings (reported, never fail the case)
 };
 
 struct Capture : Positioned {
@@ -112,6 +116,20 @@ struct HttpRequest : Positioned {
     std::optional<boost::json::value> json;  // body sent as application/json
     std::optional<std::string> raw;          // body sent as is (template)
     std::string principal;                   // name in Suite::principals, may be empty
+    // `{name}` in the path taken from these (templates, percent-encoded) before
+    // variables; lets a path template come from a variable: path: "${res.read}",
+    // path_params: {id: "${m}"}.
+    std::vector<std::pair<std::string, std::string>> path_params;
+    // Edits of the JSON body after interpolation: set the value at a pointer
+    // (pointer and value are templates), remove a member.
+    std::vector<std::pair<std::string, boost::json::value>> set;
+    std::vector<std::string> unset;
+};
+
+// What a step created, so the run can delete it at the end.
+struct Cleanup : Positioned {
+    std::string path;     // template of the delete path; `{id}` is the created id
+    std::string id_at = "/id";  // JSON pointer of the created id in the answer
 };
 
 struct Step : Positioned {
@@ -119,10 +137,12 @@ struct Step : Positioned {
     HttpRequest http;
     Expect expect;
     std::vector<Capture> captures;
+    std::optional<Cleanup> cleanup;  // a 2xx answer created an entity: delete it at the end of the suite
 };
 
 struct ForEach : Positioned {
-    enum class Source { vectors, mutations } source = Source::vectors;
+    enum class Source { vectors, mutations, count } source = Source::vectors;
+    int count = 0;                   // Source::count: elements 1..count
     std::string set;                 // vector set name, or a template naming a captured id
     std::string as = "item";         // variable name bound per element
     std::vector<std::string> only;   // element names to keep (empty = all)
@@ -137,6 +157,7 @@ struct Case : Positioned {
     std::optional<ForEach> for_each;
     std::vector<Step> steps;
     std::string skip;  // non-empty: skipped with this reason
+    std::vector<std::string> needs;    // variables that must be defined (not null), else skipped
 };
 
 // --------------------------------------------------------------- vectors
@@ -167,6 +188,7 @@ struct Suite : Positioned {
     std::vector<Step> setup;      // run once before the cases; captures become suite vars
     std::vector<Step> teardown;   // run once after, always (cleanup)
     std::vector<Case> cases;
+    bool scan = false;  // shape-based scan of every 2xx JSON answer (see runner/checks.hpp)
 };
 
 }  // namespace idconform::suite

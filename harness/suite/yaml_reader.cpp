@@ -9,7 +9,10 @@
 #include <charconv>
 #include <limits>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <map>
+#include <sstream>
 
 namespace idconform::suite::detail {
 
@@ -76,6 +79,78 @@ std::string suggest(std::string_view word, const std::vector<std::string>& candi
     if (!best.empty()) return "did you mean '" + best + "'?";
     if (candidates.empty()) return std::string("there are no ") + std::string(allowed_label) + " here";
     return std::string(allowed_label) + ": " + join(candidates);
+}
+
+const std::vector<std::string>& id_kinds() {
+    static const std::vector<std::string> kinds = {"uuid",   "uuidv1", "uuidv3", "uuidv4",   "uuidv5",       "uuidv6",
+                                                   "uuidv7", "uuidv8", "ulid",   "viewable", "uuidv8-legacy"};
+    return kinds;
+}
+
+bool valid_name(std::string_view s) {
+    if (s.empty()) return false;
+    if (!(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+    return std::all_of(s.begin(), s.end(),
+                       [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-'; });
+}
+
+std::optional<std::string> read_text(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return std::nullopt;
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+Diagnostic file_error(const std::string& path, const std::string& title) {
+    namespace fs = std::filesystem;
+    Diagnostic d;
+    d.pos.file = path;
+    d.title = title;
+    std::error_code ec;
+    d.hint = fs::exists(path, ec) ? "check the file's permissions"
+                                  : "check the path; relative paths are relative to the current directory (" +
+                                        fs::current_path(ec).string() + ")";
+    return d;
+}
+
+std::string syntax_hint(const std::string& msg) {
+    if (msg.find("end of sequence flow") != std::string::npos) return "a '[' list is missing its closing ']'";
+    if (msg.find("end of map flow") != std::string::npos) return "a '{' mapping is missing its closing '}'";
+    if (msg.find("illegal map value") != std::string::npos)
+        return "a value cannot hold another 'key: value' on the same line; quote the value or move it to a "
+               "new, more indented line";
+    if (msg.find("end of map not found") != std::string::npos || msg.find("bad indentation") != std::string::npos)
+        return "check the indentation: keys of one mapping must start in the same column";
+    if (msg.find("tab") != std::string::npos) return "YAML indentation uses spaces, not tabs";
+    return "check indentation, quotes and brackets at this position";
+}
+
+std::optional<YAML::Node> parse_document(Reader& r, const std::string& text, std::string_view kind,
+                                         std::string_view empty_hint) {
+    std::vector<YAML::Node> docs;
+    try {
+        docs = YAML::LoadAll(text);
+    } catch (const YAML::ParserException& e) {
+        r.error(e.mark, "YAML syntax error: " + e.msg, syntax_hint(e.msg));
+        return std::nullopt;
+    } catch (const YAML::Exception& e) {
+        r.error(e.mark, std::string("YAML error: ") + e.what(), "check the YAML syntax near here");
+        return std::nullopt;
+    }
+    if (docs.empty() || (docs.size() == 1 && docs[0].IsNull())) {
+        YAML::Mark m;
+        m.line = 0;
+        m.column = 0;
+        r.error(m, "the " + std::string(kind) + " file is empty", std::string(empty_hint));
+        return std::nullopt;
+    }
+    if (docs.size() > 1) {
+        r.error(Val{docs[1], docs[1].Mark()}, "more than one YAML document in one file",
+                "remove the '---' separator: one file holds one " + std::string(kind));
+        return std::nullopt;
+    }
+    return docs[0];
 }
 
 // ------------------------------------------------------------ templates
@@ -254,21 +329,58 @@ std::optional<std::vector<Val>> Reader::sequence(const Val& v, std::string_view 
     return items;
 }
 
-bool Reader::check_template_at(const Val& v, const std::string& text, bool path) {
-    const auto e = path ? check_path_template(text) : check_template(text);
-    if (!e) return true;
+YAML::Mark Reader::mark_at(const Val& v, const std::string& text, std::size_t offset) const {
     YAML::Mark m = v.mark;
-    // Point at the placeholder itself when the scalar is written on one line
+    // Point at the character itself when the scalar is written on one line
     // exactly as its value reads (plain, or quoted without escapes).
     if (v.node.IsScalar() && m.line >= 0 && static_cast<std::size_t>(m.line) < source_->lines.size() &&
         text.find('\n') == std::string::npos) {
         const std::string& line = source_->lines[static_cast<std::size_t>(m.line)];
         const auto col = static_cast<std::size_t>(m.column);
         const std::size_t skip = is_plain(v.node) ? 0 : 1;
-        if (line.compare(col + skip, text.size(), text) == 0) m.column += static_cast<int>(skip + e->offset);
+        if (line.compare(col + skip, text.size(), text) == 0) m.column += static_cast<int>(skip + offset);
     }
-    error(m, e->title, e->hint);
+    return m;
+}
+
+bool Reader::check_template_at(const Val& v, const std::string& text, bool path) {
+    const auto e = path ? check_path_template(text) : check_template(text);
+    if (!e) return true;
+    error(mark_at(v, text, e->offset), e->title, e->hint);
     return false;
+}
+
+bool Reader::check_pointer_at(const Val& v, const std::string& pointer) {
+    const std::string why = check_json_pointer(pointer);
+    if (why.empty()) return true;
+    error(v, "bad JSON pointer '" + pointer + "'", why + ", e.g. /id or /items/0/id; '' is the whole body (RFC 6901)");
+    return false;
+}
+
+std::vector<std::pair<std::string, std::string>> Reader::pairs(const Val& v, std::string_view what,
+                                                               std::string_view example) {
+    std::vector<std::pair<std::string, std::string>> out;
+    auto m = mapping(v, what, {}, example);
+    if (!m) return out;
+    for (const auto& e : m->entries)
+        if (auto s = string(e.val(), e.key, example, true)) out.emplace_back(e.key, *s);
+    return out;
+}
+
+std::optional<long> Reader::duration(const Val& v, std::string_view what) {
+    if (v.node.IsScalar()) {
+        const std::string& s = v.node.Scalar();
+        std::size_t digits = 0;
+        while (digits < s.size() && std::isdigit(static_cast<unsigned char>(s[digits]))) ++digits;
+        const std::string unit = s.substr(digits);
+        if (digits > 0 && digits <= 9 && (unit == "ms" || unit == "s" || unit == "m")) {
+            const long n = std::stol(s.substr(0, digits));
+            return unit == "ms" ? n : unit == "s" ? n * 1000 : n * 60000;
+        }
+    }
+    error(v, "bad duration " + kind_name(v.node) + " for '" + std::string(what) + "'",
+          "write a whole number with a unit ms, s or m, e.g. 500ms, 2s, 1m");
+    return std::nullopt;
 }
 
 std::optional<std::string> Reader::string(const Val& v, std::string_view what, std::string_view example,

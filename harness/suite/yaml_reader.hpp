@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace idconform::suite::detail {
@@ -57,6 +58,19 @@ struct TemplateError {
 // "" when `pointer` is a valid RFC 6901 pointer, else what is wrong.
 [[nodiscard]] std::string check_json_pointer(std::string_view pointer);
 
+// The id kinds an id check (and a target profile) may name.
+[[nodiscard]] const std::vector<std::string>& id_kinds();
+// A name of a variable, principal, set or resource: a letter or '_', then
+// letters, digits, '_' or '-'.
+[[nodiscard]] bool valid_name(std::string_view s);
+// A file's whole text, nullopt when it cannot be read.
+[[nodiscard]] std::optional<std::string> read_text(const std::string& path);
+// A diagnostic for a file that cannot be read (no position), with a hint
+// that tells a missing file from a permission problem.
+[[nodiscard]] Diagnostic file_error(const std::string& path, const std::string& title);
+// A plain-words hint for a yaml-cpp parser message.
+[[nodiscard]] std::string syntax_hint(const std::string& msg);
+
 class Reader {
 public:
     Reader(const SourceText& source, std::vector<Diagnostic>& out) : source_(&source), out_(&out) {}
@@ -83,16 +97,33 @@ public:
                                                                   std::string_view example,
                                                                   bool templated = false);
     [[nodiscard]] std::optional<bool> boolean(const Val& v, std::string_view what);
+    // A duration written 500ms, 2s or 1m, in milliseconds.
+    [[nodiscard]] std::optional<long> duration(const Val& v, std::string_view what);
+    // A mapping of names to template strings (headers, query), in file order.
+    [[nodiscard]] std::vector<std::pair<std::string, std::string>> pairs(const Val& v, std::string_view what,
+                                                                         std::string_view example);
+    // Reports `pointer` (the text of `v`) when it is not an RFC 6901 pointer.
+    bool check_pointer_at(const Val& v, const std::string& pointer);
     // Any YAML as JSON (YAML 1.2 core scalars); string leaves are checked as
     // templates when `templated`.
     [[nodiscard]] std::optional<boost::json::value> json(const Val& v, bool templated);
     // Reports a bad template at the right column when the scalar is plain.
     bool check_template_at(const Val& v, const std::string& text, bool path);
+    // The mark of character `offset` of `text`, the value of scalar `v`, when
+    // the scalar is written on one line exactly as it reads (plain, or quoted
+    // without escapes); else the scalar's own mark.
+    [[nodiscard]] YAML::Mark mark_at(const Val& v, const std::string& text, std::size_t offset) const;
 
 private:
     const SourceText* source_;
     std::vector<Diagnostic>* out_;
 };
+
+// Parses `text` as exactly one YAML document. Syntax errors, an empty file
+// (`empty_hint` says what it should hold) and several documents become
+// diagnostics; `kind` names the file in messages ("suite", "profile").
+[[nodiscard]] std::optional<YAML::Node> parse_document(Reader& r, const std::string& text, std::string_view kind,
+                                                       std::string_view empty_hint);
 
 // Name of a node's kind for "found ..." messages.
 [[nodiscard]] std::string kind_name(const YAML::Node& n);

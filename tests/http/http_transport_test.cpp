@@ -153,7 +153,7 @@ TEST_CASE("GET sends Host, User-Agent and the caller's headers") {
     CHECK(ex.sent != Clock::time_point{});
 }
 
-TEST_CASE("POST sends a JSON body with its length and content type; response headers come back") {
+TEST_CASE("POST sends a JSON body with its length and content type and gets response headers back") {
     TestServer server(answer_each([](const RawRequest& r) {
         return http_response(201, r.body, "Content-Type: application/json\r\nX-Got-Type: " + r.header("Content-Type") +
                                               "\r\nX-Got-Length: " + r.header("Content-Length") + "\r\n");

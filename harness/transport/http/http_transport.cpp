@@ -284,7 +284,7 @@ asio::awaitable<Attempt> request_on(Stream& stream, Connection& conn, const Stat
         if (r.method == "HEAD") parser->skip(true);
         auto [ec, n] = co_await bhttp::async_read_header(stream, conn.buffer, *parser, nothrow_awaitable);
         (void)n;
-        enforce_deadline(ec);
+        if (!ec && !parser->is_done()) enforce_deadline(ec);
         if (ec) {
             a.received = Clock::now();
             if (reused && informational == 0 && !parser->got_some() && conn.buffer.size() == 0 &&

@@ -1,0 +1,1 @@
+// Expansion of a profile into pack suites (written by the lead).

@@ -1,0 +1,632 @@
+// The target-profile loader: YAML text -> validated Profile. It reads with the
+// suite loader's YAML reader, so positions, messages and "did you mean" hints
+// look the same; every problem is collected and the profile is returned only
+// when there were none.
+#include "profile/profile.hpp"
+
+#include "suite/yaml_reader.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <filesystem>
+#include <map>
+
+namespace idconform::profile {
+
+namespace detail = suite::detail;
+using detail::Entry;
+using detail::Mapping;
+using detail::Reader;
+using detail::SourceText;
+using detail::Val;
+
+namespace {
+
+// ------------------------------------------------------------ constants
+
+const std::vector<std::string> profile_keys = {"name",       "base_url", "headers", "tls",      "timeout",
+                                               "clock_skew", "principals", "packs", "resources"};
+const std::vector<std::string> tls_keys = {"cacert", "cert", "key", "insecure"};
+const std::vector<std::string> timeout_keys = {"connect", "read"};
+const std::vector<std::string> principal_keys = {"headers"};
+const std::vector<std::string> resource_keys = {"create", "read",   "update",     "delete",     "list",      "put",
+                                                "id",     "location", "fields", "references", "time_field"};
+const std::vector<std::string> id_keys = {"at", "kind"};
+const std::vector<std::string> reference_keys = {"resource", "required", "kind"};
+const std::vector<std::string> methods = {"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"};
+// Packs whose suites come later; a profile may name them already.
+const std::vector<std::string> later_packs = {"db-identifiers", "uuidv8-legacy", "viewable-id"};
+
+const char* const profile_example =
+    "\n  name: my-api\n  base_url: http://127.0.0.1:8080\n  principals:\n    alice: {headers: {Authorization: "
+    "\"Bearer alice\"}}\n  resources:\n    products:\n      create: {path: /v1/products, body: {name: probe}}";
+
+// One endpoint of a resource, with what its YAML may say.
+struct Operation {
+    const char* key;       // YAML key under the resource
+    const char* method;    // default method
+    bool needs_id;         // the path must hold {id}
+    bool has_body;         // takes `body:`
+    bool has_items;        // takes `items:` (list)
+    const char* example;
+};
+
+const Operation operations[] = {
+    {"create", "POST", false, true, false, "{path: /v1/products, body: {name: idconform-probe}}"},
+    {"read", "GET", true, false, false, "{path: \"/v1/products/{id}\"}"},
+    {"update", "PATCH", true, true, false, "{path: \"/v1/products/{id}\", body: {name: idconform-renamed}}"},
+    {"delete", "DELETE", true, false, false, "{path: \"/v1/products/{id}\"}"},
+    {"list", "GET", false, false, true, "{path: /v1/products, items: /items}"},
+    {"put", "PUT", true, true, false, "{path: \"/v1/products/{id}\", body: {name: idconform-put}}"},
+};
+
+std::vector<std::string> endpoint_keys(const Operation& op) {
+    std::vector<std::string> keys = {"method", "path"};
+    if (op.has_body) keys.emplace_back("body");
+    if (op.has_items) keys.emplace_back("items");
+    return keys;
+}
+
+std::vector<std::string> accepted_packs() {
+    std::vector<std::string> all = known_packs();
+    all.insert(all.end(), later_packs.begin(), later_packs.end());
+    return all;
+}
+
+// RFC 6901 escaping of one member name.
+std::string pointer_to(const std::string& name) {
+    std::string out = "/";
+    for (char c : name) {
+        if (c == '~')
+            out += "~0";
+        else if (c == '/')
+            out += "~1";
+        else
+            out += c;
+    }
+    return out;
+}
+
+// A reference as written, for the checks that need every resource loaded.
+struct ReferenceSite {
+    std::size_t from;        // index of the referring resource
+    std::string field;
+    std::string resource;
+    bool required = false;
+    YAML::Mark at;           // the `resource:` value
+};
+
+// ----------------------------------------------------------------- loader
+
+class Loader {
+public:
+    explicit Loader(const SourceText& src, std::vector<Diagnostic>& diags) : r_(src, diags), diags_(&diags) {}
+
+    std::optional<Profile> load(const std::string& text) {
+        auto root = detail::parse_document(r_, text, "profile",
+                                           std::string("a target profile needs at least:") + profile_example);
+        if (!root) return std::nullopt;
+        const Val rv{*root, root->Mark()};
+        if (!root->IsMap()) {
+            r_.error(rv, "expected a mapping at the top of the profile, found " + detail::kind_name(*root),
+                     std::string("a target profile is a mapping of keys such as:") + profile_example);
+            return std::nullopt;
+        }
+        auto m = r_.mapping(rv, "profile", profile_keys, profile_example);
+        if (!m) return std::nullopt;
+
+        Profile p;
+        p.file = r_.source().path;
+        p.pos = r_.pos(rv);
+
+        if (const auto* e = m->find("name")) {
+            if (auto n = r_.string(e->val(), "name", "name: products-api")) {
+                if (n->empty())
+                    r_.error(e->val(), "the profile name is empty",
+                             "write a name (it names the report), e.g. name: products-api");
+                p.name = *n;
+            }
+        } else {
+            r_.error(rv, "missing required key 'name' in profile",
+                     "name the target (it names the report), e.g. name: products-api");
+        }
+        if (const auto* e = m->find("base_url")) {
+            if (auto s = r_.string(e->val(), "base_url", "base_url: ${env:IDCONFORM_BASE_URL:-http://127.0.0.1:8080}",
+                                   true)) {
+                if (s->empty())
+                    r_.error(e->val(), "the base_url is empty",
+                             "write the target's address, e.g. base_url: http://127.0.0.1:8080");
+                p.base_url = *s;
+            }
+        } else {
+            r_.error(rv, "missing required key 'base_url' in profile",
+                     "say where the target listens, e.g. base_url: ${env:IDCONFORM_BASE_URL:-http://127.0.0.1:8080}");
+        }
+        if (const auto* e = m->find("headers")) p.headers = r_.pairs(e->val(), "headers", "{Accept: application/json}");
+        if (const auto* e = m->find("tls")) tls(e->val(), p);
+        if (const auto* e = m->find("timeout")) {
+            if (auto to = r_.mapping(e->val(), "timeout", timeout_keys, "{connect: 2s, read: 5s}")) {
+                if (const auto* y = to->find("connect")) p.connect_timeout_ms = r_.duration(y->val(), "connect");
+                if (const auto* y = to->find("read")) p.read_timeout_ms = r_.duration(y->val(), "read");
+            }
+        }
+        if (const auto* e = m->find("clock_skew")) p.clock_skew_ms = r_.duration(e->val(), "clock_skew");
+        if (const auto* e = m->find("principals"))
+            principals(*e, p);
+        else
+            r_.error(rv, "missing required key 'principals' in profile",
+                     "name at least one principal; the first owns the test data, e.g.\n  principals:\n    alice: "
+                     "{headers: {Authorization: \"Bearer ${env:IDCONFORM_TOKEN_A:-alice}\"}}");
+        if (const auto* e = m->find("packs")) packs(e->val(), p);
+        if (const auto* e = m->find("resources"))
+            resources(*e, p);
+        else
+            r_.error(rv, "missing required key 'resources' in profile",
+                     "describe at least one resource with a create endpoint, e.g.\n  resources:\n    products:\n"
+                     "      create: {path: /v1/products, body: {name: idconform-probe}}");
+
+        check_references(p);
+        if (!diags_->empty()) return std::nullopt;
+        return p;
+    }
+
+private:
+    Reader r_;
+    std::vector<Diagnostic>* diags_;
+    std::vector<ReferenceSite> sites_;
+    std::vector<std::string> written_names_;  // every resource name, also of resources that failed to load
+
+    // --------------------------------------------------------- target part
+
+    void tls(const Val& v, Profile& p) {
+        auto m = r_.mapping(v, "tls", tls_keys, "{cacert: certs/ca.pem, insecure: false}");
+        if (!m) return;
+        if (const auto* y = m->find("cacert"))
+            if (auto s = r_.string(y->val(), "cacert", "cacert: certs/ca.pem", true)) p.ca_file = *s;
+        if (const auto* y = m->find("cert"))
+            if (auto s = r_.string(y->val(), "cert", "cert: certs/client.pem", true)) p.cert_file = *s;
+        if (const auto* y = m->find("key"))
+            if (auto s = r_.string(y->val(), "key", "key: certs/client.key", true)) p.key_file = *s;
+        if (const auto* y = m->find("insecure"))
+            if (auto b = r_.boolean(y->val(), "insecure")) p.insecure = *b;
+    }
+
+    void principals(const Entry& e, Profile& p) {
+        const char* const example = "\n  principals:\n    alice: {headers: {Authorization: \"Bearer ...\"}}";
+        auto m = r_.mapping(e.val(), "principals", {}, example);
+        if (!m) return;
+        if (e.value.size() == 0) {
+            r_.error(e.val(), "no principals",
+                     "name at least one principal; the first owns the test data, a second one is needed for the "
+                     "DATA-ID-004 access checks, e.g.\n  principals:\n    alice: {headers: {Authorization: "
+                     "\"Bearer alice\"}}\n    bob: {headers: {Authorization: \"Bearer bob\"}}");
+            return;
+        }
+        for (const auto& entry : m->entries) {
+            if (!detail::valid_name(entry.key)) {
+                r_.error(entry.key_val(), "bad principal name '" + entry.key + "'",
+                         "names use letters, digits, '_' and '-' and start with a letter, e.g. alice");
+                continue;
+            }
+            Principal pr;
+            pr.name = entry.key;
+            pr.pos = r_.pos(entry.key_val());
+            // `anonymous:` or `anonymous: {}`: a principal that sends no headers.
+            if (!entry.value.IsNull()) {
+                auto pm = r_.mapping(entry.val(), "principal", principal_keys,
+                                     "{headers: {Authorization: \"Bearer ${env:IDCONFORM_TOKEN_A:-alice}\"}}");
+                if (!pm) continue;
+                if (const auto* h = pm->find("headers"))
+                    pr.headers = r_.pairs(h->val(), "headers", "{Authorization: \"Bearer ${env:IDCONFORM_TOKEN_A}\"}");
+            }
+            p.principals.push_back(std::move(pr));
+        }
+    }
+
+    void packs(const Val& v, Profile& p) {
+        std::vector<Val> items;
+        if (v.node.IsScalar()) {
+            items.push_back(v);
+        } else if (auto seq = r_.sequence(v, "packs", "packs: [data-id, nil-max]")) {
+            items = std::move(*seq);
+        } else {
+            return;
+        }
+        const std::vector<std::string> accepted = accepted_packs();
+        std::map<std::string, int> seen;  // name -> line
+        for (const auto& item : items) {
+            auto s = r_.string(item, "packs", "packs: [data-id, nil-max]");
+            if (!s) continue;
+            if (std::find(accepted.begin(), accepted.end(), *s) == accepted.end()) {
+                r_.error(item, "unknown pack '" + *s + "'", detail::suggest(*s, accepted, "known packs"));
+                continue;
+            }
+            if (auto [it, fresh] = seen.emplace(*s, item.mark.line + 1); !fresh) {
+                r_.error(item, "pack '" + *s + "' is listed twice",
+                         "it is already listed at line " + std::to_string(it->second) + "; remove one of them");
+                continue;
+            }
+            p.packs.push_back(*s);
+        }
+    }
+
+    // ----------------------------------------------------------- resources
+
+    void resources(const Entry& e, Profile& p) {
+        const char* const example =
+            "\n  resources:\n    products:\n      create: {path: /v1/products, body: {name: idconform-probe}}";
+        auto m = r_.mapping(e.val(), "resources", {}, example);
+        if (!m) return;
+        if (e.value.size() == 0) {
+            r_.error(e.val(), "no resources", std::string("describe at least one resource, e.g.") + example);
+            return;
+        }
+        bool any_create = false;
+        bool any_unreadable = false;  // a resource that failed to load may have had a create
+        for (const auto& entry : m->entries) {
+            if (!detail::valid_name(entry.key)) {
+                r_.error(entry.key_val(), "bad resource name '" + entry.key + "'",
+                         "names use letters, digits, '_' and '-' and start with a letter, e.g. products");
+                any_unreadable = true;
+                continue;
+            }
+            written_names_.push_back(entry.key);
+            auto res = resource(entry, p.resources.size());
+            if (!res) {
+                any_unreadable = true;
+                continue;
+            }
+            any_create = any_create || res->create.has_value();
+            p.resources.push_back(std::move(*res));
+        }
+        // Blame the missing create only when it is not a side effect of another error.
+        if (!any_create && !any_unreadable)
+            r_.error(e.val(), "no resource has a 'create' endpoint",
+                     "the harness makes its own test data; give at least one resource create: {path: "
+                     "/v1/products, body: {name: idconform-probe}}");
+    }
+
+    std::optional<Resource> resource(const Entry& entry, std::size_t index) {
+        auto m = r_.mapping(entry.val(), "resource", resource_keys,
+                            "{create: {path: /v1/products}, read: {path: \"/v1/products/{id}\"}}");
+        if (!m) return std::nullopt;
+        const std::size_t before = diags_->size();
+        const std::size_t sites_before = sites_.size();
+        Resource res;
+        res.name = entry.key;
+        res.pos = r_.pos(entry.key_val());
+        res.id.pos = res.pos;
+        res.id.pointer = "/id";
+        std::optional<Endpoint>* slots[] = {&res.create, &res.read, &res.update, &res.del, &res.list, &res.put};
+        for (std::size_t i = 0; i < std::size(operations); ++i)
+            if (const auto* x = m->find(operations[i].key)) *slots[i] = endpoint(x->val(), operations[i]);
+        if (const auto* x = m->find("id")) {
+            if (auto id = id_field(x->val(), "id", "/id")) res.id = std::move(*id);
+        }
+        if (const auto* x = m->find("location"))
+            if (auto b = r_.boolean(x->val(), "location")) res.location = *b;
+        if (const auto* x = m->find("fields")) fields(x->val(), res);
+        if (const auto* x = m->find("references")) references(x->val(), res, index);
+        if (const auto* x = m->find("time_field")) {
+            if (auto s = r_.string(x->val(), "time_field", "time_field: /created_at");
+                s && member_pointer(x->val(), *s, "time_field", "/created_at"))
+                res.time_field = *s;
+        }
+        if (diags_->size() != before) {
+            sites_.resize(sites_before);  // its references name an index that will not exist
+            return std::nullopt;
+        }
+        return res;
+    }
+
+    std::optional<Endpoint> endpoint(const Val& v, const Operation& op) {
+        auto m = r_.mapping(v, op.key, endpoint_keys(op), op.example);
+        if (!m) return std::nullopt;
+        const std::size_t before = diags_->size();
+        Endpoint ep;
+        ep.pos = r_.pos(v);
+        ep.method = op.method;
+        if (const auto* x = m->find("method")) {
+            if (auto s = r_.string(x->val(), "method", std::string("method: ") + op.method)) {
+                if (std::find(methods.begin(), methods.end(), *s) == methods.end())
+                    r_.error(x->val(), "unknown HTTP method '" + *s + "'",
+                             detail::suggest(*s, methods, "allowed methods"));
+                else
+                    ep.method = *s;
+            }
+        }
+        if (const auto* x = m->find("path")) {
+            if (auto s = r_.string(x->val(), "path", std::string("path: ") + (op.needs_id ? "\"/v1/products/{id}\""
+                                                                                          : "/v1/products"));
+                s && path_ok(x->val(), *s, op))
+                ep.path = *s;
+        } else {
+            r_.error(v, std::string("missing required key 'path' in ") + op.key,
+                     std::string("say where to send it, e.g. ") + op.key + ": " + op.example);
+        }
+        if (const auto* x = m->find("body")) {
+            const Val bv = x->val();
+            if (!bv.node.IsMap()) {
+                r_.error(bv, "expected a mapping here, found " + detail::kind_name(bv.node),
+                         std::string("the ") + op.key + " body is a JSON object written as YAML, e.g. body: {name: "
+                         "idconform-probe}");
+            } else if (auto j = r_.json(bv, true)) {
+                ep.body = std::move(*j);
+            }
+        }
+        if (const auto* x = m->find("items")) {
+            if (auto s = r_.string(x->val(), "items", "items: /items"); s && r_.check_pointer_at(x->val(), *s))
+                ep.items = *s;
+        }
+        if (diags_->size() != before) return std::nullopt;
+        return ep;
+    }
+
+    // Placeholders are checked first; then the only path variable a profile
+    // knows is {id}, required where an entity is addressed, wrong where the
+    // server has not assigned one yet.
+    bool path_ok(const Val& v, const std::string& path, const Operation& op) {
+        if (!r_.check_template_at(v, path, true)) return false;
+        if (path.empty() || (path[0] != '/' && path.rfind("${", 0) != 0)) {
+            r_.error(v, "the " + std::string(op.key) + " path '" + path + "' does not start with '/'",
+                     "paths are appended to base_url, e.g. path: " +
+                         std::string(op.needs_id ? "\"/v1/products/{id}\"" : "/v1/products"));
+            return false;
+        }
+        bool has_id = false;
+        bool ok = true;
+        for (std::size_t i = 0; i < path.size(); ++i) {
+            if (path[i] == '$' && i + 1 < path.size() && path[i + 1] == '{') {
+                i = path.find('}', i);  // a ${...} placeholder, already checked
+                continue;
+            }
+            if (path[i] != '{') continue;
+            const std::size_t close = path.find('}', i);
+            const std::string name = path.substr(i + 1, close - i - 1);
+            if (name != "id") {
+                r_.error(r_.mark_at(v, path, i), "unknown path variable '{" + name + "}' in " + op.key + " path",
+                         "a profile path knows one variable, {id}: the entity's id, inserted percent-encoded");
+                ok = false;
+            } else if (!op.needs_id) {
+                r_.error(r_.mark_at(v, path, i), "the " + std::string(op.key) + " path cannot hold '{id}'",
+                         std::string("it addresses the collection, e.g. /v1/products; ") +
+                             (std::string_view(op.key) == "create"
+                                  ? "the server assigns the id (a client-supplied id is 'put')"
+                                  : "entities are addressed by read, update and delete"));
+                ok = false;
+            } else {
+                has_id = true;
+            }
+            i = close;
+        }
+        if (ok && op.needs_id && !has_id) {
+            r_.error(v, "the " + std::string(op.key) + " path '" + path + "' has no '{id}'",
+                     "write where the entity's id goes, e.g. path: \"/v1/products/{id}\"");
+            ok = false;
+        }
+        return ok;
+    }
+
+    // A JSON pointer to a member of the entity: valid and not the whole body.
+    bool member_pointer(const Val& v, const std::string& pointer, std::string_view what, std::string_view example) {
+        if (!r_.check_pointer_at(v, pointer)) return false;
+        if (!pointer.empty()) return true;
+        r_.error(v, "empty JSON pointer for '" + std::string(what) + "'",
+                 "'' is the whole entity; point at its member, e.g. " + std::string(what) + ": " +
+                     std::string(example));
+        return false;
+    }
+
+    bool kind_ok(const Val& v, const std::string& kind) {
+        const auto& kinds = detail::id_kinds();
+        if (std::find(kinds.begin(), kinds.end(), kind) != kinds.end()) return true;
+        r_.error(v, "unknown id kind '" + kind + "'", detail::suggest(kind, kinds, "kinds"));
+        return false;
+    }
+
+    // `/id` (shorthand) or {at: /id, kind: uuidv7}; `at` defaults to `default_at`.
+    std::optional<IdField> id_field(const Val& v, std::string_view what, const std::string& default_at) {
+        IdField f;
+        f.pos = r_.pos(v);
+        f.pointer = default_at;
+        const std::string example = std::string(what) == "id" ? "{at: /id, kind: uuidv7}" : "{kind: uuidv4}";
+        if (v.node.IsScalar()) {
+            auto s = r_.string(v, what, example);
+            if (!s || !member_pointer(v, *s, "at", "/id")) return std::nullopt;
+            f.pointer = *s;
+            return f;
+        }
+        if (v.node.IsNull()) return f;  // `tracking_id:` alone: every default
+        if (!v.node.IsMap()) {
+            r_.error(v, "expected a JSON pointer or a mapping here, found " + detail::kind_name(v.node),
+                     "'" + std::string(what) + "' takes the id's place and kind, e.g. " + example);
+            return std::nullopt;
+        }
+        auto m = r_.mapping(v, what, id_keys, example);
+        if (!m) return std::nullopt;
+        bool ok = true;
+        if (const auto* x = m->find("at")) {
+            if (auto s = r_.string(x->val(), "at", "at: /id"); s && member_pointer(x->val(), *s, "at", "/id"))
+                f.pointer = *s;
+            else
+                ok = false;
+        }
+        if (const auto* x = m->find("kind")) {
+            if (auto s = r_.string(x->val(), "kind", "kind: uuidv7"); s && kind_ok(x->val(), *s))
+                f.kind = *s;
+            else
+                ok = false;
+        }
+        if (!ok) return std::nullopt;
+        return f;
+    }
+
+    void fields(const Val& v, Resource& res) {
+        auto m = r_.mapping(v, "fields", {}, "{tracking_id: {at: /tracking_id, kind: uuidv4}}");
+        if (!m) return;
+        for (const auto& entry : m->entries) {
+            auto f = id_field(entry.val(), entry.key, pointer_to(entry.key));
+            if (!f) continue;
+            f->pos = r_.pos(entry.key_val());
+            if (f->pointer == res.id.pointer) {
+                r_.error(entry.key_val(), "field '" + entry.key + "' is the entity's own id (" + f->pointer + ")",
+                         "the own id is described by 'id:'; 'fields' lists the entity's other id fields");
+                continue;
+            }
+            res.fields.push_back(std::move(*f));
+        }
+    }
+
+    void references(const Val& v, Resource& res, std::size_t index) {
+        const char* const example = "{category_id: {resource: categories, required: true}}";
+        auto m = r_.mapping(v, "references", {}, example);
+        if (!m) return;
+        for (const auto& entry : m->entries) {
+            auto rm = r_.mapping(entry.val(), "reference", reference_keys, "{resource: categories, required: true}");
+            if (!rm) continue;
+            Reference ref;
+            ref.field = entry.key;
+            ref.pos = r_.pos(entry.key_val());
+            bool ok = true;
+            YAML::Mark at = entry.val().mark;
+            if (const auto* x = rm->find("resource")) {
+                if (auto s = r_.string(x->val(), "resource", "resource: categories")) {
+                    ref.resource = *s;
+                    at = x->val().mark;
+                } else {
+                    ok = false;
+                }
+            } else {
+                r_.error(entry.val(), "missing required key 'resource' in reference",
+                         "name the resource the field points to, e.g. " + entry.key + ": " + example + "");
+                ok = false;
+            }
+            if (const auto* x = rm->find("required")) {
+                if (auto b = r_.boolean(x->val(), "required"))
+                    ref.required = *b;
+                else
+                    ok = false;
+            }
+            if (const auto* x = rm->find("kind")) {
+                if (auto s = r_.string(x->val(), "kind", "kind: uuidv7"); s && kind_ok(x->val(), *s))
+                    ref.kind = *s;
+                else
+                    ok = false;
+            }
+            if (!ok) continue;
+            sites_.push_back(ReferenceSite{index, ref.field, ref.resource, ref.required, at});
+            res.references.push_back(std::move(ref));
+        }
+    }
+
+    // ---------------------------------------------------- cross references
+
+    // Every reference names a resource of the profile; a required one must
+    // be creatable first, so it needs a create and cannot close a loop.
+    void check_references(const Profile& p) {
+        const auto index_of = [&](const std::string& name) -> std::optional<std::size_t> {
+            for (std::size_t i = 0; i < p.resources.size(); ++i)
+                if (p.resources[i].name == name) return i;
+            return std::nullopt;
+        };
+        // Required edges between distinct, known resources, in file order.
+        std::vector<std::vector<const ReferenceSite*>> edges(p.resources.size());
+        for (const auto& site : sites_) {
+            const auto to = index_of(site.resource);
+            const std::string& from = p.resources[site.from].name;
+            if (!to) {
+                // A resource that failed to load was reported already.
+                if (std::find(written_names_.begin(), written_names_.end(), site.resource) != written_names_.end())
+                    continue;
+                r_.error(site.at, "unknown resource '" + site.resource + "' in reference '" + site.field + "'",
+                         detail::suggest(site.resource, written_names_, "resources of the profile"));
+                continue;
+            }
+            if (!site.required) continue;
+            if (*to == site.from) {
+                r_.error(site.at, "resource '" + from + "' requires itself through '" + site.field + "'",
+                         "no first '" + from + "' could ever be created; make the reference required: false");
+                continue;
+            }
+            if (!p.resources[*to].create) {
+                r_.error(site.at, "required reference '" + site.field + "' points to '" + site.resource +
+                                      "', which has no 'create'",
+                         "the harness creates the referenced entity first; add create: to '" + site.resource +
+                             "' or make the reference required: false");
+                continue;
+            }
+            edges[site.from].push_back(&site);
+        }
+        // Depth-first search; a reference back into the current chain closes
+        // a cycle and is reported once, at that reference.
+        enum class Mark { unseen, active, done };
+        std::vector<Mark> marks(p.resources.size(), Mark::unseen);
+        std::vector<std::size_t> chain;
+        const auto visit = [&](const auto& self, std::size_t node) -> void {
+            marks[node] = Mark::active;
+            chain.push_back(node);
+            for (const ReferenceSite* site : edges[node]) {
+                const std::size_t to = *index_of(site->resource);
+                if (marks[to] == Mark::active) {
+                    std::string loop;
+                    const auto start = std::find(chain.begin(), chain.end(), to);
+                    for (auto it = start; it != chain.end(); ++it) loop += p.resources[*it].name + " -> ";
+                    loop += p.resources[to].name;
+                    r_.error(site->at, "required references form a cycle: " + loop,
+                             "none of these resources can be created first; make one of the references (e.g. '" +
+                                 site->field + "' here) required: false");
+                } else if (marks[to] == Mark::unseen) {
+                    self(self, to);
+                }
+            }
+            chain.pop_back();
+            marks[node] = Mark::done;
+        };
+        for (std::size_t i = 0; i < p.resources.size(); ++i)
+            if (marks[i] == Mark::unseen) visit(visit, i);
+    }
+};
+
+}  // namespace
+
+const std::vector<std::string>& known_packs() {
+    static const std::vector<std::string> packs = {"data-id", "nil-max"};
+    return packs;
+}
+
+LoadResult load_profile_text(const std::string& text, const std::string& path) {
+    LoadResult out;
+    const SourceText src = SourceText::from(path, text);
+    try {
+        Loader loader(src, out.diagnostics);
+        auto profile = loader.load(text);
+        if (out.diagnostics.empty() && profile) out.profile = std::move(*profile);
+    } catch (const std::exception& e) {
+        // yaml-cpp or the allocator; never let it cross the component boundary.
+        out.profile.reset();
+        out.diagnostics.push_back(Diagnostic{SourcePos{path, 0, 0},
+                                             std::string("internal error while loading: ") + e.what(),
+                                             "please report this with the profile", {}});
+    }
+    return out;
+}
+
+LoadResult load_profile(const std::string& path) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+        LoadResult out;
+        out.diagnostics.push_back(Diagnostic{SourcePos{path, 0, 0}, "'" + path + "' is a directory, not a profile",
+                                             "pass the profile's .yaml file, e.g. examples/products.target.yaml", {}});
+        return out;
+    }
+    auto text = detail::read_text(path);
+    if (!text) {
+        LoadResult out;
+        out.diagnostics.push_back(detail::file_error(
+            path, std::filesystem::exists(path, ec) ? "cannot read profile" : "cannot read profile: no such file"));
+        return out;
+    }
+    return load_profile_text(*text, path);
+}
+
+}  // namespace idconform::profile
