@@ -5,12 +5,14 @@
 #include "reporters/console_reporter.hpp"
 #include "reporters/json_reporter.hpp"
 #include "reporters/junit_reporter.hpp"
+#include "profile/profile.hpp"
 #include "runner/runner.hpp"
 #include "suite/loader.hpp"
 
 #include <unistd.h>
 
 #include <charconv>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 
@@ -58,6 +60,7 @@ CLI::Validator duration_validator() {
 Runner add_run(CLI::App& app) {
     struct Opts {
         std::vector<std::string> paths;
+        std::string target, packs_dir;
         std::string junit, json_out;
         int concurrency = 1;
         std::string rate_limit, timeout, connect_timeout, clock_skew = "5s";
@@ -71,7 +74,10 @@ Runner add_run(CLI::App& app) {
     };
     auto o = std::make_shared<Opts>();
     auto* cmd = app.add_subcommand("run", "Run YAML suites against a target and write reports");
-    cmd->add_option("SUITE_OR_DIR", o->paths, "Suite files, or directories of *.yaml suites")->required();
+    cmd->add_option("SUITE_OR_DIR", o->paths, "Suite files, or directories of *.yaml suites");
+    cmd->add_option("--target", o->target,
+                    "Target profile (YAML): run every built-in pack that applies to the API it describes");
+    cmd->add_option("--packs-dir", o->packs_dir, "Where the built-in packs are (default: $IDCONFORM_PACKS_DIR or the source tree)");
     cmd->add_option("--junit", o->junit, "Write a JUnit XML report to FILE");
     cmd->add_option("--json", o->json_out, "Write a JSON report to FILE");
     cmd->add_option("-j,--concurrency", o->concurrency, "Cases run at once (steps of one case stay in order)")
@@ -100,14 +106,38 @@ Runner add_run(CLI::App& app) {
         "Exit codes: 0 all passed; 1 a contract was broken; 2 usage or suite error;\n"
         "            3 target unreachable or transport errors (and nothing broken); 4 internal error.");
 
-    return [o]() -> int {
+    auto* skew_opt = cmd->get_option("--clock-skew");
+    return [o, skew_opt]() -> int {
+        const std::size_t cmd_clock_skew_given = skew_opt->count();
+        if (o->paths.empty() && o->target.empty()) {
+            std::cerr << "idconform run: give suite files/directories, or --target PROFILE.yaml (or both)\n";
+            return exit_usage;
+        }
         std::vector<Diagnostic> diags;
-        const auto files = suite::expand_suite_paths(o->paths, diags);
         std::vector<suite::Suite> suites;
-        for (const auto& f : files) {
-            auto r = suite::load_file(f);
-            if (r.ok()) suites.push_back(std::move(*r.suite));
-            for (auto& d : r.diagnostics) diags.push_back(std::move(d));
+        std::optional<long> profile_skew;
+        if (!o->paths.empty()) {
+            const auto files = suite::expand_suite_paths(o->paths, diags);
+            for (const auto& f : files) {
+                auto r = suite::load_file(f);
+                if (r.ok()) suites.push_back(std::move(*r.suite));
+                for (auto& d : r.diagnostics) diags.push_back(std::move(d));
+            }
+        }
+        if (!o->target.empty()) {
+            auto p = profile::load_profile(o->target);
+            for (auto& d : p.diagnostics) diags.push_back(std::move(d));
+            if (p.profile) {
+                std::string packs = o->packs_dir;
+                if (packs.empty()) {
+                    const char* env = std::getenv("IDCONFORM_PACKS_DIR");
+                    packs = env && *env ? env : IDCONFORM_PACKS_DIR;
+                }
+                auto x = profile::expand(*p.profile, packs);
+                for (auto& d : x.diagnostics) diags.push_back(std::move(d));
+                for (auto& s : x.suites) suites.push_back(std::move(s));
+                profile_skew = p.profile->clock_skew_ms;
+            }
         }
         if (!diags.empty()) {
             for (const auto& d : diags) std::cerr << render(d) << '\n';
@@ -125,6 +155,7 @@ Runner add_run(CLI::App& app) {
         if (!o->timeout.empty()) ro.timeout = parse_duration(o->timeout);
         if (!o->connect_timeout.empty()) ro.connect_timeout = parse_duration(o->connect_timeout);
         ro.clock_skew = *parse_duration(o->clock_skew);
+        if (profile_skew && cmd_clock_skew_given == 0) ro.clock_skew = std::chrono::milliseconds(*profile_skew);
         ro.retries = o->retries;
         ro.tags = o->tags;
         ro.exclude_tags = o->exclude_tags;

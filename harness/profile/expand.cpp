@@ -1,1 +1,200 @@
-// Expansion of a profile into pack suites (written by the lead).
+// Expansion of a profile into pack suites: every pack suite is instantiated
+// for every resource that can be created, with the resource's endpoints and
+// id fields as `res.*` variables (the vocabulary is in docs/packs.md), and
+// setup steps that create what its references point to.
+#include "profile/profile.hpp"
+
+#include "suite/loader.hpp"
+
+#include <filesystem>
+#include <set>
+
+namespace idconform::profile {
+
+namespace json = boost::json;
+
+namespace {
+
+const Resource* find_resource(const Profile& p, const std::string& name) {
+    for (const auto& r : p.resources)
+        if (r.name == name) return &r;
+    return nullptr;
+}
+
+// The create body of `r` with every required reference filled from the
+// entity that setup creates for it.
+json::value body_with_refs(const Resource& r, const std::optional<json::value>& body) {
+    json::value b = body ? *body : json::value(json::object());
+    if (!b.is_object()) b = json::object();
+    for (const auto& ref : r.references)
+        if (ref.required) b.as_object()[ref.field] = "${entity." + ref.resource + "}";
+    return b;
+}
+
+class Instance {
+public:
+    Instance(const Profile& p, const Resource& r, const suite::Suite& pack) : p_(p), r_(r), s_(pack) {}
+
+    suite::Suite build() {
+        s_.name = s_.name + " " + r_.name;
+        s_.target.pos = p_.pos;
+        s_.target.base_url = p_.base_url;
+        s_.target.headers = p_.headers;
+        s_.target.ca_file = p_.ca_file;
+        s_.target.cert_file = p_.cert_file;
+        s_.target.key_file = p_.key_file;
+        s_.target.insecure = p_.insecure;
+        s_.target.connect_timeout_ms = p_.connect_timeout_ms;
+        s_.target.read_timeout_ms = p_.read_timeout_ms;
+        s_.principals.clear();
+        const char* roles[] = {"owner", "other"};
+        for (std::size_t i = 0; i < p_.principals.size() && i < 2; ++i) {
+            suite::Principal pr;
+            pr.pos = p_.principals[i].pos;
+            pr.name = roles[i];
+            pr.headers = p_.principals[i].headers;
+            s_.principals[roles[i]] = pr;
+        }
+        std::vector<suite::Variable> vars;
+        resource_vars(vars);
+        for (auto& v : s_.vars) vars.push_back(std::move(v));
+        s_.vars = std::move(vars);
+        std::vector<suite::Step> setup;
+        for (const auto& ref : r_.references) ensure_created(ref.resource, setup);
+        for (auto& st : s_.setup) setup.push_back(std::move(st));
+        s_.setup = std::move(setup);
+        return std::move(s_);
+    }
+
+private:
+    void var(std::vector<suite::Variable>& out, const std::string& name, json::value v, SourcePos pos,
+             bool deferred = false) {
+        suite::Variable x;
+        x.pos = std::move(pos);
+        x.name = name;
+        x.value = std::move(v);
+        x.deferred = deferred;
+        out.push_back(std::move(x));
+    }
+
+    void endpoint_vars(std::vector<suite::Variable>& out, const char* op, const std::optional<Endpoint>& e,
+                       bool with_body) {
+        if (!e) return;
+        const std::string base = std::string("res.") + op;
+        var(out, base, json::value(e->path), e->pos);
+        var(out, base + "_method", json::value(e->method), e->pos);
+        if (with_body) var(out, base + "_body", body_with_refs(r_, e->body), e->pos, true);
+    }
+
+    void resource_vars(std::vector<suite::Variable>& out) {
+        var(out, "res.name", json::value(r_.name), r_.pos);
+        endpoint_vars(out, "create", r_.create, true);
+        endpoint_vars(out, "read", r_.read, false);
+        endpoint_vars(out, "update", r_.update, true);
+        endpoint_vars(out, "delete", r_.del, false);
+        endpoint_vars(out, "put", r_.put, true);
+        if (r_.list) {
+            var(out, "res.list", json::value(r_.list->path), r_.list->pos);
+            var(out, "res.list_items", json::value(r_.list->items), r_.list->pos);
+        }
+        var(out, "res.id_at", json::value(r_.id.pointer), r_.id.pos);
+        var(out, "res.id_kind", json::value(r_.id.kind), r_.id.pos);
+        if (r_.location) var(out, "res.location", json::value("Location"), r_.pos);
+        for (const auto& f : r_.fields) {
+            if (f.kind == "uuidv4" && !has_(out, "res.v4_field")) var(out, "res.v4_field", json::value(f.pointer), f.pos);
+        }
+        for (const auto& ref : r_.references) {
+            const std::string which = ref.required ? "res.required_ref" : "res.optional_ref";
+            if (has_(out, which)) continue;
+            var(out, which, json::value(ref.field), ref.pos);
+            var(out, which + "_kind", json::value(ref.kind), ref.pos);
+            var(out, which + "_value", json::value("${entity." + ref.resource + "}"), ref.pos, true);
+        }
+        if (!r_.time_field.empty()) var(out, "res.time_field", json::value(r_.time_field), r_.pos);
+        if (p_.principals.size() >= 2) var(out, "other_principal", json::value("other"), p_.principals[1].pos);
+    }
+
+    static bool has_(const std::vector<suite::Variable>& vars, const std::string& name) {
+        for (const auto& v : vars)
+            if (v.name == name) return true;
+        return false;
+    }
+
+    // Emits setup steps that create one `target` entity (after what its own
+    // required references need) and capture its id as entity.<target>.
+    void ensure_created(const std::string& target, std::vector<suite::Step>& steps) {
+        if (!created_.insert(target).second) return;
+        const Resource* t = find_resource(p_, target);
+        if (!t || !t->create) return;  // the loader rejects unknown resources; no create: nothing to do
+        for (const auto& ref : t->references)
+            if (ref.required) ensure_created(ref.resource, steps);
+        suite::Step st;
+        st.pos = t->create->pos;
+        st.name = "create a " + t->name + " for the references of " + r_.name;
+        st.http.pos = t->create->pos;
+        st.http.method = t->create->method;
+        st.http.path = t->create->path;
+        st.http.json = body_with_refs(*t, t->create->body);
+        st.http.principal = "owner";
+        st.expect.pos = t->create->pos;
+        suite::StatusExpect status;
+        status.pos = t->create->pos;
+        status.classes = {2};
+        st.expect.status = status;
+        suite::Capture cap;
+        cap.pos = t->id.pos;
+        cap.var = "entity." + t->name;
+        cap.from = suite::Capture::From::json;
+        cap.path = t->id.pointer;
+        st.captures.push_back(cap);
+        if (t->del) {
+            suite::Cleanup cl;
+            cl.pos = t->del->pos;
+            cl.path = t->del->path;
+            cl.id_at = t->id.pointer;
+            st.cleanup = cl;
+        }
+        steps.push_back(std::move(st));
+    }
+
+    const Profile& p_;
+    const Resource& r_;
+    suite::Suite s_;
+    std::set<std::string> created_;
+};
+
+}  // namespace
+
+Expansion expand(const Profile& profile, const std::string& packs_dir) {
+    Expansion out;
+    std::vector<std::string> packs = profile.packs;
+    if (packs.empty())
+        for (const auto& k : known_packs())
+            if (std::filesystem::is_directory(std::filesystem::path(packs_dir) / k)) packs.push_back(k);
+    for (const auto& pack : packs) {
+        const auto dir = std::filesystem::path(packs_dir) / pack;
+        if (!std::filesystem::is_directory(dir)) {
+            Diagnostic d;
+            d.pos = profile.pos;
+            d.title = "pack '" + pack + "' has no suites in " + dir.string();
+            d.hint = "this version of idconform ships the packs in " + packs_dir + "; remove '" + pack + "' from packs";
+            out.diagnostics.push_back(std::move(d));
+            continue;
+        }
+        std::vector<Diagnostic> diags;
+        const auto files = suite::expand_suite_paths({dir.string()}, diags);
+        for (auto& d : diags) out.diagnostics.push_back(std::move(d));
+        for (const auto& f : files) {
+            auto loaded = suite::load_file(f);
+            for (auto& d : loaded.diagnostics) out.diagnostics.push_back(std::move(d));
+            if (!loaded.suite) continue;
+            for (const auto& r : profile.resources) {
+                if (!r.create) continue;
+                out.suites.push_back(Instance(profile, r, *loaded.suite).build());
+            }
+        }
+    }
+    return out;
+}
+
+}  // namespace idconform::profile

@@ -89,7 +89,7 @@ std::string pointer_to(const std::string& name) {
 
 // A reference as written, for the checks that need every resource loaded.
 struct ReferenceSite {
-    std::size_t from;        // index of the referring resource
+    std::string from;        // the referring resource
     std::string field;
     std::string resource;
     bool required = false;
@@ -261,37 +261,31 @@ private:
             r_.error(e.val(), "no resources", std::string("describe at least one resource, e.g.") + example);
             return;
         }
+        // Counted as written, so a create that failed to load does not also
+        // count as missing.
         bool any_create = false;
-        bool any_unreadable = false;  // a resource that failed to load may have had a create
         for (const auto& entry : m->entries) {
+            written_names_.push_back(entry.key);
+            const YAML::Node& value = entry.value;  // const: operator[] must not insert keys
+            if (value.IsMap() && value["create"]) any_create = true;
             if (!detail::valid_name(entry.key)) {
                 r_.error(entry.key_val(), "bad resource name '" + entry.key + "'",
                          "names use letters, digits, '_' and '-' and start with a letter, e.g. products");
-                any_unreadable = true;
                 continue;
             }
-            written_names_.push_back(entry.key);
-            auto res = resource(entry, p.resources.size());
-            if (!res) {
-                any_unreadable = true;
-                continue;
-            }
-            any_create = any_create || res->create.has_value();
-            p.resources.push_back(std::move(*res));
+            if (auto res = resource(entry)) p.resources.push_back(std::move(*res));
         }
-        // Blame the missing create only when it is not a side effect of another error.
-        if (!any_create && !any_unreadable)
+        if (!any_create)
             r_.error(e.val(), "no resource has a 'create' endpoint",
                      "the harness makes its own test data; give at least one resource create: {path: "
                      "/v1/products, body: {name: idconform-probe}}");
     }
 
-    std::optional<Resource> resource(const Entry& entry, std::size_t index) {
+    std::optional<Resource> resource(const Entry& entry) {
         auto m = r_.mapping(entry.val(), "resource", resource_keys,
                             "{create: {path: /v1/products}, read: {path: \"/v1/products/{id}\"}}");
         if (!m) return std::nullopt;
         const std::size_t before = diags_->size();
-        const std::size_t sites_before = sites_.size();
         Resource res;
         res.name = entry.key;
         res.pos = r_.pos(entry.key_val());
@@ -306,16 +300,13 @@ private:
         if (const auto* x = m->find("location"))
             if (auto b = r_.boolean(x->val(), "location")) res.location = *b;
         if (const auto* x = m->find("fields")) fields(x->val(), res);
-        if (const auto* x = m->find("references")) references(x->val(), res, index);
+        if (const auto* x = m->find("references")) references(x->val(), res);
         if (const auto* x = m->find("time_field")) {
             if (auto s = r_.string(x->val(), "time_field", "time_field: /created_at");
                 s && member_pointer(x->val(), *s, "time_field", "/created_at"))
                 res.time_field = *s;
         }
-        if (diags_->size() != before) {
-            sites_.resize(sites_before);  // its references name an index that will not exist
-            return std::nullopt;
-        }
+        if (diags_->size() != before) return std::nullopt;
         return res;
     }
 
@@ -477,7 +468,7 @@ private:
         }
     }
 
-    void references(const Val& v, Resource& res, std::size_t index) {
+    void references(const Val& v, Resource& res) {
         const char* const example = "{category_id: {resource: categories, required: true}}";
         auto m = r_.mapping(v, "references", {}, example);
         if (!m) return;
@@ -514,7 +505,7 @@ private:
                     ok = false;
             }
             if (!ok) continue;
-            sites_.push_back(ReferenceSite{index, ref.field, ref.resource, ref.required, at});
+            sites_.push_back(ReferenceSite{res.name, ref.field, ref.resource, ref.required, at});
             res.references.push_back(std::move(ref));
         }
     }
@@ -529,25 +520,27 @@ private:
                 if (p.resources[i].name == name) return i;
             return std::nullopt;
         };
-        // Required edges between distinct, known resources, in file order.
+        // Required edges between distinct resources that loaded, in file order.
+        // References of a resource that failed to load are still checked for
+        // what needs no loaded resource: the name and self-reference.
         std::vector<std::vector<const ReferenceSite*>> edges(p.resources.size());
         for (const auto& site : sites_) {
-            const auto to = index_of(site.resource);
-            const std::string& from = p.resources[site.from].name;
-            if (!to) {
-                // A resource that failed to load was reported already.
-                if (std::find(written_names_.begin(), written_names_.end(), site.resource) != written_names_.end())
-                    continue;
+            const bool written = std::find(written_names_.begin(), written_names_.end(), site.resource) !=
+                                 written_names_.end();
+            if (!written) {
                 r_.error(site.at, "unknown resource '" + site.resource + "' in reference '" + site.field + "'",
                          detail::suggest(site.resource, written_names_, "resources of the profile"));
                 continue;
             }
             if (!site.required) continue;
-            if (*to == site.from) {
-                r_.error(site.at, "resource '" + from + "' requires itself through '" + site.field + "'",
-                         "no first '" + from + "' could ever be created; make the reference required: false");
+            if (site.resource == site.from) {
+                r_.error(site.at, "resource '" + site.from + "' requires itself through '" + site.field + "'",
+                         "no first '" + site.from + "' could ever be created; make the reference required: false");
                 continue;
             }
+            const auto from = index_of(site.from);
+            const auto to = index_of(site.resource);
+            if (!from || !to) continue;  // a resource that failed to load was reported already
             if (!p.resources[*to].create) {
                 r_.error(site.at, "required reference '" + site.field + "' points to '" + site.resource +
                                       "', which has no 'create'",
@@ -555,7 +548,7 @@ private:
                              "' or make the reference required: false");
                 continue;
             }
-            edges[site.from].push_back(&site);
+            edges[*from].push_back(&site);
         }
         // Depth-first search; a reference back into the current chain closes
         // a cycle and is reported once, at that reference.

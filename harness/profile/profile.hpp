@@ -84,3 +84,18 @@ struct LoadResult {
 [[nodiscard]] LoadResult load_profile_text(const std::string& text, const std::string& path);
 
 }  // namespace idconform::profile
+
+namespace idconform::profile {
+
+// The pack suites a profile selects, instantiated once per resource that has
+// a create endpoint. Each instance gets the profile's target and principals
+// (`owner` = the first principal, `other` = the second), setup steps that
+// create the entities its references need (cleaned up at the end), and the
+// `res.*` variables the pack suites are written against (docs/packs.md).
+struct Expansion {
+    std::vector<suite::Suite> suites;
+    std::vector<Diagnostic> diagnostics;  // a pack suite that does not load
+};
+[[nodiscard]] Expansion expand(const Profile& profile, const std::string& packs_dir);
+
+}  // namespace idconform::profile

@@ -107,7 +107,7 @@ std::string last_path_segment(std::string_view url) {
 }
 
 CheckResult check_id(const suite::IdExpect& e, const json::value* value, const Exchange& x, const CheckContext& ctx) {
-    const std::string where = e.at ? *e.at : "header " + e.header.value_or("?");
+    const std::string where = e.at ? resolve_pointer(*e.at, *ctx.scope) : "header " + e.header.value_or("?");
     std::string what = "id " + where + " " + e.kind;
     std::string want = e.kind;
     if (e.canonical) want = "canonical " + want;
@@ -168,6 +168,12 @@ CheckResult check_id(const suite::IdExpect& e, const json::value* value, const E
     return make(ctx, e, what, want, actual, ok);
 }
 
+std::string resolve_pointer(const std::string& ptr, const Scope& scope) {
+    if (ptr.find("${") == std::string::npos) return ptr;
+    auto r = interpolate(ptr, scope);
+    return r ? *r : ptr;
+}
+
 std::vector<CheckResult> evaluate(const suite::Expect& e, const Exchange& x, const CheckContext& base_ctx) {
     std::vector<CheckResult> out;
     if (!x.response) return out;
@@ -218,11 +224,12 @@ std::vector<CheckResult> evaluate(const suite::Expect& e, const Exchange& x, con
         const json::value* root = parsed_body();
         if (!root) return nullptr;
         boost::system::error_code ec;
-        return root->find_pointer(ptr, ec);
+        return root->find_pointer(resolve_pointer(ptr, *ctx.scope), ec);
     };
 
     for (const auto& j : e.json) {
-        std::string what = "json " + (j.pointer.empty() ? std::string("(root)") : j.pointer);
+        const std::string jp = resolve_pointer(j.pointer, *ctx.scope);
+        std::string what = "json " + (jp.empty() ? std::string("(root)") : jp);
         if (!parsed_body()) {
             out.push_back(make(ctx, j, what, "a JSON body", body_error, false));
             continue;
@@ -293,10 +300,10 @@ std::vector<CheckResult> evaluate(const suite::Expect& e, const Exchange& x, con
             }
             const json::value* idv = at_pointer(id.at.value_or(""));
             out.push_back(check_id(id, idv, x, ctx));
-            if (!id.time_field.empty() && idv && idv->is_string()) {
+            if (!id.time_field.empty() && idv && idv->is_string() && !resolve_pointer(id.time_field, *ctx.scope).empty()) {
                 // DATA-ID-005 (advisory): an explicit time field, not a copy of the id's timestamp.
                 const json::value* tv = at_pointer(id.time_field);
-                CheckResult c = make(ctx, id, "time field " + id.time_field, "an explicit time, not derived from the id",
+                CheckResult c = make(ctx, id, "time field " + resolve_pointer(id.time_field, *ctx.scope), "an explicit time, not derived from the id",
                                      quote(tv), true);
                 c.warning = true;
                 const auto u = ids::parse_canonical(idv->as_string());
@@ -535,7 +542,7 @@ Result<bool> apply_captures(const std::vector<suite::Capture>& caps, const Excha
                                             "capture '" + c.var + "': body is not JSON (" + c.pos.str() + ")");
                 }
                 boost::system::error_code ec;
-                const json::value* v = body->find_pointer(c.path, ec);
+                const json::value* v = body->find_pointer(resolve_pointer(c.path, scope), ec);
                 if (!v)
                     return Result<bool>(boost::system::in_place_error,
                                         "capture '" + c.var + "': nothing at " + c.path + " (" + c.pos.str() + ")");

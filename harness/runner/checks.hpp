@@ -49,6 +49,9 @@ struct CheckContext {
 [[nodiscard]] bool set_at_pointer(boost::json::value& root, std::string_view pointer, boost::json::value v);
 [[nodiscard]] bool erase_at_pointer(boost::json::value& root, std::string_view pointer);
 
+// A JSON pointer that may be written as a variable ("${res.id_at}").
+[[nodiscard]] std::string resolve_pointer(const std::string& ptr, const Scope& scope);
+
 // Captures: returns an error message for the first capture that finds nothing.
 [[nodiscard]] Result<bool> apply_captures(const std::vector<suite::Capture>& caps, const Exchange& x, Scope& scope);
 

@@ -146,6 +146,7 @@ struct SuiteRun {
         std::string url;                 // where to DELETE it
         std::vector<Header> headers;     // the creating principal's headers
         std::string origin;              // the step that created it, for the report
+        std::string problem;             // why it cannot be deleted (no delete endpoint)
     };
     std::vector<Created> created;        // entities this suite created, in order
     std::set<std::string> deleted;       // URLs answered 2xx/404 to a DELETE
@@ -181,6 +182,10 @@ private:
     std::string setup_suite(const suite::Suite& s, SuiteRun& run) {
         run.suite = &s;
         for (const auto& v : s.vars) {
+            if (v.deferred) {
+                run.scope.set_deferred(v.name, v.value);
+                continue;
+            }
             auto val = interpolate_json(v.value, run.scope);
             if (!val) return v.pos.str() + ": variable '" + v.name + "': " + val.error();
             run.scope.set(v.name, std::move(*val), v.secret);
@@ -313,7 +318,9 @@ private:
         const auto& h = st.http;
         Request r;
         r.transport = "http";
-        r.method = h.method;
+        auto method = interpolate(h.method, scope);
+        if (!method) return R(boost::system::in_place_error, h.pos.str() + ": method: " + method.error());
+        r.method = *method;
         auto path = build_path(h.path, h.path_params, scope);
         if (!path) return R(boost::system::in_place_error, h.pos.str() + ": path: " + path.error());
         const bool absolute = path->rfind("http://", 0) == 0 || path->rfind("https://", 0) == 0;
@@ -322,7 +329,9 @@ private:
         for (const auto& [k, v] : h.query) {
             auto qv = interpolate(v, scope, Encoding::query);
             if (!qv) return R(boost::system::in_place_error, h.pos.str() + ": query " + k + ": " + qv.error());
-            r.url += sep + percent_encode(k, false) + "=" + *qv;
+            auto qk = interpolate(k, scope);
+            if (!qk) return R(boost::system::in_place_error, h.pos.str() + ": query key " + k + ": " + qk.error());
+            r.url += sep + percent_encode(*qk, false) + "=" + *qv;
             sep = '&';
         }
         auto add_header = [&r](const std::string& name, std::string value) {
@@ -476,14 +485,15 @@ private:
         boost::system::error_code ec;
         const json::value body = json::parse(x.response->body, ec);
         if (!ec)
-            if (const auto* v = body.find_pointer(cl.id_at, ec); v && v->is_string()) id = std::string(v->as_string());
+            if (const auto* v = body.find_pointer(resolve_pointer(cl.id_at, scope), ec); v && v->is_string())
+                id = std::string(v->as_string());
         if (id.empty())
             if (const auto* loc = x.response->header("Location")) id = last_path_segment(*loc);
         if (id.empty()) return;
         auto path = build_path(cl.path, {{"id", id}}, scope);
-        if (!path) return;
         SuiteRun::Created c;
-        c.url = path->rfind("http", 0) == 0 ? *path : run.base_url + *path;
+        if (path) c.url = path->rfind("http", 0) == 0 ? *path : run.base_url + *path;
+        else c.problem = "no way to delete " + id + ": " + path.error();
         for (const auto& h : req.headers)
             if (!iequals(h.name, "content-type")) c.headers.push_back(h);
         c.origin = step_name;
@@ -500,6 +510,15 @@ private:
         r.pos = run.suite->pos;
         std::size_t failed = 0, done = 0;
         for (const auto& c : run.created) {
+            if (!c.problem.empty()) {
+                ++failed;
+                ++done;
+                StepRecord rec;
+                rec.name = "delete what '" + c.origin + "' created";
+                rec.exchange.error = TransportError{TransportErrorKind::other, c.problem};
+                r.steps.push_back(std::move(rec));
+                continue;
+            }
             if (run.deleted.count(c.url)) continue;
             Request req;
             req.method = "DELETE";
@@ -729,8 +748,12 @@ private:
                     },
                     asio::detached);
             }
-            boost::system::error_code ec;
-            co_await done.async_wait(asio::redirect_error(use_awaitable, ec));
+            // Workers that had nothing to wait for may already be done (skipped
+            // cases complete without I/O); only wait for the ones still running.
+            if (running > 0) {
+                boost::system::error_code ec;
+                co_await done.async_wait(asio::redirect_error(use_awaitable, ec));
+            }
         }
 
         std::optional<CaseResult> teardown_result, cleanup_result;

@@ -24,8 +24,14 @@ ids::UlidGenerator& ulid_generator() {
 }  // namespace
 
 void Scope::set(const std::string& name, json::value v, bool secret) {
+    deferred_.erase(name);
     if (secret && v.is_string() && !v.as_string().empty()) secrets_.insert(std::string(v.as_string()));
     vars_[name] = std::move(v);
+}
+
+void Scope::set_deferred(const std::string& name, json::value tmpl) {
+    vars_[name] = std::move(tmpl);
+    deferred_.insert(name);
 }
 
 void Scope::add_secret(std::string value) {
@@ -60,7 +66,15 @@ Result<json::value> Scope::resolve(std::string_view expr) const {
         return Result<json::value>(boost::system::in_place_error,
                                    "unknown generator ${" + std::string(expr) + "} (use gen:uuidv7, gen:uuidv4 or gen:ulid)");
     }
-    if (const auto* v = find(expr)) return *v;
+    if (const auto* v = find(expr)) {
+        if (!deferred_.count(expr)) return *v;
+        if (depth_ > 8)
+            return Result<json::value>(boost::system::in_place_error, "template variable ${" + std::string(expr) + "} refers to itself");
+        ++depth_;
+        auto r = interpolate_json(*v, *this);
+        --depth_;
+        return r;
+    }
     // name.field on an object variable
     if (auto dot = expr.find('.'); dot != std::string_view::npos) {
         if (const auto* base = find(expr.substr(0, dot)); base && base->is_object()) {

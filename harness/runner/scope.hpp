@@ -25,10 +25,16 @@ public:
     [[nodiscard]] Result<boost::json::value> resolve(std::string_view expr) const;
     [[nodiscard]] const std::set<std::string>& secrets() const { return secrets_; }
     void add_secret(std::string value);
+    // A template variable: its placeholders are filled each time it is used.
+    // Only for values the suite or profile wrote, never for captured answers
+    // (a hostile target must not be able to make the harness expand ${env:...}).
+    void set_deferred(const std::string& name, boost::json::value tmpl);
 
 private:
     std::map<std::string, boost::json::value, std::less<>> vars_;
     std::set<std::string> secrets_;
+    std::set<std::string, std::less<>> deferred_;
+    mutable int depth_ = 0;
 };
 
 enum class Encoding { raw, path_segment, query };

@@ -702,7 +702,10 @@ private:
         req.pos = r.pos(e.val());
         if (const auto* x = m->find("method")) {
             if (auto s = r.string(x->val(), "method", "method: POST")) {
-                if (std::find(methods.begin(), methods.end(), *s) == methods.end())
+                const bool templated = s->rfind("${", 0) == 0;  // e.g. ${res.create_method} from a profile
+                if (templated) {
+                    if (r.check_template_at(x->val(), *s, false)) req.method = *s;
+                } else if (std::find(methods.begin(), methods.end(), *s) == methods.end())
                     r.error(x->val(), "unknown HTTP method '" + *s + "'",
                             detail::suggest(*s, methods, "allowed methods"));
                 else
@@ -901,6 +904,8 @@ private:
     }
 
     bool pointer_ok(Reader& r, const Val& v, const std::string& pointer) {
+        // A pointer may come from a variable (pack suites: at: "${res.id_at}").
+        if (pointer.find("${") != std::string::npos) return r.check_template_at(v, pointer, false);
         const std::string why = detail::check_json_pointer(pointer);
         if (why.empty()) return true;
         r.error(v, "bad JSON pointer '" + pointer + "'",

@@ -45,6 +45,8 @@ struct Variable : Positioned {
     std::string name;
     boost::json::value value;  // string leaves may hold placeholders
     bool secret = false;       // redacted in every report
+    bool deferred = false;     // interpolated each time it is used, not at suite start (a body
+                               // template naming ids that setup captures); set by profiles only
 };
 
 // ----------------------------------------------------------- expectations
