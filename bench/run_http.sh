@@ -71,42 +71,45 @@ python3 "$repo/bench/http/gen_suite.py" --out "$work/rss" --product-id "$product
 
 now_ns() { date +%s%N; }
 
-# One idconform run; prints "wall_seconds run_seconds". The run phase is the
-# runner's own "in X s" (cases only: no suite loading, no JUnit writing).
+# One idconform run; prints "wall_s run_s cpu_s". wall is the whole process; run
+# is the runner's own "in X s" (the cases only: no suite loading, no JUnit
+# writing); cpu is the process's user + system time (bash's time keyword).
 run_idconform() {  # suite concurrency junit log
-  local t0 t1 rc=0
-  t0=$(now_ns)
-  IDCONFORM_BASE_URL="$base_url" "${client_cpu[@]}" "$idconform" run "$1" --concurrency "$2" --junit "$3" \
-    --no-progress >"$4" 2>&1 || rc=$?
-  t1=$(now_ns)
-  local n
+  local rc=0 n run_s
+  { TIMEFORMAT='%R %U %S'; time IDCONFORM_BASE_URL="$base_url" "${client_cpu[@]}" "$idconform" run "$1" \
+      --concurrency "$2" --junit "$3" --no-progress >"$4" 2>&1; } 2>"$4.time" || rc=$?
   n=$(sed -n 's/^OK \([0-9]*\) tests: passed \1,.*/\1/p' "$4")
   if [ "$rc" != 0 ] || [ -z "$n" ]; then tail -n 5 "$4" >&2; die "idconform run failed (exit $rc, see above)"; fi
-  local run_s
   run_s=$(sed -n 's/^OK .* in \([0-9.]*\) s$/\1/p' "$4")
-  awk -v a="$t0" -v b="$t1" -v r="$run_s" 'BEGIN { printf "%.4f %s\n", (b - a) / 1e9, r }'
+  awk -v r="$run_s" '{ printf "%s %s %.3f\n", $1, r, $2 + $3 }' "$4.time"
 }
 
-run_wrk() {  # threads connections -> requests/s
-  local out
-  out=$("${client_cpu[@]}" wrk -t"$1" -c"$2" -d"${wrk_seconds}s" -H "$auth" "$url") || die "wrk failed"
+run_wrk() {  # threads connections -> "requests/s cpu_us_per_request"
+  local out rc=0
+  { TIMEFORMAT='%R %U %S'; time "${client_cpu[@]}" wrk -t"$1" -c"$2" -d"${wrk_seconds}s" -H "$auth" "$url" \
+      >"$work/wrk.out"; } 2>"$work/wrk.time" || rc=$?
+  out=$(cat "$work/wrk.out")
+  [ "$rc" = 0 ] || { echo "$out" >&2; die "wrk failed (exit $rc)"; }
   if grep -q 'Non-2xx' <<<"$out"; then echo "$out" >&2; die "wrk got answers other than 200"; fi
-  awk '/^Requests\/sec:/ { print $2 }' <<<"$out"
+  awk -v cpu="$(awk '{ print $2 + $3 }' "$work/wrk.time")" '
+    / requests in / { n = $1 } /^Requests\/sec:/ { r = $2 } END { printf "%s %.1f\n", r, cpu * 1e6 / n }' <<<"$out"
 }
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-declare -A wall run wrk_rps
+declare -A wall run cpu wrk_rps wrk_cpu
 for level in 1 16; do
   threads=1; [ "$level" = 16 ] && threads="$wrk_threads"
   # wrk and idconform back to back per level, so both see much the same machine load.
-  wrk_rps[$level]=$(run_wrk "$threads" "$level")
+  run_wrk "$threads" "$level" >"$work/wrk.result"
+  read -r "wrk_rps[$level]" "wrk_cpu[$level]" <"$work/wrk.result"
   : >"$work/times-$level"
   for i in $(seq 1 "$repeat"); do
     run_idconform "$work/s/suite.yaml" "$level" "$work/junit-$level.xml" "$work/log-$level-$i" >>"$work/times-$level"
   done
   wall[$level]=$(awk '{ print $1 }' "$work/times-$level" | median)
   run[$level]=$(awk '{ print $2 }' "$work/times-$level" | median)
+  cpu[$level]=$(awk '{ print $3 }' "$work/times-$level" | median)
   echo "run_http: concurrency $level: wrk ${wrk_rps[$level]} req/s; idconform wall s: $(awk '{ printf "%s ", $1 }' "$work/times-$level")"
 done
 
@@ -138,20 +141,21 @@ junit_mb=$(awk -v b="$(stat -c %s "$work/rss-junit.xml")" 'BEGIN { printf "%.1f"
 echo
 echo "idconform HTTP benchmark: $cases GET cases ($shape), median of $repeat runs; wrk ${wrk_seconds} s per level"
 echo "machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg); server threads $server_threads, pin $pin"
-awk -v n="$cases" -v w1="${wall[1]}" -v r1="${run[1]}" -v k1="${wrk_rps[1]}" \
-    -v w16="${wall[16]}" -v r16="${run[16]}" -v k16="${wrk_rps[16]}" -v wt="$wrk_threads" \
-    -v rss="$rss_kb" -v rn="$rss_cases" -v rw="$rss_wall" -v jm="$junit_mb" '
-function row(level, wrkargs, wall, runs, wrk,   a, b) {
+awk -v n="$cases" -v wt="$wrk_threads" -v rss="$rss_kb" -v rn="$rss_cases" -v rw="$rss_wall" -v jm="$junit_mb" \
+    -v w1="${wall[1]}" -v r1="${run[1]}" -v c1="${cpu[1]}" -v k1="${wrk_rps[1]}" -v kc1="${wrk_cpu[1]}" \
+    -v w16="${wall[16]}" -v r16="${run[16]}" -v c16="${cpu[16]}" -v k16="${wrk_rps[16]}" -v kc16="${wrk_cpu[16]}" '
+function row(level, wrkargs, wall, runs, cpu, wrk, wrkcpu,   a, b) {
   a = n / wall; b = n / runs
-  printf "%-14s %10.0f %10.0f %10.0f %-10s %8.2fx %8.2fx   %s\n", "concurrency " level, a, b, wrk, wrkargs, a / wrk, b / wrk,
-    (a / wrk >= 0.5 ? "met" : "NOT met")
+  printf "%-14s %9.0f %9.0f %9.0f %-9s %7.2fx %7.2fx %8.1f %8.1f   %s\n", "concurrency " level, a, b, wrk, wrkargs,
+    a / wrk, b / wrk, cpu * 1e6 / n, wrkcpu, (a / wrk >= 0.5 ? "met" : "NOT met")
 }
 BEGIN {
-  printf "%-14s %10s %10s %10s %-10s %9s %9s   %s\n", "", "cases/s", "cases/s", "wrk", "", "ratio", "ratio", "target"
-  printf "%-14s %10s %10s %10s %-10s %9s %9s   %s\n", "", "(wall)", "(run)", "req/s", "(args)", "(wall)", "(run)", ">= 0.5x wrk"
-  row(1, "-t1 -c1", w1, r1, k1)
-  row(16, "-t" wt " -c16", w16, r16, k16)
+  printf "%-14s %9s %9s %9s %-9s %8s %8s %8s %8s   %s\n", "", "cases/s", "cases/s", "wrk", "", "ratio", "ratio", "CPU us", "CPU us", "target"
+  printf "%-14s %9s %9s %9s %-9s %8s %8s %8s %8s   %s\n", "", "(wall)", "(run)", "req/s", "(args)", "(wall)", "(run)", "/case", "/wrk req", ">= 0.5x wrk"
+  row(1, "-t1 -c1", w1, r1, c1, k1, kc1)
+  row(16, "-t" wt " -c16", w16, r16, c16, k16, kc16)
   printf "\npeak RSS, %d cases, --concurrency 16, --junit (%s MB): %.1f MB in %s s   target < 100 MB: %s\n",
     rn, jm, rss / 1024, rw, (rss / 1024 < 100 ? "met" : "NOT met")
-  print "(wall: whole process, suite loading and JUnit writing included; run: the runner'"'"'s own case time)"
+  print "wall: whole idconform process (suite loading and JUnit writing included); run: the runner'"'"'s own"
+  print "case time; CPU us: client user+system CPU per case / per wrk request (idconform: whole process)."
 }'

@@ -130,7 +130,7 @@ private:
             if (ref.required) ensure_created(ref.resource, steps);
         suite::Step st;
         st.pos = t->create->pos;
-        st.name = "create a " + t->name + " for the references of " + r_.name;
+        st.name = "create a '" + t->name + "' entity for the references of '" + r_.name + "'";
         st.http.pos = t->create->pos;
         st.http.method = t->create->method;
         st.http.path = t->create->path;

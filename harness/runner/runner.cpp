@@ -149,7 +149,8 @@ struct SuiteRun {
         std::string problem;             // why it cannot be deleted (no delete endpoint)
     };
     std::vector<Created> created;        // entities this suite created, in order
-    std::set<std::string> deleted;       // URLs answered 2xx/404 to a DELETE
+    std::set<std::string> deleted;       // URLs answered 2xx to a DELETE
+    std::vector<StepRecord> scan_findings;  // setup/teardown steps whose only failures are shape-scan findings
 };
 
 class Engine {
@@ -419,10 +420,13 @@ private:
                         run.field_versions[req->method + " " + st.http.path + " " + field].insert(versions.begin(), versions.end());
                 }
             }
-            if (req->method == "DELETE" && (status / 100 == 2 || status == 404)) run.deleted.insert(req->url);
-            if (st.cleanup && status / 100 == 2) register_created(run, *st.cleanup, *req, x, scope, out.record.name);
+            if (opts_.warnings_fail)
+                for (auto& c : out.record.checks) c.warning = false;
             out.failed = std::any_of(out.record.checks.begin(), out.record.checks.end(),
                                      [](const CheckResult& c) { return !c.ok && !c.warning; });
+            // Only a successful DELETE proves it is gone: a 404 may be another principal being refused.
+            if (req->method == "DELETE" && status / 100 == 2) run.deleted.insert(req->url);
+            if (st.cleanup && status / 100 == 2) register_created(run, *st.cleanup, *req, x, scope, out.record.name);
             if (!st.captures.empty()) {
                 // Captured even when a check failed: teardown needs the ids
                 // of what was created to clean it up.
@@ -602,6 +606,7 @@ private:
                     r.message = ch.what + ": expected " + ch.expected + ", got " + ch.actual;
                     break;
                 }
+                file_under_broken_rule(r);
                 break;
             }
         }
@@ -612,6 +617,28 @@ private:
     // Runs setup or teardown steps in order on the suite scope. On the first
     // problem returns a CaseResult named after the phase (failed for a broken
     // expectation, error otherwise); nullopt when every step passed.
+    static bool only_scan_failures(const StepRecord& rec) {
+        return std::all_of(rec.checks.begin(), rec.checks.end(), [](const CheckResult& c) {
+            return c.ok || c.warning || c.what.rfind("shape scan", 0) == 0;
+        });
+    }
+
+    static const CheckResult* first_failure(const std::vector<StepRecord>& steps) {
+        for (const auto& st : steps)
+            for (const auto& c : st.checks)
+                if (!c.ok && !c.warning) return &c;
+        return nullptr;
+    }
+
+    // The rule a failed case is filed under: the rule of the check that broke
+    // (a shape-scan finding in a DATA-ID-001 case is a DATA-ID-002 failure).
+    static void file_under_broken_rule(CaseResult& r) {
+        const CheckResult* c = first_failure(r.steps);
+        if (!c || c->rule.empty() || c->rule.find(',') != std::string::npos) return;
+        r.classname = r.suite + "." + c->rule;
+        if (std::find(r.rules.begin(), r.rules.end(), c->rule) == r.rules.end()) r.rules.insert(r.rules.begin(), c->rule);
+    }
+
     awaitable<std::optional<CaseResult>> run_phase(SuiteRun& run, const std::vector<suite::Step>& steps, const char* phase) {
         CaseResult r;
         r.suite = run.suite->name;
@@ -628,6 +655,12 @@ private:
             if (teardown && so.suite_error.find("undefined variable") != std::string::npos) continue;
             r.steps.push_back(so.record);
             if (problem) continue;  // teardown goes on after a problem; the first one is reported
+            if (so.failed && only_scan_failures(so.record)) {
+                // The step did what setup needs; what the scan found in its
+                // answer is reported in a testcase of its own.
+                run.scan_findings.push_back(r.steps.back());
+                continue;
+            }
             const std::string step = "step '" + so.record.name + "'";
             if (!so.suite_error.empty()) {
                 r.outcome = Outcome::error;
@@ -644,6 +677,7 @@ private:
                         r.message = step + " failed: " + ch.what + ": expected " + ch.expected + ", got " + ch.actual;
                         break;
                     }
+                file_under_broken_rule(r);
             } else {
                 continue;
             }
@@ -764,6 +798,20 @@ private:
         }
         if (setup_result) result.cases.push_back(std::move(*setup_result));
         for (auto& r : results) result.cases.push_back(std::move(*r));
+        if (!run.scan_findings.empty()) {
+            CaseResult f;
+            f.suite = s.name;
+            f.name = "shape scan of setup and teardown answers";
+            f.pos = s.pos;
+            f.steps = std::move(run.scan_findings);
+            f.outcome = Outcome::failed;
+            const CheckResult* c = first_failure(f.steps);
+            f.message = c->what + ": expected " + c->expected + ", got " + c->actual;
+            f.classname = s.name;
+            file_under_broken_rule(f);
+            reporter_.case_finished(f);
+            result.cases.push_back(std::move(f));
+        }
         if (s.scan && !setup_result) {
             CaseResult v = field_versions_case(run);
             reporter_.case_finished(v);
