@@ -166,7 +166,9 @@ std::vector<Mutation> ulid_mutations(const Ulid& u) {
     if (upper != s) out.push_back({"upper-case", upper, "case: the wire form is lower-case"});
     out.push_back({"one-char-short", s.substr(0, 25), "length: 25 characters"});
     out.push_back({"one-char-long", s + "0", "length: 27 characters"});
-    out.push_back({"overflow", "8" + s.substr(1), "range: first char above 7 exceeds 128 bits"});
+    std::string overflow = s;
+    overflow[0] = '8';
+    out.push_back({"overflow", std::move(overflow), "range: first char above 7 exceeds 128 bits"});
     for (char bad : {'i', 'l', 'o', 'u'}) {
         std::string t = s;
         t[10] = bad;

@@ -306,3 +306,30 @@ TEST_CASE("shape scan finds ids in any spelling and ignores ordinary text") {
     CHECK_FALSE(looks_like_id("2022-02-22T19:22:22.000Z"));
     CHECK_FALSE(looks_like_id("ABCDEFGHJKMNPQRSTVWXYZABCD"));  // 26 letters, no digit
 }
+
+TEST_CASE("strict check agrees with a byte-by-byte reference on every single-byte change") {
+    // The strict check is vectorised; compare it with the obvious definition
+    // on the canonical text with each position set to every byte value.
+    auto reference = [](std::string_view t) {
+        if (t.size() != 36) return false;
+        for (std::size_t i = 0; i < 36; ++i) {
+            const char c = t[i];
+            if (i == 8 || i == 13 || i == 18 || i == 23) {
+                if (c != '-') return false;
+            } else if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
+                return false;
+            }
+        }
+        return true;
+    };
+    std::string t = v7_text;
+    for (std::size_t i = 0; i < 36; ++i) {
+        const char saved = t[i];
+        for (int b = 0; b < 256; ++b) {
+            t[i] = static_cast<char>(b);
+            REQUIRE(is_canonical(t) == reference(t));
+        }
+        t[i] = saved;
+    }
+    CHECK(is_canonical(t));
+}
