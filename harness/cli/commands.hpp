@@ -22,5 +22,6 @@ using Runner = std::function<int()>;
 Runner add_inspect(CLI::App& app);
 Runner add_gen(CLI::App& app);
 Runner add_run(CLI::App& app);
+Runner add_list(CLI::App& app);
 
 }  // namespace idconform::cli

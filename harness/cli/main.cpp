@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
     const Runner inspect = add_inspect(app);
     const Runner gen = add_gen(app);
     const Runner run = add_run(app);
+    const Runner list = add_list(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -26,6 +27,7 @@ int main(int argc, char** argv) {
         if (app.got_subcommand("inspect")) return inspect();
         if (app.got_subcommand("gen")) return gen();
         if (app.got_subcommand("run")) return run();
+        if (app.got_subcommand("list")) return list();
     } catch (const std::exception& e) {
         std::cerr << "idconform: internal error: " << e.what() << '\n';
         return exit_internal;

@@ -1,0 +1,123 @@
+// `idconform list [SUITE_OR_DIR...] [--markdown]`: what the suites check,
+// one row per case: rule, suite, check, what is sent, what must come back.
+// README's rule table is this command's output (a test keeps them equal).
+#include "cli/commands.hpp"
+
+#include "suite/loader.hpp"
+
+#include <boost/json/serialize.hpp>
+
+#include <iostream>
+#include <memory>
+
+namespace idconform::cli {
+
+namespace {
+
+std::string join(const std::vector<std::string>& v, const char* sep) {
+    std::string s;
+    for (const auto& e : v) s += (s.empty() ? "" : sep) + e;
+    return s;
+}
+
+std::string sent(const suite::Case& c) {
+    std::string what;
+    if (c.for_each) {
+        const auto& f = *c.for_each;
+        switch (f.source) {
+            case suite::ForEach::Source::mutations: what = "each mutation of " + f.set; break;
+            case suite::ForEach::Source::vectors: what = "vectors '" + f.set + "'"; break;
+            case suite::ForEach::Source::count: what = std::to_string(f.count) + " times"; break;
+        }
+        if (!f.only.empty()) what += " (" + join(f.only, ", ") + ")";
+        if (!f.except.empty()) what += " (all but " + join(f.except, ", ") + ")";
+        what += ": ";
+    }
+    std::vector<std::string> steps;
+    for (const auto& st : c.steps) {
+        std::string s = st.http.method + " " + st.http.path;
+        for (const auto& [k, v] : st.http.path_params) s += " {" + k + "}=" + v;
+        for (const auto& [k, v] : st.http.query) s += " ?" + k + "=" + v;
+        for (const auto& [p, v] : st.http.set) s += " body" + p + "=" + boost::json::serialize(v);
+        for (const auto& p : st.http.unset) s += " without body" + p;
+        if (!st.http.principal.empty()) s += " as " + st.http.principal;
+        steps.push_back(std::move(s));
+    }
+    return what + join(steps, "; then ");
+}
+
+std::string expected(const suite::Case& c) {
+    std::vector<std::string> out;
+    for (const auto& st : c.steps) {
+        const auto& e = st.expect;
+        if (e.status) {
+            std::vector<std::string> codes;
+            for (int x : e.status->exact) codes.push_back(std::to_string(x));
+            for (int x : e.status->classes) codes.push_back(std::to_string(x) + "xx");
+            out.push_back(std::string(e.status->negate ? "status not " : "status ") + join(codes, "/"));
+        }
+        for (const auto& id : e.ids) {
+            std::string s = "id " + (id.at ? *id.at : "header " + id.header.value_or(""));
+            if (id.equals) s += " = " + *id.equals;
+            else s += " " + id.kind;
+            if (id.minted) s += " minted now";
+            if (id.unique) s += " unique";
+            if (id.allow_null) s += " or null";
+            if (!id.time_field.empty()) s += ", time field not derived from it";
+            out.push_back(std::move(s));
+        }
+        if (e.body)
+            for (const auto& n : e.body->not_contains) out.push_back("body without " + n);
+        for (const auto& j : e.json) out.push_back("json " + (j.pointer.empty() ? std::string("(whole body)") : j.pointer) + " checked");
+    }
+    return join(out, "; ");
+}
+
+std::string cell(std::string s) {
+    std::string out;
+    for (char ch : s) {
+        if (ch == '|') out += "\\|";
+        else if (ch == '\n') out += ' ';
+        else out += ch;
+    }
+    return out;
+}
+
+}  // namespace
+
+Runner add_list(CLI::App& app) {
+    auto paths = std::make_shared<std::vector<std::string>>();
+    auto markdown = std::make_shared<bool>(false);
+    auto* cmd = app.add_subcommand("list", "List what suites check: rule, check, what is sent, what must come back");
+    cmd->add_option("SUITE_OR_DIR", *paths, "Suite files or directories")->required();
+    cmd->add_flag("--markdown", *markdown, "Print a Markdown table (README's rule table is made this way)");
+    return [paths, markdown]() -> int {
+        std::vector<Diagnostic> diags;
+        const auto files = suite::expand_suite_paths(*paths, diags);
+        std::vector<suite::Suite> suites;
+        for (const auto& f : files) {
+            auto r = suite::load_file(f);
+            if (r.suite) suites.push_back(std::move(*r.suite));
+            for (auto& d : r.diagnostics) diags.push_back(std::move(d));
+        }
+        if (!diags.empty()) {
+            for (const auto& d : diags) std::cerr << render(d) << '\n';
+            return exit_usage;
+        }
+        if (*markdown) {
+            std::cout << "| rule | suite | check | what is sent | what must come back |\n|---|---|---|---|---|\n";
+        }
+        for (const auto& s : suites)
+            for (const auto& c : s.cases) {
+                const std::string rule = c.rules.empty() ? "-" : join(c.rules, ", ");
+                if (*markdown)
+                    std::cout << "| " << cell(rule) << " | " << cell(s.name) << " | " << cell(c.name) << " | `"
+                              << cell(sent(c)) << "` | " << cell(expected(c)) << " |\n";
+                else
+                    std::cout << rule << "\t" << s.name << "\t" << c.name << "\t" << sent(c) << "\t" << expected(c) << "\n";
+            }
+        return exit_ok;
+    };
+}
+
+}  // namespace idconform::cli
