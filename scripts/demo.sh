@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job: installs what is missing, builds idconform and the example
 # products server, starts the server on a free loopback port, runs the
-# built-in suites against it, writes reports/junit.xml (and report.json),
+# hand-written suites and the built-in packs (via the example target profile)
+# against it, writes reports/junit.xml (and report.json),
 # prints the summary and stops the server. Exits with idconform's exit code.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,7 +35,7 @@ echo "demo: example products server at $base_url"
 
 mkdir -p reports
 status=0
-IDCONFORM_BASE_URL="$base_url" build/harness/cli/idconform run suites/ \
+IDCONFORM_BASE_URL="$base_url" build/harness/cli/idconform run suites/ --target examples/products.target.yaml \
   --junit reports/junit.xml --json reports/report.json --concurrency 8 || status=$?
 echo "demo: JUnit report in reports/junit.xml (exit code $status)"
 exit "$status"

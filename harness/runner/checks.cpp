@@ -332,8 +332,9 @@ std::vector<CheckResult> evaluate(const suite::Expect& e, const Exchange& x, con
 namespace {
 bool id_named(std::string_view key) {
     if (key == "id" || key == "ID") return true;
-    if (key.size() > 3 && key.substr(key.size() - 3) == "_id") return true;
-    return key.size() > 2 && key.substr(key.size() - 2) == "Id";
+    // '*' may match nothing: MongoDB's "_id" is id-named too
+    if (key.size() >= 3 && key.substr(key.size() - 3) == "_id") return true;
+    return key.size() >= 2 && key.substr(key.size() - 2) == "Id";
 }
 
 void scan_value(const json::value& v, std::string& ptr, std::string& shape, std::string_view key,
@@ -426,6 +427,8 @@ std::optional<std::int64_t> parse_iso8601_ms(std::string_view t, bool* exact_ms)
         (t[10] != 'T' && t[10] != ' ') || !num(11, 2, h) || t[13] != ':' || !num(14, 2, mi) || t[16] != ':' ||
         !num(17, 2, se))
         return std::nullopt;
+    // field ranges (second 60 is a leap second); day-of-month is not checked per month
+    if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60) return std::nullopt;
     std::size_t i = 19;
     std::int64_t ms = 0;
     bool exact = true;
@@ -438,6 +441,7 @@ std::optional<std::int64_t> parse_iso8601_ms(std::string_view t, bool* exact_ms)
             ++digits;
             ++i;
         }
+        if (digits == 0) return std::nullopt;  // "22." is not a time
         for (int k = digits; k < 3; ++k) ms *= 10;
     }
     const std::string_view zone = t.substr(i);
@@ -503,17 +507,38 @@ bool set_at_pointer(json::value& root, std::string_view pointer, json::value v) 
 }
 
 bool erase_at_pointer(json::value& root, std::string_view pointer) {
+    if (pointer.empty() || pointer[0] != '/') return false;
     const auto toks = pointer_tokens(pointer);
-    if (toks.empty()) return false;
+    // An existing array element: digits only, inside the array ('-' names no element).
+    auto index = [](const std::string& tok, std::size_t size) -> std::optional<std::size_t> {
+        if (tok.empty() || tok.size() > 18) return std::nullopt;
+        std::size_t idx = 0;
+        for (char c : tok) {
+            if (c < '0' || c > '9') return std::nullopt;
+            idx = idx * 10 + static_cast<std::size_t>(c - '0');
+        }
+        return idx < size ? std::optional<std::size_t>(idx) : std::nullopt;
+    };
     json::value* cur = &root;
     for (std::size_t i = 0; i + 1 < toks.size(); ++i) {
         if (cur->is_object()) {
             auto* n = cur->as_object().if_contains(toks[i]);
             if (!n) return false;
             cur = n;
+        } else if (cur->is_array()) {
+            const auto idx = index(toks[i], cur->as_array().size());
+            if (!idx) return false;
+            cur = &cur->as_array()[*idx];
         } else {
             return false;
         }
+    }
+    if (cur->is_array()) {
+        auto& a = cur->as_array();
+        const auto idx = index(toks.back(), a.size());
+        if (!idx) return false;
+        a.erase(a.begin() + static_cast<std::ptrdiff_t>(*idx));
+        return true;
     }
     return cur->is_object() && cur->as_object().erase(toks.back()) > 0;
 }

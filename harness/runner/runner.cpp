@@ -617,6 +617,26 @@ private:
     // Runs setup or teardown steps in order on the suite scope. On the first
     // problem returns a CaseResult named after the phase (failed for a broken
     // expectation, error otherwise); nullopt when every step passed.
+    // A passed case keeps what its report shows (request line, status,
+    // checks) and drops headers, bodies and the reproduce command, so that
+    // runs of 100,000 cases stay small. Failed and errored cases keep all.
+    static void compact_passed(CaseResult& r) {
+        for (auto& st : r.steps) {
+            auto& x = st.exchange;
+            std::vector<Header>().swap(x.request.headers);
+            std::string().swap(x.request.body);
+            if (x.response) {
+                std::vector<Header>().swap(x.response->headers);
+                std::string().swap(x.response->body);
+            }
+            std::string().swap(st.reproduce);
+            for (auto& c : st.checks) {
+                if (c.actual.size() > 160) { c.actual.resize(160); c.actual += "..."; c.actual.shrink_to_fit(); }
+                if (c.expected.size() > 160) { c.expected.resize(160); c.expected += "..."; c.expected.shrink_to_fit(); }
+            }
+        }
+    }
+
     static bool only_scan_failures(const StepRecord& rec) {
         return std::all_of(rec.checks.begin(), rec.checks.end(), [](const CheckResult& c) {
             return c.ok || c.warning || c.what.rfind("shape scan", 0) == 0;
@@ -774,6 +794,7 @@ private:
                             } else {
                                 CaseResult r = co_await run_case(run, cases[i]);
                                 if (r.outcome == Outcome::failed) ++failures_;
+                                if (r.outcome == Outcome::passed) compact_passed(r);
                                 results[i] = std::move(r);
                             }
                             flush();

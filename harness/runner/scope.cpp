@@ -78,7 +78,16 @@ Result<json::value> Scope::resolve(std::string_view expr) const {
     // name.field on an object variable
     if (auto dot = expr.find('.'); dot != std::string_view::npos) {
         if (const auto* base = find(expr.substr(0, dot)); base && base->is_object()) {
-            if (const auto* f = base->as_object().if_contains(expr.substr(dot + 1))) return *f;
+            if (const auto* f = base->as_object().if_contains(expr.substr(dot + 1))) {
+                if (!deferred_.count(expr.substr(0, dot))) return *f;
+                // a field of a template variable is filled at use, like the whole
+                if (depth_ > 8)
+                    return Result<json::value>(boost::system::in_place_error, "template variable ${" + std::string(expr) + "} refers to itself");
+                ++depth_;
+                auto r = interpolate_json(*f, *this);
+                --depth_;
+                return r;
+            }
         }
     }
     return Result<json::value>(boost::system::in_place_error, "undefined variable ${" + std::string(expr) + "}");

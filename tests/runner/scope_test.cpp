@@ -64,7 +64,7 @@ TEST_CASE("to_text: strings as is, everything else as JSON") {
 
 TEST_CASE("interpolate: ${name} and ${name.field}") {
     Scope s;
-    s.set("id", v7_text);
+    s.set("id", json::value(v7_text));
     s.set("n", 42);
     s.set("nothing", nullptr);
     s.set("res", js(R"({"path":"/items","id_at":"/data/id","nested":{"a":1}})"));
@@ -191,7 +191,7 @@ TEST_CASE("interpolate_json: a whole-leaf placeholder keeps the variable's JSON 
     s.set("empty", "");
     s.set("obj", js(R"({"a":[1,2]})"));
     s.set("flag", false);
-    s.set("ref", v7_text);
+    s.set("ref", json::value(v7_text));
     const auto out = ok_json(js(R"({
         "n": "${null_v}", "z": "${zero}", "e": "${empty}", "o": "${obj}", "f": "${flag}",
         "text": "id-${zero}", "two": "${zero}${empty}", "list": ["${ref}", "${zero}", 1.5, true, null],
@@ -233,7 +233,7 @@ TEST_CASE("deferred variables are filled at each use") {
     REQUIRE_FALSE(early.has_value());
     CHECK(early.error() == "undefined variable ${res_id}");
 
-    s.set("res_id", v7_text);
+    s.set("res_id", json::value(v7_text));
     s.set("n", 3);
     s.set("who", "world");
     auto b = s.resolve("body");
@@ -243,7 +243,7 @@ TEST_CASE("deferred variables are filled at each use") {
     CHECK(ok_json(json::value("${body}"), s) == *b);
 
     // a later value shows at the next use
-    s.set("res_id", v4_text);
+    s.set("res_id", json::value(v4_text));
     CHECK(s.resolve("body")->at("ref") == json::value(v4_text));
 
     // setting a plain value ends the deferral: the text is taken literally
@@ -275,4 +275,10 @@ TEST_CASE("deferred object variable: ${name.field} is filled too") {
     s.set_deferred("tmpl", js(R"({"path":"/items/${id}"})"));
     s.set("id", "abc");
     CHECK(ok_text("${tmpl.path}", s) == "/items/abc");
+    s.set("id", "def");
+    CHECK(ok_text("${tmpl.path}", s) == "/items/def");
+    s.set_deferred("self", js(R"({"f":"${self.f}"})"));
+    auto r = s.resolve("self.f");
+    REQUIRE_FALSE(r.has_value());
+    CHECK(r.error() == "template variable ${self.f} refers to itself");
 }
