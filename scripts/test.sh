@@ -5,6 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
+# ccache: share hits between clones and CI checkouts on this machine.
+export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
 
 bash scripts/setup.sh
 
