@@ -19,6 +19,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 # start_server [ARGS...]: starts products_server on port 0; sets BASE_URL.
 start_server() {
   local out="$WORK/server.$RANDOM.out"
+  : >"$out"  # exists before the server's redirection happens
   "$PRODUCTS_SERVER" --port 0 "$@" >"$out" 2>&1 &
   PIDS+=($!)
   for _ in $(seq 1 100); do

@@ -113,7 +113,7 @@ TEST_CASE("status: exact, list, class, negated") {
     }
 }
 
-TEST_CASE("headers: equals, regex, absent, present; names case-insensitive") {
+TEST_CASE("headers: equals, regex, absent, present - names case-insensitive") {
     Ctx c;
     c.scope.set("loc", json::value("/items/" + v7_text));
     const auto x = answered(201, "{}", {{"Content-Type", "application/json"}, {"Location", "/items/" + v7_text}});
@@ -249,7 +249,7 @@ TEST_CASE("json equals: numeric-aware, by value, templates") {
     CHECK(bad.expected == "undefined variable ${undefined_var}");
 }
 
-TEST_CASE("json pointer written as a variable; the root pointer") {
+TEST_CASE("json pointer written as a variable, and the root pointer") {
     Ctx c;
     c.scope.set("res", js(R"({"id_at":"/owner/id"})"));
     const auto x = answered(200, body);

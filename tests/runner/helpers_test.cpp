@@ -231,7 +231,7 @@ TEST_CASE("curl_command: GET is the default, URL quoted") {
     CHECK(curl_command(r) == "curl -sS -i 'http://127.0.0.1:8080/items?a=1&b=2'");
 }
 
-TEST_CASE("curl_command: method, headers, body; single quotes survive the shell") {
+TEST_CASE("curl_command: method, headers, body - single quotes survive the shell") {
     Request r;
     r.method = "POST";
     r.url = "http://h/it'ems";

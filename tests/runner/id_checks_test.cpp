@@ -235,7 +235,7 @@ TEST_CASE("id minted: inside the send/receive window widened by the skew, edges 
     CHECK(at(v7_ms + 999999, v7_ms + 999999).ok);
 }
 
-TEST_CASE("id minted: ULIDs by their 48-bit time; other kinds carry no time") {
+TEST_CASE("id minted: ULIDs by their 48-bit time, other kinds carry no time") {
     Ctx c;
     c.ctx.clock_skew = std::chrono::milliseconds(1000);
     auto e = id_at("/id", "ulid");
