@@ -76,32 +76,8 @@ struct SetUse {
     std::vector<Ref> names;  // only/except entries
 };
 
-std::optional<std::string> read_text(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return std::nullopt;
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
-bool valid_name(std::string_view s) {
-    if (s.empty()) return false;
-    if (!(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
-    return std::all_of(s.begin(), s.end(),
-                       [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-'; });
-}
-
-std::string syntax_hint(const std::string& msg) {
-    if (msg.find("end of sequence flow") != std::string::npos) return "a '[' list is missing its closing ']'";
-    if (msg.find("end of map flow") != std::string::npos) return "a '{' mapping is missing its closing '}'";
-    if (msg.find("illegal map value") != std::string::npos)
-        return "a value cannot hold another 'key: value' on the same line; quote the value or move it to a "
-               "new, more indented line";
-    if (msg.find("end of map not found") != std::string::npos || msg.find("bad indentation") != std::string::npos)
-        return "check the indentation: keys of one mapping must start in the same column";
-    if (msg.find("tab") != std::string::npos) return "YAML indentation uses spaces, not tabs";
-    return "check indentation, quotes and brackets at this position";
-}
+using detail::read_text;
+using detail::valid_name;
 
 // ----------------------------------------------------------------- loader
 
@@ -113,32 +89,10 @@ public:
     // diagnostics when it is broken or empty. `kind` names it ("suite").
     std::optional<YAML::Node> parse(const SourceText& src, const std::string& text, std::string_view kind) {
         Reader r(src, diags);
-        std::vector<YAML::Node> docs;
-        try {
-            docs = YAML::LoadAll(text);
-        } catch (const YAML::ParserException& e) {
-            r.error(e.mark, "YAML syntax error: " + e.msg, syntax_hint(e.msg));
-            return std::nullopt;
-        } catch (const YAML::Exception& e) {
-            r.error(e.mark, std::string("YAML error: ") + e.what(), "check the YAML syntax near here");
-            return std::nullopt;
-        }
-        if (docs.empty() || (docs.size() == 1 && docs[0].IsNull())) {
-            YAML::Mark m;
-            m.line = 0;
-            m.column = 0;
-            r.error(m, "the " + std::string(kind) + " file is empty",
-                    kind == "suite" ? std::string("a suite needs at least:") + suite_example
-                                    : "an included file holds a vector set (set: name, vectors: [...]) or "
-                                      "fragments (fragments: {name: step})");
-            return std::nullopt;
-        }
-        if (docs.size() > 1) {
-            r.error({docs[1], docs[1].Mark()}, "more than one YAML document in one file",
-                    "remove the '---' separator: one file holds one " + std::string(kind));
-            return std::nullopt;
-        }
-        return docs[0];
+        return detail::parse_document(r, text, kind,
+                                      kind == "suite" ? std::string("a suite needs at least:") + suite_example
+                                                      : "an included file holds a vector set (set: name, vectors: [...]) or "
+                                                        "fragments (fragments: {name: step})");
     }
 
     SourceText& keep(SourceText src) {
