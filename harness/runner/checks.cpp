@@ -151,7 +151,10 @@ CheckResult check_id(const suite::IdExpect& e, const json::value* value, const E
         using namespace std::chrono;
         const auto lo = duration_cast<milliseconds>(x.sent.time_since_epoch()) - ctx.clock_skew;
         const auto hi = duration_cast<milliseconds>(x.received.time_since_epoch()) + ctx.clock_skew;
-        if (ms < lo.count() || ms > hi.count()) {
+        if (ms < 0) {
+            ok = false;
+            actual += "; this kind of id carries no creation time, so it cannot have been minted now";
+        } else if (ms < lo.count() || ms > hi.count()) {
             ok = false;
             actual += "; its time " + ids::iso8601_ms(ms) + " lies outside the send/receive window " +
                       ids::iso8601_ms(lo.count()) + " .. " + ids::iso8601_ms(hi.count()) + " (skew " +
