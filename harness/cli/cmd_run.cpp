@@ -69,7 +69,7 @@ Runner add_run(CLI::App& app) {
         std::string filter, base_url;
         int max_failures = 0;
         std::string cacert, cert, key;
-        bool insecure = false, verbose = false, no_progress = false, fail_on_warnings = false;
+        bool insecure = false, verbose = false, no_progress = false, fail_on_warnings = false, location = false;
         std::size_t body_cap = 1 << 20;
     };
     auto o = std::make_shared<Opts>();
@@ -100,6 +100,7 @@ Runner add_run(CLI::App& app) {
     cmd->add_flag("-k,--insecure", o->insecure, "Do not verify TLS certificates (prints a warning)");
     cmd->add_option("--clock-skew", o->clock_skew, "Allowed clock difference for minted-id time checks")->check(duration_validator());
     cmd->add_option("--body-cap", o->body_cap, "Response bytes kept per exchange; the rest is counted");
+    cmd->add_flag("-L,--location", o->location, "Follow redirects (by default a 3xx is the answer that is checked)");
     cmd->add_flag("--fail-on-warnings", o->fail_on_warnings,
                   "Advisory findings (DATA-ID-005 warnings) fail their case instead of only being reported");
     cmd->add_flag("-v,--verbose", o->verbose, "Print every case and the evidence of failures");
@@ -165,6 +166,7 @@ Runner add_run(CLI::App& app) {
         ro.max_failures = o->max_failures;
         ro.body_cap = o->body_cap;
         ro.warnings_fail = o->fail_on_warnings;
+        ro.follow_redirects = o->location;
         ro.tool_version = IDCONFORM_VERSION;
         if (!o->base_url.empty()) ro.base_url = o->base_url;
         for (const auto& v : o->vars) {

@@ -737,6 +737,7 @@ private:
             to.tls.cert_file = opts_.tls.cert_file.empty() ? s.target.cert_file : opts_.tls.cert_file;
             to.tls.key_file = opts_.tls.key_file.empty() ? s.target.key_file : opts_.tls.key_file;
             to.tls.insecure = opts_.tls.insecure || s.target.insecure;
+            to.follow_redirects = opts_.follow_redirects;
             run.transport = transport::make("http", co_await asio::this_coro::executor, to);
             setup_result = co_await run_phase(run, s.setup, "setup");
         }

@@ -33,7 +33,8 @@ struct RunOptions {
     std::optional<std::string> base_url;             // --base-url, overrides the suites' targets
     transport::TlsOptions tls;                       // CLI TLS options, merged over the suites'
     std::size_t body_cap = 1 << 20;
-    bool warnings_fail = false;                      // advisory findings (DATA-ID-005) fail their case
+    bool warnings_fail = false;
+    bool follow_redirects = false;                   // --location: follow 3xx (off: a 3xx is the answer)                      // advisory findings (DATA-ID-005) fail their case
     std::string tool_version = "0";
 };
 
