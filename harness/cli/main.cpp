@@ -17,6 +17,8 @@ int main(int argc, char** argv) {
     const Runner gen = add_gen(app);
     const Runner run = add_run(app);
     const Runner list = add_list(app);
+    for (auto* sub : app.get_subcommands({}))
+        sub->set_version_flag("--version", std::string("idconform ") + IDCONFORM_VERSION);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

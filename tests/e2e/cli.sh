@@ -72,6 +72,7 @@ ic inspect --nope
 expect_code 2
 for sub in inspect gen run list; do
   ic "$sub" --help; expect_code 0
+  ic "$sub" --version; expect_code 0; out_has "idconform "
 done
 ic --version; expect_code 0; out_has "idconform "
 echo "ok: inspect and gen"
