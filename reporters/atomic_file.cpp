@@ -11,59 +11,77 @@
 
 namespace idconform::reporters {
 
-namespace {
-
-std::string fail(std::string_view what, const std::string& path, const char* step, int err) {
-    return "cannot write " + std::string(what) + " '" + path + "': " + step + ": " + std::strerror(err);
+AtomicFileWriter::AtomicFileWriter(std::string path, std::string_view what) noexcept {
+    try {
+        path_ = std::move(path);
+        what_ = std::string(what);
+        static std::atomic<unsigned> counter{0};
+        // Same directory as the target, so rename() stays on one file system.
+        tmp_ = path_ + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
+        fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        if (fd_ < 0) fail("create", errno);
+    } catch (...) {  // std::string allocation only; keep the noexcept promise
+        error_ = "cannot write report: out of memory";
+    }
 }
 
-}  // namespace
+AtomicFileWriter::~AtomicFileWriter() {
+    if (fd_ >= 0) {
+        ::close(fd_);
+        ::unlink(tmp_.c_str());
+    }
+}
+
+void AtomicFileWriter::fail(const char* step, int err) noexcept {
+    if (!error_.empty()) return;
+    try {
+        error_ = "cannot write " + what_ + " '" + path_ + "': " + step + ": " + std::strerror(err);
+    } catch (...) {
+        error_ = "cannot write report: out of memory";
+    }
+}
+
+void AtomicFileWriter::write(std::string_view data) noexcept {
+    if (fd_ < 0 || !error_.empty()) return;
+    std::size_t done = 0;
+    while (done < data.size()) {
+        const ssize_t n = ::write(fd_, data.data() + done, data.size() - done);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            fail("write", errno);
+            return;
+        }
+        done += static_cast<std::size_t>(n);
+    }
+}
+
+bool AtomicFileWriter::commit(std::string& error) noexcept {
+    if (fd_ >= 0 && error_.empty()) {
+        // EINVAL: a file system without fsync (e.g. a pipe-like target).
+        if (::fsync(fd_) != 0 && errno != EINVAL) fail("sync", errno);
+    }
+    if (fd_ >= 0) {
+        const int rc = ::close(fd_);
+        fd_ = -1;
+        if (rc != 0) fail("close", errno);
+        if (error_.empty() && std::rename(tmp_.c_str(), path_.c_str()) != 0) fail("rename", errno);
+        if (!error_.empty()) ::unlink(tmp_.c_str());
+    }
+    if (!error_.empty()) {
+        try {
+            error = error_;
+        } catch (...) {
+        }
+        return false;
+    }
+    return true;
+}
 
 bool write_file_atomic(const std::string& path, std::string_view content, std::string_view what,
                        std::string& error) noexcept {
-    try {
-        static std::atomic<unsigned> counter{0};
-        // Same directory as the target, so rename() stays on one file system.
-        const std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
-        const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-        if (fd < 0) { error = fail(what, path, "create", errno); return false; }
-        std::size_t done = 0;
-        while (done < content.size()) {
-            const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
-            if (n < 0) {
-                if (errno == EINTR) continue;
-                const int err = errno;
-                ::close(fd);
-                ::unlink(tmp.c_str());
-                error = fail(what, path, "write", err);
-                return false;
-            }
-            done += static_cast<std::size_t>(n);
-        }
-        if (::fsync(fd) != 0 && errno != EINVAL) {  // EINVAL: a file system without fsync (e.g. a pipe-like target)
-            const int err = errno;
-            ::close(fd);
-            ::unlink(tmp.c_str());
-            error = fail(what, path, "sync", err);
-            return false;
-        }
-        if (::close(fd) != 0) {
-            const int err = errno;
-            ::unlink(tmp.c_str());
-            error = fail(what, path, "close", err);
-            return false;
-        }
-        if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-            const int err = errno;
-            ::unlink(tmp.c_str());
-            error = fail(what, path, "rename", err);
-            return false;
-        }
-        return true;
-    } catch (...) {  // std::string allocation only; keep the noexcept promise
-        error = "cannot write report: out of memory";
-        return false;
-    }
+    AtomicFileWriter out(path, what);
+    out.write(content);
+    return out.commit(error);
 }
 
 }  // namespace idconform::reporters

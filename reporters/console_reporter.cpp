@@ -22,10 +22,6 @@ constexpr const char* yellow = "33";
 constexpr const char* bold = "1";
 constexpr std::string_view erase_line = "\r\x1b[2K";
 
-struct RuleRow {
-    std::size_t passed = 0, failed = 0, errors = 0, skipped = 0, warnings = 0;
-};
-
 std::string pad_left(const std::string& s, std::size_t width) {
     return s.size() >= width ? s : std::string(width - s.size(), ' ') + s;
 }
@@ -75,6 +71,7 @@ void ConsoleReporter::clear_progress() {
 void ConsoleReporter::case_finished(const CaseResult& c) {
     ++done_;
     ++counts_[c.outcome];
+    tally_rules(c);
     const bool problem = c.outcome == Outcome::failed || c.outcome == Outcome::error;
     if (problem || opts_.verbose) {
         clear_progress();
@@ -107,37 +104,37 @@ void ConsoleReporter::case_finished(const CaseResult& c) {
     else out_ << std::flush;
 }
 
-bool ConsoleReporter::run_finished(const RunSummary& run, std::string&) {
-    clear_progress();
-
-    std::map<std::string, RuleRow> rows;
-    const std::string none = "(no rule)";
-    std::size_t warnings = 0;
-    for (const auto& s : run.suites) {
-        for (const auto& c : s.cases) {
-            std::vector<std::string> rules = c.rules;
-            if (rules.empty()) rules.push_back(none);
-            for (const auto& r : rules) {
-                RuleRow& row = rows[r];
-                switch (c.outcome) {
-                    case Outcome::passed: ++row.passed; break;
-                    case Outcome::failed: ++row.failed; break;
-                    case Outcome::error: ++row.errors; break;
-                    case Outcome::skipped: ++row.skipped; break;
-                }
-            }
-            for (const auto& st : c.steps) {
-                for (const auto& chk : st.checks) {
-                    if (chk.ok || !chk.warning) continue;
-                    ++warnings;
-                    // A warning counts for the rule it gives evidence for,
-                    // else for the case's rules.
-                    if (!chk.rule.empty()) ++rows[chk.rule].warnings;
-                    else for (const auto& r : rules) ++rows[r].warnings;
-                }
-            }
+// The per-rule table is counted here, case by case, because the runner does
+// not keep the cases until the end.
+void ConsoleReporter::tally_rules(const CaseResult& c) {
+    static const std::string none = "(no rule)";
+    const std::vector<std::string> no_rule{none};
+    const std::vector<std::string>& rules = c.rules.empty() ? no_rule : c.rules;
+    for (const auto& r : rules) {
+        RuleRow& row = rows_[r];
+        switch (c.outcome) {
+            case Outcome::passed: ++row.passed; break;
+            case Outcome::failed: ++row.failed; break;
+            case Outcome::error: ++row.errors; break;
+            case Outcome::skipped: ++row.skipped; break;
         }
     }
+    for (const auto& st : c.steps) {
+        for (const auto& chk : st.checks) {
+            if (chk.ok || !chk.warning) continue;
+            ++warnings_;
+            // A warning counts for the rule it gives evidence for, else for
+            // the case's rules.
+            if (!chk.rule.empty()) ++rows_[chk.rule].warnings;
+            else for (const auto& r : rules) ++rows_[r].warnings;
+        }
+    }
+}
+
+bool ConsoleReporter::run_finished(const RunSummary& run, std::string&) {
+    clear_progress();
+    const auto& rows = rows_;
+    const std::size_t warnings = warnings_;
 
     if (!rows.empty()) {
         const std::vector<std::string> head{"rule", "passed", "failed", "errors", "skipped", "warnings"};
@@ -157,8 +154,7 @@ bool ConsoleReporter::run_finished(const RunSummary& run, std::string&) {
         }
     }
 
-    std::size_t tests = 0;
-    for (const auto& s : run.suites) tests += s.cases.size();
+    const std::size_t tests = run.total();
     const std::size_t failed = run.count(Outcome::failed), errors = run.count(Outcome::error);
     std::string verdict = failed + errors == 0 ? paint("OK", green) : paint("FAILED", red);
     out_ << verdict << " " << tests << " tests: passed " << run.count(Outcome::passed) << ", failed " << failed

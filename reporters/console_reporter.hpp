@@ -32,6 +32,10 @@ public:
     bool run_finished(const RunSummary& run, std::string& error) override;
 
 private:
+    struct RuleRow {
+        std::size_t passed = 0, failed = 0, errors = 0, skipped = 0, warnings = 0;
+    };
+    void tally_rules(const CaseResult& c);
     void draw_progress();
     void clear_progress();
     [[nodiscard]] std::string paint(std::string_view text, const char* sgr) const;
@@ -44,6 +48,8 @@ private:
     std::size_t done_ = 0;
     std::map<Outcome, std::size_t> counts_;
     bool progress_shown_ = false;
+    std::map<std::string, RuleRow> rows_;  // per-rule table, counted at case_finished
+    std::size_t warnings_ = 0;
 };
 
 }  // namespace idconform::reporters

@@ -146,11 +146,80 @@ void pretty(std::string& out, const json::value& v, std::size_t depth) {
     }
 }
 
+// The report in pieces, so that pretty_json(json_report(...)) and the
+// streaming reporter write the same bytes: the head (tool, version, summary)
+// and each suite's members are printed with `pretty`, each case is printed at
+// its depth (4: root, suites, suite, cases) and the brackets are written here
+// exactly where `pretty` would put them.
+
+void newline(std::string& out, std::size_t depth) {
+    out += '\n';
+    out.append(2 * depth, ' ');
+}
+
+// Members of a non-empty object without its closing brace.
+void open_members(std::string& out, const json::object& o, std::size_t depth) {
+    out += '{';
+    bool first = true;
+    for (const auto& kv : o) {
+        if (!first) out += ',';
+        first = false;
+        newline(out, depth + 1);
+        out += json::serialize(json::string(kv.key()));
+        out += ": ";
+        pretty(out, kv.value(), depth + 1);
+    }
+}
+
+json::object summary_json(std::size_t passed, std::size_t failed, std::size_t errors, std::size_t skipped,
+                          double seconds) {
+    return json::object{{"tests", passed + failed + errors + skipped},
+                        {"passed", passed},
+                        {"failed", failed},
+                        {"errors", errors},
+                        {"skipped", skipped},
+                        {"time", seconds_value(seconds)}};
+}
+
+std::string report_head(const std::string& tool_version, json::object summary, bool has_suites) {
+    std::string out;
+    open_members(out, json::object{{"tool", "idconform"}, {"version", str(tool_version)}, {"summary", std::move(summary)}}, 0);
+    out += ',';
+    newline(out, 1);
+    out += "\"suites\": ";
+    out += has_suites ? "[" : "[]\n}\n";
+    return out;
+}
+
+std::string report_tail() { return "\n  ]\n}\n"; }
+
+std::string suite_open(const SuiteResult& s, bool first_suite, bool has_cases) {
+    std::string out = first_suite ? "" : ",";
+    newline(out, 2);
+    open_members(out, json::object{{"name", str(s.name)},
+                                   {"file", str(s.file)},
+                                   {"time", seconds_value(s.seconds)},
+                                   {"timestamp", str(s.timestamp)}},
+                 2);
+    out += ',';
+    newline(out, 3);
+    out += "\"cases\": ";
+    out += has_cases ? "[" : "[]";
+    return out;
+}
+
+std::string suite_close(bool has_cases) { return has_cases ? "\n      ]\n    }" : "\n    }"; }
+
+std::string case_text(const CaseResult& c, bool first_case, const ReportOptions& opts) {
+    std::string out = first_case ? "" : ",";
+    newline(out, 4);
+    pretty(out, case_json(c, opts), 4);
+    return out;
+}
+
 }  // namespace
 
 json::value json_report(const RunSummary& run, const std::string& tool_version, const ReportOptions& opts) {
-    std::size_t tests = 0;
-    for (const auto& s : run.suites) tests += s.cases.size();
     json::array suites;
     for (const auto& s : run.suites) {
         json::array cases;
@@ -163,12 +232,8 @@ json::value json_report(const RunSummary& run, const std::string& tool_version, 
     }
     return json::object{{"tool", "idconform"},
                         {"version", str(tool_version)},
-                        {"summary", json::object{{"tests", tests},
-                                                 {"passed", run.count(Outcome::passed)},
-                                                 {"failed", run.count(Outcome::failed)},
-                                                 {"errors", run.count(Outcome::error)},
-                                                 {"skipped", run.count(Outcome::skipped)},
-                                                 {"time", seconds_value(run.seconds)}}},
+                        {"summary", summary_json(run.count(Outcome::passed), run.count(Outcome::failed),
+                                                 run.count(Outcome::error), run.count(Outcome::skipped), run.seconds)},
                         {"suites", std::move(suites)}};
 }
 
@@ -179,19 +244,78 @@ std::string pretty_json(const json::value& v) {
     return out;
 }
 
+std::string render_json(const RunSummary& run, const std::string& tool_version, const ReportOptions& opts) {
+    std::string out = report_head(tool_version,
+                                  summary_json(run.count(Outcome::passed), run.count(Outcome::failed),
+                                               run.count(Outcome::error), run.count(Outcome::skipped), run.seconds),
+                                  !run.suites.empty());
+    if (run.suites.empty()) return out;
+    for (std::size_t i = 0; i < run.suites.size(); ++i) {
+        const SuiteResult& s = run.suites[i];
+        out += suite_open(s, i == 0, !s.cases.empty());
+        for (std::size_t k = 0; k < s.cases.size(); ++k) out += case_text(s.cases[k], k == 0, opts);
+        out += suite_close(!s.cases.empty());
+    }
+    return out + report_tail();
+}
+
 JsonReporter::JsonReporter(std::string path, ReportOptions opts) : path_(std::move(path)), opts_(std::move(opts)) {}
+
+JsonReporter::~JsonReporter() = default;
 
 void JsonReporter::run_started(const RunInfo& info) { tool_version_ = info.tool_version; }
 
-bool JsonReporter::run_finished(const RunSummary& run, std::string& error) {
-    std::string text;
+void JsonReporter::suite_started(const std::string& suite, const std::string& file) {
+    SuiteEntry e;
+    e.suite.name = suite;
+    e.suite.file = file;
+    e.begin = e.end = spool_.size();
+    suites_.push_back(std::move(e));
+}
+
+void JsonReporter::case_finished(const CaseResult& c) {
+    if (suites_.empty()) suite_started(c.suite, "");  // a case outside any suite still counts
+    SuiteEntry& e = suites_.back();
     try {
-        text = pretty_json(json_report(run, tool_version_, opts_));
+        spool_.append(case_text(c, e.suite.total() == 0, opts_));
+    } catch (const std::exception& ex) {  // allocation failure: reported at run_finished
+        if (error_.empty()) error_ = std::string("cannot build JSON report: ") + ex.what();
+    }
+    e.end = spool_.size();
+    e.suite.count_streamed(c.outcome);
+}
+
+void JsonReporter::suite_finished(const SuiteResult& s) {
+    if (suites_.empty()) return;
+    SuiteEntry& e = suites_.back();
+    e.suite.seconds = s.seconds;
+    e.suite.timestamp = s.timestamp;
+}
+
+bool JsonReporter::run_finished(const RunSummary& run, std::string& error) {
+    if (!error_.empty()) { error = error_; return false; }
+    if (!spool_.error().empty()) { error = "cannot write JSON report '" + path_ + "': " + spool_.error(); return false; }
+    AtomicFileWriter out(path_, "JSON report");
+    try {
+        std::size_t n[4] = {};
+        for (const auto& e : suites_)
+            for (std::size_t o = 0; o < 4; ++o) n[o] += e.suite.streamed[o];
+        out.write(report_head(tool_version_, summary_json(n[0], n[1], n[2], n[3], run.seconds), !suites_.empty()));
+        for (std::size_t i = 0; i < suites_.size(); ++i) {
+            const bool has_cases = suites_[i].suite.total() > 0;
+            out.write(suite_open(suites_[i].suite, i == 0, has_cases));
+            if (!spool_.copy_to(suites_[i].begin, suites_[i].end, out)) {
+                error = "cannot write JSON report '" + path_ + "': " + spool_.error();
+                return false;
+            }
+            out.write(suite_close(has_cases));
+        }
+        if (!suites_.empty()) out.write(report_tail());
     } catch (const std::exception& e) {
         error = std::string("cannot build JSON report: ") + e.what();
         return false;
     }
-    return write_file_atomic(path_, text, "JSON report", error);
+    return out.commit(error);
 }
 
 }  // namespace idconform::reporters

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <sstream>
+#include <vector>
 
 namespace idconform::reporters {
 
@@ -101,52 +102,161 @@ void add_case(pugi::xml_node suite, const CaseResult& c, const SuiteResult& s, c
     if (!c.steps.empty()) text(tc.append_child("system-out"), transcript(c, opts));
 }
 
-}  // namespace
+// The report is assembled from pieces so that the whole-run renderer and
+// the streaming reporter write the same bytes: the opening of the document
+// (with run totals), the opening of a suite (with its totals), each testcase
+// as pugixml prints it at its depth, and the closing tags. An element with no
+// children is printed self-closed, as pugixml does for the whole document.
 
-std::string render_junit(const RunSummary& run, const std::string& timestamp, const ReportOptions& opts) {
+struct Totals {
+    std::size_t tests = 0, failures = 0, errors = 0, skipped = 0;
+    void add(Outcome o) {
+        ++tests;
+        if (o == Outcome::failed) ++failures;
+        if (o == Outcome::error) ++errors;
+        if (o == Outcome::skipped) ++skipped;
+    }
+    void add(const Totals& t) {
+        tests += t.tests;
+        failures += t.failures;
+        errors += t.errors;
+        skipped += t.skipped;
+    }
+};
+
+Totals totals_of(const SuiteResult& s) {
+    return {s.total(), s.count(Outcome::failed), s.count(Outcome::error), s.count(Outcome::skipped)};
+}
+
+// `text` is an element printed with format_no_empty_element_tags: drop its
+// closing tag to keep the opening one.
+std::string opening_only(std::string text, std::string_view element) {
+    const std::string close = "</" + std::string(element) + ">\n";
+    if (text.size() >= close.size() && text.compare(text.size() - close.size(), close.size(), close) == 0)
+        text.resize(text.size() - close.size());
+    return text + "\n";
+}
+
+std::string junit_head(const Totals& t, double seconds, const std::string& timestamp, bool has_suites) {
     pugi::xml_document doc;
     auto decl = doc.append_child(pugi::node_declaration);
     decl.append_attribute("version").set_value("1.0");
     decl.append_attribute("encoding").set_value("UTF-8");
-
     auto root = doc.append_child("testsuites");
     attr(root, "name", "idconform");
-    std::size_t tests = 0;
-    for (const auto& s : run.suites) tests += s.cases.size();
-    add_counts(root, tests, run.count(Outcome::failed), run.count(Outcome::error), run.count(Outcome::skipped),
-               run.seconds);
+    add_counts(root, t.tests, t.failures, t.errors, t.skipped, seconds);
     if (!timestamp.empty()) attr(root, "timestamp", timestamp);
-
-    for (const auto& s : run.suites) {
-        auto suite = root.append_child("testsuite");
-        attr(suite, "name", suite_name(s));
-        add_counts(suite, s.cases.size(), s.count(Outcome::failed), s.count(Outcome::error), s.count(Outcome::skipped),
-                   s.seconds);
-        if (!s.timestamp.empty()) attr(suite, "timestamp", s.timestamp);
-        if (!s.file.empty()) attr(suite, "file", s.file);
-        for (const auto& c : s.cases) add_case(suite, c, s, opts);
-    }
-
     std::ostringstream out;
-    doc.save(out, "  ", pugi::format_indent, pugi::encoding_utf8);
+    const unsigned flags = pugi::format_indent | (has_suites ? pugi::format_no_empty_element_tags : 0u);
+    doc.save(out, "  ", flags, pugi::encoding_utf8);
+    return has_suites ? opening_only(out.str(), "testsuites") : out.str();
+}
+
+std::string junit_tail() { return "</testsuites>\n"; }
+
+std::string suite_open(const SuiteResult& s, const Totals& t) {
+    pugi::xml_document doc;
+    auto suite = doc.append_child("testsuite");
+    attr(suite, "name", suite_name(s));
+    add_counts(suite, t.tests, t.failures, t.errors, t.skipped, s.seconds);
+    if (!s.timestamp.empty()) attr(suite, "timestamp", s.timestamp);
+    if (!s.file.empty()) attr(suite, "file", s.file);
+    std::ostringstream out;
+    const unsigned flags = pugi::format_indent | (t.tests > 0 ? pugi::format_no_empty_element_tags : 0u);
+    suite.print(out, "  ", flags, pugi::encoding_utf8, 1);
+    return t.tests > 0 ? opening_only(out.str(), "testsuite") : out.str();
+}
+
+std::string suite_close(const Totals& t) { return t.tests > 0 ? "  </testsuite>\n" : ""; }
+
+std::string testcase_text(const CaseResult& c, const SuiteResult& s, const ReportOptions& opts) {
+    pugi::xml_document doc;
+    add_case(doc, c, s, opts);
+    std::ostringstream out;
+    doc.first_child().print(out, "  ", pugi::format_indent, pugi::encoding_utf8, 2);
     return out.str();
+}
+
+}  // namespace
+
+std::string render_junit(const RunSummary& run, const std::string& timestamp, const ReportOptions& opts) {
+    Totals all;
+    for (const auto& s : run.suites) all.add(totals_of(s));
+    std::string out = junit_head(all, run.seconds, timestamp, !run.suites.empty());
+    if (run.suites.empty()) return out;
+    for (const auto& s : run.suites) {
+        const Totals t = totals_of(s);
+        out += suite_open(s, t);
+        for (const auto& c : s.cases) out += testcase_text(c, s, opts);
+        out += suite_close(t);
+    }
+    return out + junit_tail();
 }
 
 JunitReporter::JunitReporter(std::string path, ReportOptions opts) : path_(std::move(path)), opts_(std::move(opts)) {}
 
+JunitReporter::~JunitReporter() = default;
+
 void JunitReporter::run_started(const RunInfo&) { started_ = iso8601_utc(Clock::now()); }
+
+void JunitReporter::suite_started(const std::string& suite, const std::string& file) {
+    SuiteEntry e;
+    e.suite.name = suite;
+    e.suite.file = file;
+    e.begin = e.end = spool_.size();
+    suites_.push_back(std::move(e));
+}
+
+void JunitReporter::case_finished(const CaseResult& c) {
+    if (suites_.empty()) suite_started(c.suite, "");  // a case outside any suite still counts
+    SuiteEntry& e = suites_.back();
+    try {
+        spool_.append(testcase_text(c, e.suite, opts_));
+    } catch (const std::exception& ex) {  // allocation failure: reported at run_finished
+        if (error_.empty()) error_ = std::string("cannot build JUnit report: ") + ex.what();
+    }
+    e.end = spool_.size();
+    ++e.counts[static_cast<std::size_t>(c.outcome)];
+}
+
+void JunitReporter::suite_finished(const SuiteResult& s) {
+    if (suites_.empty()) return;
+    SuiteEntry& e = suites_.back();
+    e.suite.seconds = s.seconds;
+    e.suite.timestamp = s.timestamp;
+}
 
 bool JunitReporter::run_finished(const RunSummary& run, std::string& error) {
     std::string timestamp = started_;
-    if (timestamp.empty() && !run.suites.empty()) timestamp = run.suites.front().timestamp;
-    std::string xml;
+    if (timestamp.empty() && !suites_.empty()) timestamp = suites_.front().suite.timestamp;
+    if (!error_.empty()) { error = error_; return false; }
+    if (!spool_.error().empty()) { error = "cannot write JUnit report '" + path_ + "': " + spool_.error(); return false; }
+    AtomicFileWriter out(path_, "JUnit report");
     try {
-        xml = render_junit(run, timestamp, opts_);
+        Totals all;
+        std::vector<Totals> per_suite;
+        for (const auto& e : suites_) {
+            const auto n = [&e](Outcome o) { return e.counts[static_cast<std::size_t>(o)]; };
+            const Totals t{n(Outcome::passed) + n(Outcome::failed) + n(Outcome::error) + n(Outcome::skipped),
+                           n(Outcome::failed), n(Outcome::error), n(Outcome::skipped)};
+            per_suite.push_back(t);
+            all.add(t);
+        }
+        out.write(junit_head(all, run.seconds, timestamp, !suites_.empty()));
+        for (std::size_t i = 0; i < suites_.size(); ++i) {
+            out.write(suite_open(suites_[i].suite, per_suite[i]));
+            if (!spool_.copy_to(suites_[i].begin, suites_[i].end, out)) {
+                error = "cannot write JUnit report '" + path_ + "': " + spool_.error();
+                return false;
+            }
+            out.write(suite_close(per_suite[i]));
+        }
+        if (!suites_.empty()) out.write(junit_tail());
     } catch (const std::exception& e) {  // allocation failure: report, do not cross the boundary
         error = std::string("cannot build JUnit report: ") + e.what();
         return false;
     }
-    return write_file_atomic(path_, xml, "JUnit report", error);
+    return out.commit(error);
 }
 
 }  // namespace idconform::reporters

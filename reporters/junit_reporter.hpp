@@ -1,14 +1,18 @@
 // JUnit XML reporter (cumulative): the Jenkins/Ant JUnit structure that
 // Jenkins, GitLab and GitHub test-report actions read. JUnit needs totals in
-// the opening tags, so the file is built from the RunSummary and written
-// atomically at run_finished. The structure is pinned by
+// the opening tags, so each testcase is rendered when it finishes, kept in a
+// scratch file, and the document is assembled and written atomically at
+// run_finished: memory stays flat however many cases a run has. The structure is pinned by
 // reporters/schema/junit.xsd.
 #pragma once
 
 #include "reporters/options.hpp"
 #include "reporters/reporter.hpp"
+#include "reporters/spool.hpp"
 
+#include <array>
 #include <string>
+#include <vector>
 
 namespace idconform::reporters {
 
@@ -17,16 +21,32 @@ namespace idconform::reporters {
 [[nodiscard]] std::string render_junit(const RunSummary& run, const std::string& timestamp,
                                        const ReportOptions& opts = {});
 
+// Writes what the events reported: suites from suite_started/suite_finished,
+// testcases from case_finished (the cases in the RunSummary given to
+// run_finished are not read; its `seconds` is). Its output for a run is
+// byte for byte render_junit's for the RunSummary holding the same cases.
 class JunitReporter final : public Reporter {
 public:
     explicit JunitReporter(std::string path, ReportOptions opts = {});
+    ~JunitReporter() override;
     void run_started(const RunInfo& info) override;
+    void suite_started(const std::string& suite, const std::string& file) override;
+    void case_finished(const CaseResult& c) override;
+    void suite_finished(const SuiteResult& s) override;
     bool run_finished(const RunSummary& run, std::string& error) override;
 
 private:
+    struct SuiteEntry {
+        SuiteResult suite;                    // name, file, time, timestamp; no cases
+        std::array<std::size_t, 4> counts{};  // per Outcome
+        std::size_t begin = 0, end = 0;       // its testcases in spool_
+    };
     std::string path_;
     ReportOptions opts_;
     std::string started_;  // ISO-8601 time of run_started
+    std::vector<SuiteEntry> suites_;
+    Spool spool_;
+    std::string error_;    // first failure while rendering a case
 };
 
 }  // namespace idconform::reporters

@@ -5,6 +5,8 @@
 
 #include "core/exchange.hpp"
 
+#include <array>
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -53,16 +55,26 @@ struct CaseResult {
 struct SuiteResult {
     std::string name;
     std::string file;
-    std::vector<CaseResult> cases;   // in suite order, whatever the concurrency
+    // Cases kept in memory, in suite order. The runner keeps none: every case
+    // reaches the reporters through case_finished and is only counted in
+    // `streamed`, so a run of 100,000 cases does not hold 100,000 results.
+    std::vector<CaseResult> cases;
+    // Cases reported but not kept in `cases`, per Outcome (indexed by its
+    // value). count() adds both, so code that fills `cases` needs no tally.
+    std::array<std::size_t, 4> streamed{};
     double seconds = 0.0;
     std::string timestamp;           // ISO-8601 start time
+    // Counts a case that is not kept in `cases`.
+    void count_streamed(Outcome o) noexcept { ++streamed[static_cast<std::size_t>(o)]; }
     [[nodiscard]] std::size_t count(Outcome o) const;
+    [[nodiscard]] std::size_t total() const;  // every case, kept or streamed
 };
 
 struct RunSummary {
     std::vector<SuiteResult> suites;
     double seconds = 0.0;
     [[nodiscard]] std::size_t count(Outcome o) const;
+    [[nodiscard]] std::size_t total() const;
 };
 
 }  // namespace idconform

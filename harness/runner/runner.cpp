@@ -744,11 +744,18 @@ private:
 
         std::vector<Expanded> cases;
         for (const auto& c : s.cases) expand(s, c, run.scope, cases);
-        std::vector<std::optional<CaseResult>> results(cases.size());
+        // Results are handed to the reporters in suite order and then
+        // dropped: only cases that finished ahead of an earlier one wait here
+        // (at most about one per worker), and the suite keeps just counts.
+        std::map<std::size_t, CaseResult> results;
         std::size_t next_report = 0;
+        auto report = [&](const CaseResult& r) {
+            reporter_.case_finished(r);
+            result.count_streamed(r.outcome);
+        };
         auto flush = [&] {
-            while (next_report < results.size() && results[next_report]) {
-                reporter_.case_finished(*results[next_report]);
+            for (auto it = results.begin(); it != results.end() && it->first == next_report; it = results.erase(it)) {
+                report(it->second);
                 ++next_report;
             }
         };
@@ -756,7 +763,7 @@ private:
         if (setup_result) {
             // The setup's own testcase carries the evidence; the cases it
             // was the precondition of are skipped.
-            reporter_.case_finished(*setup_result);
+            report(*setup_result);
             for (std::size_t i = 0; i < cases.size(); ++i) {
                 CaseResult r;
                 r.suite = s.name;
@@ -767,9 +774,8 @@ private:
                 r.properties = cases[i].properties;
                 r.outcome = Outcome::skipped;
                 r.message = "not run: the suite's setup did not succeed (" + setup_result->message + ")";
-                results[i] = std::move(r);
+                report(r);
             }
-            flush();
         } else {
             std::size_t next = 0;
             const int workers = std::max(1, std::min<int>(opts_.concurrency, static_cast<int>(cases.size())));
@@ -791,12 +797,12 @@ private:
                                 r.pos = cases[i].c->pos;
                                 r.outcome = Outcome::skipped;
                                 r.message = "not run: --max-failures " + std::to_string(opts_.max_failures) + " reached";
-                                results[i] = std::move(r);
+                                results.emplace(i, std::move(r));
                             } else {
                                 CaseResult r = co_await run_case(run, cases[i]);
                                 if (r.outcome == Outcome::failed) ++failures_;
                                 if (r.outcome == Outcome::passed) compact_passed(r);
-                                results[i] = std::move(r);
+                                results.emplace(i, std::move(r));
                             }
                             flush();
                         }
@@ -818,8 +824,6 @@ private:
             cleanup_result = co_await cleanup_created(run);
             run.transport->shutdown();
         }
-        if (setup_result) result.cases.push_back(std::move(*setup_result));
-        for (auto& r : results) result.cases.push_back(std::move(*r));
         if (!run.scan_findings.empty()) {
             CaseResult f;
             f.suite = s.name;
@@ -831,22 +835,18 @@ private:
             f.message = c->what + ": expected " + c->expected + ", got " + c->actual;
             f.classname = s.name;
             file_under_broken_rule(f);
-            reporter_.case_finished(f);
-            result.cases.push_back(std::move(f));
+            report(f);
         }
         if (s.scan && !setup_result) {
             CaseResult v = field_versions_case(run);
-            reporter_.case_finished(v);
-            result.cases.push_back(std::move(v));
+            report(v);
         }
         if (teardown_result) {
             teardown_result->message += " (cleanup incomplete: entities this suite created may remain)";
-            reporter_.case_finished(*teardown_result);
-            result.cases.push_back(std::move(*teardown_result));
+            report(*teardown_result);
         }
         if (cleanup_result) {
-            reporter_.case_finished(*cleanup_result);
-            result.cases.push_back(std::move(*cleanup_result));
+            report(*cleanup_result);
         }
         result.seconds = seconds_since(t0);
         reporter_.suite_finished(result);

@@ -21,7 +21,7 @@ std::string write_sample(const fs::path& dir) {
     info.tool_version = "0.0.0-test";
     r.run_started(info);
     std::string error;
-    REQUIRE_MESSAGE(r.run_finished(sample_run(), error), error);
+    REQUIRE_MESSAGE(replay(r, sample_run(), error), error);
     return read_file(dir / "report.json");
 }
 
@@ -115,4 +115,20 @@ TEST_CASE("JSON reporter: an unwritable path fails cleanly") {
     std::string error;
     CHECK_FALSE(r.run_finished(sample_run(), error));
     CHECK(error.find("cannot write JSON report '/nonexistent-idconform-dir/report.json'") == 0);
+}
+
+TEST_CASE("JSON reporter: the streamed report is byte for byte the whole-run rendering") {
+    for (const RunSummary& run : {sample_run(), wider_run(), RunSummary{}}) {
+        const std::string whole = pretty_json(json_report(run, "0.0.0-test", sample_options()));
+        CHECK(render_json(run, "0.0.0-test", sample_options()) == whole);
+        const fs::path dir = scratch_dir("json-stream");
+        JsonReporter r((dir / "report.json").string(), sample_options());
+        RunInfo info;
+        info.tool_version = "0.0.0-test";
+        r.run_started(info);
+        std::string error;
+        REQUIRE_MESSAGE(replay(r, run, error), error);
+        const std::string streamed = read_file(dir / "report.json");
+        CHECK(streamed == whole);
+    }
 }

@@ -21,8 +21,17 @@ std::string write_sample(const fs::path& dir) {
     info.total_cases = 5;
     r.run_started(info);
     std::string error;
-    REQUIRE_MESSAGE(r.run_finished(sample_run(), error), error);
+    REQUIRE_MESSAGE(replay(r, sample_run(), error), error);
     return read_file(dir / "junit.xml");
+}
+
+// The run timestamp the reporter wrote (its run_started time).
+std::string run_timestamp(const std::string& xml) {
+    const std::string key = "timestamp=\"";
+    const auto at = xml.find(key);
+    REQUIRE(at != std::string::npos);
+    const auto end = xml.find('"', at + key.size());
+    return xml.substr(at + key.size(), end - at - key.size());
 }
 
 }  // namespace
@@ -188,4 +197,28 @@ TEST_CASE("JUnit: missing names fall back so required attributes are never empty
     write_file(dir / "unnamed.xml", xml);
     const auto r = validate_junit(dir / "unnamed.xml");
     CHECK_MESSAGE(r.exit_code == 0, r.output);
+}
+
+TEST_CASE("JUnit reporter: the streamed report is byte for byte render_junit's") {
+    for (const RunSummary& run : {sample_run(), wider_run(), RunSummary{}}) {
+        const fs::path dir = scratch_dir("junit-stream");
+        JunitReporter r((dir / "junit.xml").string(), sample_options());
+        r.run_started(RunInfo{});
+        std::string error;
+        REQUIRE_MESSAGE(replay(r, run, error), error);
+        const std::string streamed = read_file(dir / "junit.xml");
+        CHECK(streamed == render_junit(run, run_timestamp(streamed), sample_options()));
+        const auto v = validate_junit(dir / "junit.xml");
+        CHECK_MESSAGE(v.exit_code == 0, v.output);
+    }
+}
+
+TEST_CASE("JUnit reporter: the run's summary cases are not what it reports") {
+    // The runner keeps no cases; a reporter that read them would write an
+    // empty report. Events only: a summary holding cases adds nothing.
+    const fs::path dir = scratch_dir("junit-events");
+    JunitReporter r((dir / "junit.xml").string());
+    std::string error;
+    REQUIRE(r.run_finished(sample_run(), error));
+    CHECK(read_file(dir / "junit.xml").find("<testcase") == std::string::npos);
 }

@@ -5,6 +5,7 @@
 
 #include "core/result.hpp"
 #include "reporters/options.hpp"
+#include "reporters/reporter.hpp"
 
 #include <string>
 
@@ -204,6 +205,49 @@ inline RunSummary sample_run() {
         s2.cases.push_back(c);
     }
     run.suites.push_back(s2);
+    return run;
+}
+
+// Feeds a run's events to a reporter the way the runner does (the runner
+// keeps no cases: reporters see them only here), then run_finished with a
+// summary that keeps none either, as the runner's does.
+inline bool replay(reporters::Reporter& r, const RunSummary& run, std::string& error) {
+    RunSummary counted;
+    counted.seconds = run.seconds;
+    for (const auto& s : run.suites) {
+        r.suite_started(s.name, s.file);
+        SuiteResult kept = s;
+        kept.cases.clear();
+        for (const auto& c : s.cases) {
+            r.case_finished(c);
+            kept.count_streamed(c.outcome);
+        }
+        r.suite_finished(kept);
+        counted.suites.push_back(std::move(kept));
+    }
+    return r.run_finished(counted, error);
+}
+
+// The sample run with more shapes around it: a suite with no cases (printed
+// self-closed in JUnit, "cases": [] in JSON) and one whose case has no rules,
+// no name and no steps.
+inline RunSummary wider_run() {
+    RunSummary run = sample_run();
+    SuiteResult empty;
+    empty.name = "empty";
+    empty.file = "suites/empty.yaml";
+    empty.timestamp = "2024-05-01T12:00:03.000Z";
+    run.suites.push_back(empty);
+    SuiteResult bare;
+    bare.seconds = 0.25;
+    CaseResult c;
+    c.outcome = Outcome::skipped;
+    c.message = "not run";
+    bare.cases.push_back(c);
+    c.outcome = Outcome::passed;
+    c.message.clear();
+    bare.cases.push_back(c);
+    run.suites.push_back(bare);
     return run;
 }
 

@@ -1,6 +1,8 @@
 // Tests of the shared writers: UTF-8 repair, XML/terminal/JSON escaping,
-// body excerpts, time formatting and atomic file writing.
+// body excerpts, time formatting, atomic file writing and the report
+// scratch file.
 #include "reporters/atomic_file.hpp"
+#include "reporters/spool.hpp"
 #include "reporters/text.hpp"
 #include "test_util.hpp"
 
@@ -178,4 +180,55 @@ TEST_CASE("write_file_atomic reports an unwritable path without throwing") {
     int files = 0;
     for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++files;
     CHECK(files == 1);
+}
+
+TEST_CASE("AtomicFileWriter: pieces make one file; abandoned, it leaves the old file and no temp file") {
+    const fs::path dir = scratch_dir("atomic-pieces");
+    const std::string path = (dir / "report.json").string();
+    std::string error;
+    {
+        AtomicFileWriter out(path, "JSON report");
+        out.write("one ");
+        out.write("");
+        out.write("two");
+        REQUIRE_MESSAGE(out.commit(error), error);
+    }
+    CHECK(read_file(path) == "one two");
+    {
+        AtomicFileWriter out(path, "JSON report");
+        out.write("half a report");
+    }  // destroyed without commit: a failed run must not replace the last good report
+    CHECK(read_file(path) == "one two");
+    int files = 0;
+    for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++files;
+    CHECK(files == 1);
+
+    AtomicFileWriter bad("/nonexistent-idconform-dir/report.json", "JSON report");
+    bad.write("x");
+    CHECK_FALSE(bad.commit(error));
+    CHECK(error.find("cannot write JSON report '/nonexistent-idconform-dir/report.json': create:") == 0);
+}
+
+TEST_CASE("Spool: appended ranges copy back exactly, appends after a copy go to the end") {
+    const fs::path dir = scratch_dir("spool");
+    const std::string path = (dir / "out.txt").string();
+    Spool spool;
+    CHECK(spool.size() == 0);
+    spool.append("alpha|");
+    const std::size_t mid = spool.size();
+    // Larger than the copy buffer, so the copy loops.
+    const std::string big(200000, 'b');
+    spool.append(big);
+    const std::size_t end = spool.size();
+    REQUIRE(spool.error().empty());
+
+    AtomicFileWriter out(path, "test report");
+    REQUIRE(spool.copy_to(mid, end, out));
+    REQUIRE(spool.copy_to(0, mid, out));
+    spool.append("tail");
+    REQUIRE(spool.copy_to(end, spool.size(), out));
+    REQUIRE(spool.copy_to(3, 3, out));  // an empty range copies nothing
+    std::string error;
+    REQUIRE_MESSAGE(out.commit(error), error);
+    CHECK(read_file(path) == big + "alpha|tail");
 }
