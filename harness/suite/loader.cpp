@@ -483,32 +483,6 @@ private:
 
     // -------------------------------------------------------------- target
 
-    std::vector<std::pair<std::string, std::string>> pairs(Reader& r, const Val& v, std::string_view what,
-                                                           std::string_view example) {
-        std::vector<std::pair<std::string, std::string>> out;
-        auto m = r.mapping(v, what, {}, example);
-        if (!m) return out;
-        for (const auto& e : m->entries)
-            if (auto s = r.string(e.val(), e.key, example, true)) out.emplace_back(e.key, *s);
-        return out;
-    }
-
-    std::optional<long> duration(Reader& r, const Val& v, std::string_view what) {
-        const std::string example = std::string(what) + ": 2s";
-        if (v.node.IsScalar()) {
-            const std::string& s = v.node.Scalar();
-            std::size_t digits = 0;
-            while (digits < s.size() && std::isdigit(static_cast<unsigned char>(s[digits]))) ++digits;
-            const std::string unit = s.substr(digits);
-            if (digits > 0 && digits <= 9 && (unit == "ms" || unit == "s" || unit == "m")) {
-                const long n = std::stol(s.substr(0, digits));
-                return unit == "ms" ? n : unit == "s" ? n * 1000 : n * 60000;
-            }
-        }
-        r.error(v, "bad duration " + detail::kind_name(v.node) + " for '" + std::string(what) + "'",
-                "write a whole number with a unit ms, s or m, e.g. 500ms, 2s, 1m");
-        return std::nullopt;
-    }
 
     void target(Reader& r, const Entry& e, Target& t) {
         auto m = r.mapping(e.val(), "target", target_keys, "{base_url: \"http://127.0.0.1:8080\"}");
@@ -518,7 +492,7 @@ private:
             if (auto s = r.string(x->val(), "base_url", "base_url: ${env:IDCONFORM_BASE_URL:-http://127.0.0.1:8080}",
                                   true))
                 t.base_url = *s;
-        if (const auto* x = m->find("headers")) t.headers = pairs(r, x->val(), "headers", "{Accept: application/json}");
+        if (const auto* x = m->find("headers")) t.headers = r.pairs(x->val(), "headers", "{Accept: application/json}");
         if (const auto* x = m->find("tls")) {
             if (auto tls = r.mapping(x->val(), "tls", tls_keys, "{cacert: certs/ca.pem, insecure: false}")) {
                 if (const auto* y = tls->find("cacert"))
@@ -533,8 +507,8 @@ private:
         }
         if (const auto* x = m->find("timeout")) {
             if (auto to = r.mapping(x->val(), "timeout", timeout_keys, "{connect: 2s, read: 5s}")) {
-                if (const auto* y = to->find("connect")) t.connect_timeout_ms = duration(r, y->val(), "connect");
-                if (const auto* y = to->find("read")) t.read_timeout_ms = duration(r, y->val(), "read");
+                if (const auto* y = to->find("connect")) t.connect_timeout_ms = r.duration(y->val(), "connect");
+                if (const auto* y = to->find("read")) t.read_timeout_ms = r.duration(y->val(), "read");
             }
         }
     }
@@ -556,7 +530,7 @@ private:
                                 "{headers: {Authorization: \"Bearer ${token_a}\"}}");
             if (!pm) continue;
             if (const auto* h = pm->find("headers"))
-                p.headers = pairs(r, h->val(), "headers", "{Authorization: \"Bearer ${token_a}\"}");
+                p.headers = r.pairs(h->val(), "headers", "{Authorization: \"Bearer ${token_a}\"}");
             s.principals.emplace(p.name, std::move(p));
         }
     }
@@ -673,8 +647,8 @@ private:
         } else {
             r.error(e.val(), "missing required key 'path' in http", "say where to send it, e.g. path: /v1/products");
         }
-        if (const auto* x = m->find("query")) req.query = pairs(r, x->val(), "query", "{category_id: \"${category_id}\"}");
-        if (const auto* x = m->find("headers")) req.headers = pairs(r, x->val(), "headers", "{X-Request-Id: abc}");
+        if (const auto* x = m->find("query")) req.query = r.pairs(x->val(), "query", "{category_id: \"${category_id}\"}");
+        if (const auto* x = m->find("headers")) req.headers = r.pairs(x->val(), "headers", "{X-Request-Id: abc}");
         const auto* json = m->find("json");
         const auto* raw = m->find("raw");
         if (json && raw)
@@ -691,7 +665,7 @@ private:
             }
         }
         if (const auto* x = m->find("path_params"))
-            req.path_params = pairs(r, x->val(), "path_params", "{id: \"${product_id}\"}");
+            req.path_params = r.pairs(x->val(), "path_params", "{id: \"${product_id}\"}");
         if ((m->find("set") || m->find("unset")) && !json)
             r.error(e.val(), "'set' and 'unset' edit a JSON body, but this request has no 'json'",
                     "add json: {...} (it may be a variable: json: \"${res.create_body}\")");
