@@ -11,6 +11,9 @@
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
+
+#include <algorithm>
+#include <memory>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -305,7 +308,18 @@ asio::awaitable<Attempt> request_on(Stream& stream, Connection& conn, const Stat
     for (const auto& f : parser->get()) resp.headers.push_back({std::string(f.name_string()), std::string(f.value())});
 
     const std::size_t cap = st.opts.body_cap;
-    std::vector<char> chunk(kBodyChunk);
+    // Read buffer: no larger than the announced body, and not zero-filled
+    // (it is written before it is read); small answers are the common case.
+    const auto announced = parser->content_length();
+    const std::size_t chunk_size =
+        announced ? std::clamp<std::size_t>(static_cast<std::size_t>(*announced), 1, kBodyChunk) : kBodyChunk;
+    const std::unique_ptr<char[]> chunk_mem(new char[chunk_size]);
+    const struct {
+        char* p;
+        std::size_t n;
+        char* data() const { return p; }
+        std::size_t size() const { return n; }
+    } chunk{chunk_mem.get(), chunk_size};
     auto progress = [&] {
         return "status " + std::to_string(resp.status) + " and " + std::to_string(resp.body_bytes) +
                " body bytes received";
