@@ -876,10 +876,28 @@ RunReport run(const std::vector<suite::Suite>& suites, const RunOptions& options
     Engine engine(options, reporter);
     reporters::RunInfo info;
     info.tool_version = options.tool_version;
+    // The number of testcases, when it is known before the run: for_each over
+    // the mutations of a captured id, filters and tags make it unknown (0).
+    bool known = options.filter.empty() && options.tags.empty() && options.exclude_tags.empty();
     for (const auto& s : suites) {
         info.suite_files.push_back(s.file);
-        info.total_cases += s.cases.size();
+        for (const auto& c : s.cases) {
+            if (!c.for_each) { ++info.total_cases; continue; }
+            const auto& f = *c.for_each;
+            if (f.source == suite::ForEach::Source::count) {
+                info.total_cases += static_cast<std::size_t>(f.count);
+            } else if (f.source == suite::ForEach::Source::vectors && s.vector_sets.count(f.set)) {
+                for (const auto& v : s.vector_sets.at(f.set).vectors) {
+                    const bool in = f.only.empty() || std::find(f.only.begin(), f.only.end(), v.name) != f.only.end();
+                    const bool out = std::find(f.except.begin(), f.except.end(), v.name) != f.except.end();
+                    info.total_cases += in && !out;
+                }
+            } else {
+                known = false;
+            }
+        }
     }
+    if (!known) info.total_cases = 0;
     reporter.run_started(info);
     std::exception_ptr failure;
     asio::co_spawn(io, engine.run_all(suites), [&failure](std::exception_ptr e) { failure = e; });
