@@ -177,7 +177,28 @@ std::string resolve_pointer(const std::string& ptr, const Scope& scope) {
     return r ? *r : ptr;
 }
 
-std::vector<CheckResult> evaluate(const suite::Expect& e, const Exchange& x, const CheckContext& base_ctx) {
+const json::value* BodyJson::get() {
+    if (!tried_) {
+        tried_ = true;
+        boost::system::error_code ec;
+        value_ = json::parse(resp_->body, ec);
+        if (ec) {
+            value_.reset();
+            error_ = resp_->body_truncated ? "body truncated at the cap, not parseable"
+                                           : "body is not JSON (" + ec.message() + ")";
+        }
+    }
+    return value_ ? &*value_ : nullptr;
+}
+
+std::vector<CheckResult> evaluate(const suite::Expect& e, const Exchange& x, const CheckContext& ctx) {
+    if (!x.response) return {};
+    BodyJson body(*x.response);
+    return evaluate(e, x, ctx, body);
+}
+
+std::vector<CheckResult> evaluate(const suite::Expect& e, const Exchange& x, const CheckContext& base_ctx,
+                                  BodyJson& body) {
     std::vector<CheckResult> out;
     if (!x.response) return out;
     CheckContext ctx = base_ctx;
@@ -210,19 +231,7 @@ std::vector<CheckResult> evaluate(const suite::Expect& e, const Exchange& x, con
         }
     }
 
-    std::optional<json::value> body;
-    std::string body_error;
-    auto parsed_body = [&]() -> const json::value* {
-        if (!body && body_error.empty()) {
-            boost::system::error_code ec;
-            body = json::parse(resp.body, ec);
-            if (ec) {
-                body.reset();
-                body_error = resp.body_truncated ? "body truncated at the cap, not parseable" : "body is not JSON (" + ec.message() + ")";
-            }
-        }
-        return body ? &*body : nullptr;
-    };
+    auto parsed_body = [&]() -> const json::value* { return body.get(); };
     auto at_pointer = [&](const std::string& ptr) -> const json::value* {
         const json::value* root = parsed_body();
         if (!root) return nullptr;
@@ -234,7 +243,7 @@ std::vector<CheckResult> evaluate(const suite::Expect& e, const Exchange& x, con
         const std::string jp = resolve_pointer(j.pointer, *ctx.scope);
         std::string what = "json " + (jp.empty() ? std::string("(root)") : jp);
         if (!parsed_body()) {
-            out.push_back(make(ctx, j, what, "a JSON body", body_error, false));
+            out.push_back(make(ctx, j, what, "a JSON body", body.error(), false));
             continue;
         }
         const json::value* v = at_pointer(j.pointer);
@@ -298,7 +307,7 @@ std::vector<CheckResult> evaluate(const suite::Expect& e, const Exchange& x, con
             out.push_back(check_id(id, v ? &*v : nullptr, x, ctx));
         } else {
             if (!parsed_body()) {
-                out.push_back(make(ctx, id, "id " + id.at.value_or(""), id.kind, body_error, false));
+                out.push_back(make(ctx, id, "id " + id.at.value_or(""), id.kind, body.error(), false));
                 continue;
             }
             const json::value* idv = at_pointer(id.at.value_or(""));
@@ -548,8 +557,13 @@ bool erase_at_pointer(json::value& root, std::string_view pointer) {
 
 Result<bool> apply_captures(const std::vector<suite::Capture>& caps, const Exchange& x, Scope& scope) {
     if (!x.response) return Result<bool>(boost::system::in_place_error, "no response to capture from");
+    BodyJson body(*x.response);
+    return apply_captures(caps, x, scope, body);
+}
+
+Result<bool> apply_captures(const std::vector<suite::Capture>& caps, const Exchange& x, Scope& scope, BodyJson& body) {
+    if (!x.response) return Result<bool>(boost::system::in_place_error, "no response to capture from");
     const Response& resp = *x.response;
-    std::optional<json::value> body;
     for (const auto& c : caps) {
         switch (c.from) {
             case suite::Capture::From::status: scope.set(c.var, resp.status); break;
@@ -562,15 +576,12 @@ Result<bool> apply_captures(const std::vector<suite::Capture>& caps, const Excha
                 break;
             }
             case suite::Capture::From::json: {
-                if (!body) {
-                    boost::system::error_code ec;
-                    body = json::parse(resp.body, ec);
-                    if (ec)
-                        return Result<bool>(boost::system::in_place_error,
-                                            "capture '" + c.var + "': body is not JSON (" + c.pos.str() + ")");
-                }
+                const json::value* root = body.get();
+                if (!root)
+                    return Result<bool>(boost::system::in_place_error,
+                                        "capture '" + c.var + "': body is not JSON (" + c.pos.str() + ")");
                 boost::system::error_code ec;
-                const json::value* v = body->find_pointer(resolve_pointer(c.path, scope), ec);
+                const json::value* v = root->find_pointer(resolve_pointer(c.path, scope), ec);
                 if (!v)
                     return Result<bool>(boost::system::in_place_error,
                                         "capture '" + c.var + "': nothing at " + c.path + " (" + c.pos.str() + ")");

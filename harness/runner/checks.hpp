@@ -24,9 +24,27 @@ struct CheckContext {
     std::set<std::string>* seen_ids = nullptr;    // ids seen so far in the suite, for `unique`
 };
 
+// An answer's body parsed as JSON at most once, on first use, and shared
+// by the expectations, the captures, the shape scan and the cleanup record
+// of one step.
+class BodyJson {
+public:
+    explicit BodyJson(const Response& r) : resp_(&r) {}
+    // The parsed body, or nullptr when it is not JSON (see error()).
+    [[nodiscard]] const boost::json::value* get();
+    [[nodiscard]] const std::string& error() { (void)get(); return error_; }
+private:
+    const Response* resp_;
+    bool tried_ = false;
+    std::optional<boost::json::value> value_;
+    std::string error_;
+};
+
 // Evaluates every expectation of `e` against `x`. A transport error yields no
 // checks (the caller reports it as an error, not a failure).
 [[nodiscard]] std::vector<CheckResult> evaluate(const suite::Expect& e, const Exchange& x, const CheckContext& ctx);
+[[nodiscard]] std::vector<CheckResult> evaluate(const suite::Expect& e, const Exchange& x, const CheckContext& ctx,
+                                                BodyJson& body);
 
 // One id check on a text value (exposed for tests and for the packs).
 [[nodiscard]] CheckResult check_id(const suite::IdExpect& e, const boost::json::value* value, const Exchange& x,
@@ -54,6 +72,8 @@ struct CheckContext {
 
 // Captures: returns an error message for the first capture that finds nothing.
 [[nodiscard]] Result<bool> apply_captures(const std::vector<suite::Capture>& caps, const Exchange& x, Scope& scope);
+[[nodiscard]] Result<bool> apply_captures(const std::vector<suite::Capture>& caps, const Exchange& x, Scope& scope,
+                                          BodyJson& body);
 
 // The id text in a Location-like header value: the last path segment.
 [[nodiscard]] std::string last_path_segment(std::string_view url);

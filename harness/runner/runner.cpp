@@ -405,14 +405,13 @@ private:
         x.attempts = attempt;
         CheckContext ctx{&scope, rule, opts_.clock_skew, &run.seen_ids};
         if (!x.error) {
-            out.record.checks = evaluate(st.expect, x, ctx);
+            BodyJson body(*x.response);  // parsed once for checks, scan, captures and cleanup
+            out.record.checks = evaluate(st.expect, x, ctx, body);
             const int status = x.response->status;
             if (run.suite->scan && status / 100 == 2) {
-                boost::system::error_code ec;
-                const json::value body = json::parse(x.response->body, ec);
-                if (!ec) {
+                if (const json::value* parsed = body.get()) {
                     std::map<std::string, std::set<int>> seen;
-                    for (auto& c : scan_ids(body, &seen)) {
+                    for (auto& c : scan_ids(*parsed, &seen)) {
                         c.pos = st.pos;
                         out.record.checks.push_back(std::move(c));
                     }
@@ -426,11 +425,11 @@ private:
                                      [](const CheckResult& c) { return !c.ok && !c.warning; });
             // Only a successful DELETE proves it is gone: a 404 may be another principal being refused.
             if (req->method == "DELETE" && status / 100 == 2) run.deleted.insert(req->url);
-            if (st.cleanup && status / 100 == 2) register_created(run, *st.cleanup, *req, x, scope, out.record.name);
+            if (st.cleanup && status / 100 == 2) register_created(run, *st.cleanup, *req, x, body, scope, out.record.name);
             if (!st.captures.empty()) {
                 // Captured even when a check failed: teardown needs the ids
                 // of what was created to clean it up.
-                auto cap = apply_captures(st.captures, x, scope);
+                auto cap = apply_captures(st.captures, x, scope, body);
                 if (!cap && !out.failed) {
                     CheckResult c;
                     c.rule = rule;
@@ -484,12 +483,11 @@ private:
     // Records an entity a step created so that the end of the suite deletes
     // it (unless a DELETE already did). Only what this run created is ever deleted.
     void register_created(SuiteRun& run, const suite::Cleanup& cl, const Request& req, const Exchange& x,
-                          const Scope& scope, const std::string& step_name) {
+                          BodyJson& body, const Scope& scope, const std::string& step_name) {
         std::string id;
         boost::system::error_code ec;
-        const json::value body = json::parse(x.response->body, ec);
-        if (!ec)
-            if (const auto* v = body.find_pointer(resolve_pointer(cl.id_at, scope), ec); v && v->is_string())
+        if (const json::value* parsed = body.get())
+            if (const auto* v = parsed->find_pointer(resolve_pointer(cl.id_at, scope), ec); v && v->is_string())
                 id = std::string(v->as_string());
         if (id.empty())
             if (const auto* loc = x.response->header("Location")) id = last_path_segment(*loc);
