@@ -555,16 +555,23 @@ private:
         return s;
     }
 
+    // The identity of an expanded case's result: suite, name, rules,
+    // classname "<suite>.<first rule>", position and element properties.
+    static CaseResult case_skeleton(const suite::Suite& s, const Expanded& e) {
+        CaseResult r;
+        r.suite = s.name;
+        r.name = e.name;
+        r.rules = e.c->rules;
+        r.classname = s.name + (r.rules.empty() ? "" : "." + r.rules.front());
+        r.pos = e.c->pos;
+        r.properties = e.properties;
+        return r;
+    }
+
     awaitable<CaseResult> run_case(SuiteRun& run, const Expanded& e) {
         const auto t0 = std::chrono::steady_clock::now();
         const suite::Case& c = *e.c;
-        CaseResult r;
-        r.suite = run.suite->name;
-        r.name = e.name;
-        r.rules = c.rules;
-        r.classname = run.suite->name + (c.rules.empty() ? "" : "." + c.rules.front());
-        r.pos = c.pos;
-        r.properties = e.properties;
+        CaseResult r = case_skeleton(*run.suite, e);
         r.properties.push_back({"transport", "http"});
         if (!c.steps.empty()) r.properties.push_back({"endpoint", c.steps.front().http.method + " " + c.steps.front().http.path});
         if (!e.pre_skip.empty()) {
@@ -763,13 +770,7 @@ private:
             // was the precondition of are skipped.
             report(*setup_result);
             for (std::size_t i = 0; i < cases.size(); ++i) {
-                CaseResult r;
-                r.suite = s.name;
-                r.name = cases[i].name;
-                r.rules = cases[i].c->rules;
-                r.classname = s.name + (r.rules.empty() ? "" : "." + r.rules.front());
-                r.pos = cases[i].c->pos;
-                r.properties = cases[i].properties;
+                CaseResult r = case_skeleton(s, cases[i]);
                 r.outcome = Outcome::skipped;
                 r.message = "not run: the suite's setup did not succeed (" + setup_result->message + ")";
                 report(r);
@@ -787,12 +788,7 @@ private:
                         while (next < cases.size()) {
                             const std::size_t i = next++;
                             if (opts_.max_failures > 0 && failures_ >= opts_.max_failures) {
-                                CaseResult r;
-                                r.suite = s.name;
-                                r.name = cases[i].name;
-                                r.rules = cases[i].c->rules;
-                                r.classname = s.name + (r.rules.empty() ? "" : "." + r.rules.front());
-                                r.pos = cases[i].c->pos;
+                                CaseResult r = case_skeleton(s, cases[i]);
                                 r.outcome = Outcome::skipped;
                                 r.message = "not run: --max-failures " + std::to_string(opts_.max_failures) + " reached";
                                 results.emplace(i, std::move(r));
