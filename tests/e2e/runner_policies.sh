@@ -35,6 +35,24 @@ assert broken["outcome"] == "failed", broken["outcome"]
 assert broken["steps"][0]["attempts"] == 1, "a broken expectation was retried"
 print("rate limit and retry policy ok (%.3f s)" % elapsed)
 PY
+# --max-failures: after the first failure no new case starts; the rest are
+# skipped with the reason.
+cat >"$WORK/broken.yaml" <<'YAML'
+name: broken
+target: {base_url: "${env:IDCONFORM_BASE_URL}"}
+cases:
+  - name: teapot
+    for_each: {count: 3, as: n}
+    steps:
+      - http: {method: GET, path: /healthz}
+        expect: {status: 418}
+YAML
+run_idconform "$WORK/broken.yaml" --max-failures 1
+expect_code 1
+[ "$(junit_xpath 'count(//testcase[failure])')" = 1 ] || fail "--max-failures 1 let more than one case fail"
+[ "$(junit_xpath 'count(//testcase/skipped[contains(@message, "--max-failures 1 reached")])')" = 2 ] ||
+  fail "cases after --max-failures are not skipped with the reason"
+
 # A 3xx is the answer unless --location: a server answering 302 for /old.
 python3 - "$WORK/port" <<'PY' &
 import http.server, sys
@@ -65,4 +83,4 @@ run_idconform "$WORK/redirect.yaml"
 expect_code 0
 run_idconform "$WORK/redirect.yaml" --location
 expect_code 1
-echo "ok: rate limit, no retry of broken expectations, redirects only on request"
+echo "ok: rate limit, no retry of broken expectations, --max-failures, redirects only on request"
