@@ -136,20 +136,23 @@ struct StepOutcome {
 
 struct SuiteRun {
     const suite::Suite* suite = nullptr;
-    std::unique_ptr<transport::Transport> transport;
+    // One transport per registry name ("http", "grpc", ...), made on first use
+    // with the suite's options.
+    transport::Options transport_options;
+    std::map<std::string, std::unique_ptr<transport::Transport>> transports;
+    bool started = false;  // setup ran: teardown and cleanup are due
     Scope scope;
     std::string base_url;
     std::vector<std::pair<std::string, std::string>> target_headers;  // interpolated
     std::set<std::string> seen_ids;                          // for `unique` id checks
     std::map<std::string, std::set<int>> field_versions;     // scan: UUID versions per field
     struct Created {
-        std::string url;                 // where to DELETE it
-        std::vector<Header> headers;     // the creating principal's headers
+        Request request;                 // what deletes it (the creating principal's credentials)
         std::string origin;              // the step that created it, for the report
         std::string problem;             // why it cannot be deleted (no delete endpoint)
     };
     std::vector<Created> created;        // entities this suite created, in order
-    std::set<std::string> deleted;       // URLs answered 2xx to a DELETE
+    std::set<std::string> deleted;       // delete_key()s of requests answered 2xx
     std::vector<StepRecord> scan_findings;  // setup/teardown steps whose only failures are shape-scan findings
 };
 
@@ -164,6 +167,30 @@ public:
     }
 
     RunReport take() { return std::move(report_); }
+
+    // The suite's transport for `name`, made on first use; nullptr for a
+    // name the registry does not know.
+    static awaitable<transport::Transport*> transport_for(SuiteRun& run, const std::string& name) {
+        auto& t = run.transports[name];
+        if (!t) t = transport::make(name, co_await asio::this_coro::executor, run.transport_options);
+        co_return t.get();
+    }
+
+    // Sends one request on the suite's transport for it.
+    static awaitable<Exchange> send(SuiteRun& run, const Request& req) {
+        transport::Transport* t = co_await transport_for(run, req.transport);
+        if (!t) {
+            Exchange x;
+            x.request = req;
+            x.error = TransportError{TransportErrorKind::other, "no transport named '" + req.transport + "'"};
+            co_return x;
+        }
+        co_return co_await t->exchange(req);
+    }
+
+    // What identifies a deleted entity: a successful DELETE (or a transport's
+    // delete call) of the same request target.
+    static std::string delete_key(const Request& r) { return r.transport + " " + r.url; }
 
 private:
     static double seconds_since(std::chrono::steady_clock::time_point t0) {
@@ -397,7 +424,7 @@ private:
         for (;;) {
             ++attempt;
             co_await limiter_.acquire();
-            x = co_await run.transport->exchange(*req);
+            x = co_await send(run, *req);
             if (!x.error || attempt > opts_.retries) break;
             asio::steady_timer t(co_await asio::this_coro::executor, opts_.retry_backoff * (1 << std::min(attempt - 1, 10)));
             co_await t.async_wait(use_awaitable);
@@ -424,7 +451,7 @@ private:
             out.failed = std::any_of(out.record.checks.begin(), out.record.checks.end(),
                                      [](const CheckResult& c) { return !c.ok && !c.warning; });
             // Only a successful DELETE proves it is gone: a 404 may be another principal being refused.
-            if (req->method == "DELETE" && status / 100 == 2) run.deleted.insert(req->url);
+            if (req->method == "DELETE" && status / 100 == 2) run.deleted.insert(delete_key(*req));
             if (st.cleanup && status / 100 == 2) register_created(run, *st.cleanup, *req, x, body, scope, out.record.name);
             if (!st.captures.empty()) {
                 // Captured even when a check failed: teardown needs the ids
@@ -494,10 +521,12 @@ private:
         if (id.empty()) return;
         auto path = build_path(cl.path, {{"id", id}}, scope);
         SuiteRun::Created c;
-        if (path) c.url = path->rfind("http", 0) == 0 ? *path : run.base_url + *path;
+        c.request.transport = req.transport;
+        c.request.method = "DELETE";
+        if (path) c.request.url = path->rfind("http", 0) == 0 ? *path : run.base_url + *path;
         else c.problem = "no way to delete " + id + ": " + path.error();
         for (const auto& h : req.headers)
-            if (!iequals(h.name, "content-type")) c.headers.push_back(h);
+            if (!iequals(h.name, "content-type")) c.request.headers.push_back(h);
         c.origin = step_name;
         run.created.push_back(std::move(c));
     }
@@ -521,15 +550,12 @@ private:
                 r.steps.push_back(std::move(rec));
                 continue;
             }
-            if (run.deleted.count(c.url)) continue;
-            Request req;
-            req.method = "DELETE";
-            req.url = c.url;
-            req.headers = c.headers;
+            const Request& req = c.request;
+            if (run.deleted.count(delete_key(req))) continue;
             co_await limiter_.acquire();
-            Exchange x = co_await run.transport->exchange(req);
+            Exchange x = co_await send(run, req);
             const bool ok = !x.error && (x.response->status / 100 == 2 || x.response->status == 404);
-            run.deleted.insert(c.url);
+            run.deleted.insert(delete_key(req));
             ++done;
             if (!ok) {
                 ++failed;
@@ -743,7 +769,8 @@ private:
             to.tls.key_file = opts_.tls.key_file.empty() ? s.target.key_file : opts_.tls.key_file;
             to.tls.insecure = opts_.tls.insecure || s.target.insecure;
             to.follow_redirects = opts_.follow_redirects;
-            run.transport = transport::make("http", co_await asio::this_coro::executor, to);
+            run.transport_options = std::move(to);
+            run.started = true;
             setup_result = co_await run_phase(run, s.setup, "setup");
         }
 
@@ -813,10 +840,11 @@ private:
         }
 
         std::optional<CaseResult> teardown_result, cleanup_result;
-        if (run.transport) {
+        if (run.started) {
             teardown_result = co_await run_phase(run, s.teardown, "teardown");
             cleanup_result = co_await cleanup_created(run);
-            run.transport->shutdown();
+            for (auto& [name, t] : run.transports)
+                if (t) t->shutdown();
         }
         if (!run.scan_findings.empty()) {
             CaseResult f;

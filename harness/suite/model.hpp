@@ -135,6 +135,10 @@ struct Cleanup : Positioned {
 };
 
 struct Step : Positioned {
+    // Which transport the step talks to; the member of that name holds the
+    // request. A new transport adds its kind, its request struct and a
+    // request builder in the runner.
+    enum class Kind { http } kind = Kind::http;
     std::string name;  // defaults to "METHOD path"
     HttpRequest http;
     Expect expect;
