@@ -10,10 +10,14 @@ packages=(
   # libraries (Boost 1.81: Debian's default 1.74 has no Boost.JSON)
   libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev
   libre2-dev doctest-dev libyaml-cpp-dev libcli11-dev libpugixml-dev libssl-dev
+  # gRPC transport: dynamic messages, generated example service, reflection protos
+  libgrpc++-dev libprotobuf-dev libprotoc-dev protobuf-compiler protobuf-compiler-grpc grpc-proto
+  # Kafka transport (librdkafka, with its in-process mock cluster) and kcat for tests
+  librdkafka-dev kcat
   # tests: JUnit schema validation, TLS certificates, HTTP peers
   libxml2-utils openssl curl
   # benchmarks (run on demand)
-  libbenchmark-dev wrk
+  libbenchmark-dev wrk ripgrep
 )
 
 missing=()
