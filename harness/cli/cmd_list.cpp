@@ -35,12 +35,25 @@ std::string sent(const suite::Case& c) {
     }
     std::vector<std::string> steps;
     for (const auto& st : c.steps) {
-        std::string s = st.http.method + " " + st.http.path;
-        for (const auto& [k, v] : st.http.path_params) s += " {" + k + "}=" + v;
-        for (const auto& [k, v] : st.http.query) s += " ?" + k + "=" + v;
-        for (const auto& [p, v] : st.http.set) s += " body" + p + "=" + boost::json::serialize(v);
-        for (const auto& p : st.http.unset) s += " without body" + p;
-        if (!st.http.principal.empty()) s += " as " + st.http.principal;
+        std::string s;
+        if (st.kind == suite::Step::Kind::call) {
+            // A pack's operation: the table shows it as written, before a
+            // profile binds it to an endpoint.
+            const auto& op = st.call;
+            s = op.op;
+            if (!op.id.empty()) s += " " + op.id;
+            for (const auto& [k, v] : op.filter) s += " ?" + k + "=" + v;
+            for (const auto& [p, v] : op.set) s += " body" + p + "=" + boost::json::serialize(v);
+            for (const auto& p : op.unset) s += " without body" + p;
+            if (!op.principal.empty()) s += " as " + op.principal;
+        } else {
+            s = st.http.method + " " + st.http.path;
+            for (const auto& [k, v] : st.http.path_params) s += " {" + k + "}=" + v;
+            for (const auto& [k, v] : st.http.query) s += " ?" + k + "=" + v;
+            for (const auto& [p, v] : st.http.set) s += " body" + p + "=" + boost::json::serialize(v);
+            for (const auto& p : st.http.unset) s += " without body" + p;
+            if (!st.http.principal.empty()) s += " as " + st.http.principal;
+        }
         steps.push_back(std::move(s));
     }
     return what + join(steps, "; then ");

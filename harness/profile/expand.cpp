@@ -63,7 +63,67 @@ public:
         for (const auto& ref : r_.references) ensure_created(ref.resource, setup);
         for (auto& st : s_.setup) setup.push_back(std::move(st));
         s_.setup = std::move(setup);
+        for (auto& st : s_.setup) bind(st);
+        for (auto& c : s_.cases)
+            for (auto& st : c.steps) bind(st);
+        for (auto& st : s_.teardown) bind(st);
         return std::move(s_);
+    }
+
+    // How the end of the suite deletes an entity of `r` that a step created;
+    // without a delete operation the cleanup reports it as left behind.
+    static suite::Cleanup cleanup_of(const Resource& r) {
+        suite::Cleanup cl;
+        cl.id_at = r.id.pointer;
+        if (r.del) {
+            cl.pos = r.del->pos;
+            cl.path = r.del->path;
+        } else {
+            cl.pos = r.pos;
+            cl.impossible = "the profile declares no delete operation for '" + r.name + "'";
+        }
+        return cl;
+    }
+
+    const std::optional<Endpoint>* endpoint(const std::string& op) const {
+        if (op == "create") return &r_.create;
+        if (op == "read") return &r_.read;
+        if (op == "update") return &r_.update;
+        if (op == "delete") return &r_.del;
+        if (op == "list") return &r_.list;
+        if (op == "put") return &r_.put;
+        return nullptr;
+    }
+
+    // Turns a pack's `call` step into the request the profile declares for
+    // that operation of this resource. An operation the resource does not
+    // declare stays a call: cases using it are guarded by `requires:
+    // [res.<op>]`, and the runner reports one that is not.
+    void bind(suite::Step& st) const {
+        if (st.kind != suite::Step::Kind::call) return;
+        const suite::OpCall& c = st.call;
+        const std::optional<Endpoint>* e = endpoint(c.op);
+        if (!e || !*e) return;
+        const Endpoint& ep = **e;
+        suite::HttpRequest h;
+        h.pos = c.pos;
+        h.method = ep.method;
+        h.path = ep.path;
+        h.principal = c.principal;
+        if (!c.id.empty()) h.path_params = {{"id", c.id}};
+        h.query = c.filter;
+        const bool has_body = c.op == "create" || c.op == "update" || c.op == "put";
+        if (has_body) {
+            h.json = c.json ? *c.json : body_with_refs(r_, ep.body);
+            h.set = c.set;
+            h.unset = c.unset;
+        }
+        // Whatever a create (or a PUT that may create) made is deleted at the
+        // end of the suite, whether or not the case expected it to succeed.
+        if ((c.op == "create" || c.op == "put") && !st.cleanup) st.cleanup = cleanup_of(r_);
+        if (st.name.empty()) st.name = h.method + " " + h.path;
+        st.http = std::move(h);
+        st.kind = suite::Step::Kind::http;
     }
 
 private:
@@ -147,13 +207,7 @@ private:
         cap.from = suite::Capture::From::json;
         cap.path = t->id.pointer;
         st.captures.push_back(cap);
-        if (t->del) {
-            suite::Cleanup cl;
-            cl.pos = t->del->pos;
-            cl.path = t->del->path;
-            cl.id_at = t->id.pointer;
-            st.cleanup = cl;
-        }
+        st.cleanup = cleanup_of(*t);
         steps.push_back(std::move(st));
     }
 

@@ -343,6 +343,11 @@ private:
 
     Result<Request> build_request(const SuiteRun& run, const suite::Step& st, const Scope& scope) {
         using R = Result<Request>;
+        if (st.kind == suite::Step::Kind::call)
+            return R(boost::system::in_place_error,
+                     st.call.pos.str() + ": call " + st.call.op +
+                         ": no request is bound to this operation (a 'call' step runs from a target profile whose "
+                         "resource declares '" + st.call.op + "'; guard the case with requires: [res." + st.call.op + "])");
         const auto& h = st.http;
         Request r;
         r.transport = "http";
@@ -412,7 +417,9 @@ private:
 
     awaitable<StepOutcome> run_step(SuiteRun& run, const suite::Step& st, Scope& scope, const std::string& rule) {
         StepOutcome out;
-        out.record.name = st.name.empty() ? st.http.method + " " + st.http.path : st.name;
+        out.record.name = !st.name.empty()                     ? st.name
+                          : st.kind == suite::Step::Kind::call ? "call " + st.call.op
+                                                               : st.http.method + " " + st.http.path;
         auto req = build_request(run, st, scope);
         if (!req) {
             out.suite_error = req.error();
@@ -519,6 +526,13 @@ private:
         if (id.empty())
             if (const auto* loc = x.response->header("Location")) id = last_path_segment(*loc);
         if (id.empty()) return;
+        if (!cl.impossible.empty()) {
+            SuiteRun::Created c;
+            c.problem = "no way to delete " + id + ": " + cl.impossible;
+            c.origin = step_name;
+            run.created.push_back(std::move(c));
+            return;
+        }
         auto path = build_path(cl.path, {{"id", id}}, scope);
         SuiteRun::Created c;
         c.request.transport = req.transport;

@@ -40,7 +40,8 @@ const std::vector<std::string> principal_keys = {"headers"};
 const std::vector<std::string> secret_var_keys = {"value", "secret"};
 const std::vector<std::string> case_keys = {"name", "description", "rule", "tags", "skip", "for_each", "steps", "requires"};
 const std::vector<std::string> for_each_keys = {"vectors", "mutations", "count", "as", "only", "except"};
-const std::vector<std::string> step_keys = {"name", "http", "expect", "capture", "use", "cleanup"};
+const std::vector<std::string> step_keys = {"name", "http", "call", "expect", "capture", "use", "cleanup"};
+const std::vector<std::string> call_keys = {"op", "id", "filter", "json", "set", "unset", "principal"};
 const std::vector<std::string> cleanup_keys = {"path", "id"};
 const std::vector<std::string> http_keys = {"method", "path", "query", "headers", "json", "raw", "principal",
                                             "path_params", "set", "unset"};
@@ -589,15 +590,24 @@ private:
 
         Step step;
         step.pos = r.pos(v);
-        if (const auto* h = m->find("http"))
+        const auto* h = m->find("http");
+        const auto* op = m->find("call");
+        if (h && op)
+            r.error(op->key_val(), "a step has one request: 'http' and 'call' cannot both be set",
+                    "split it into two steps");
+        else if (h)
             http(r, *h, step.http, principal);
-        else
+        else if (op) {
+            step.kind = Step::Kind::call;
+            call(r, *op, step.call, principal);
+        } else
             r.error(v, "missing required key 'http' in " + std::string(what),
                     "every step sends a request, e.g. http: {method: GET, path: /v1/products}");
         if (const auto* n = m->find("name")) {
             if (auto s = r.string(n->val(), "name", "name: create a product")) step.name = *s;
         }
-        if (step.name.empty()) step.name = step.http.method + " " + step.http.path;
+        // A call step is named after the request it is bound to (profile/expand.cpp).
+        if (step.name.empty() && step.kind == Step::Kind::http) step.name = step.http.method + " " + step.http.path;
         step.expect.pos = step.pos;
         if (const auto* x = m->find("expect")) expect(r, *x, step.expect);
         if (const auto* c = m->find("capture")) captures(r, *c, step.captures);
@@ -669,7 +679,13 @@ private:
         if ((m->find("set") || m->find("unset")) && !json)
             r.error(e.val(), "'set' and 'unset' edit a JSON body, but this request has no 'json'",
                     "add json: {...} (it may be a variable: json: \"${res.create_body}\")");
-        if (const auto* x = m->find("set")) {
+        body_edits(r, *m, req.set, req.unset);
+    }
+
+    // `set` (pointer -> value) and `unset` (pointers): edits of a JSON body.
+    void body_edits(Reader& r, const Mapping& m, std::vector<std::pair<std::string, boost::json::value>>& set,
+                    std::vector<std::string>& unset) {
+        if (const auto* x = m.find("set")) {
             if (auto sm = r.mapping(x->val(), "set", {}, "{/category_id: \"${m}\"}")) {
                 for (const auto& entry : sm->entries) {
                     if (!r.check_template_at(entry.key_val(), entry.key, false)) continue;
@@ -678,12 +694,56 @@ private:
                                 "a pointer starts with '/', e.g. /category_id");
                         continue;
                     }
-                    if (auto j = r.json(entry.val(), true)) req.set.emplace_back(entry.key, std::move(*j));
+                    if (auto j = r.json(entry.val(), true)) set.emplace_back(entry.key, std::move(*j));
                 }
             }
         }
-        if (const auto* x = m->find("unset"))
-            if (auto u = r.strings(x->val(), "unset", "unset: [/category_id]", true)) req.unset = *u;
+        if (const auto* x = m.find("unset"))
+            if (auto u = r.strings(x->val(), "unset", "unset: [/category_id]", true)) unset = *u;
+    }
+
+    // An operation of a profile resource (packs): {op: read, id: "${m}", principal: owner}.
+    void call(Reader& r, const Entry& e, OpCall& c, std::optional<Ref>* principal) {
+        auto m = r.mapping(e.val(), "call", call_keys, "{op: read, id: \"${live_id}\", principal: owner}");
+        if (!m) return;
+        c.pos = r.pos(e.val());
+        if (const auto* x = m->find("op")) {
+            if (auto s = r.string(x->val(), "op", "op: read")) {
+                if (std::find(op_names().begin(), op_names().end(), *s) == op_names().end())
+                    r.error(x->val(), "unknown operation '" + *s + "'", detail::suggest(*s, op_names(), "operations"));
+                else
+                    c.op = *s;
+            }
+        } else {
+            r.error(e.val(), "missing required key 'op' in call", "name the operation, e.g. op: read");
+        }
+        const bool needs_id = c.op == "read" || c.op == "update" || c.op == "delete" || c.op == "put";
+        if (const auto* x = m->find("id")) {
+            if (!needs_id && !c.op.empty())
+                r.error(x->key_val(), "'" + c.op + "' takes no id", "only read, update, delete and put name an entity");
+            else if (auto s = r.string(x->val(), "id", "id: \"${live_id}\"", true); s && r.check_template_at(x->val(), *s, false))
+                c.id = *s;
+        } else if (needs_id) {
+            r.error(e.val(), "missing required key 'id' in call " + c.op, "say which entity, e.g. id: \"${live_id}\"");
+        }
+        if (const auto* x = m->find("filter")) {
+            if (c.op != "list" && !c.op.empty()) r.error(x->key_val(), "only 'list' takes a filter", "remove filter:");
+            c.filter = r.pairs(x->val(), "filter", "{category_id: \"${m}\"}");
+        }
+        const bool has_body = c.op == "create" || c.op == "update" || c.op == "put";
+        for (const char* k : {"json", "set", "unset"})
+            if (const auto* x = m->find(k); x && !has_body && !c.op.empty())
+                r.error(x->key_val(), "'" + c.op + "' sends no body, so '" + k + "' does not apply",
+                        "only create, update and put send a body");
+        if (const auto* x = m->find("json"))
+            if (auto j = r.json(x->val(), true)) c.json = std::move(*j);
+        body_edits(r, *m, c.set, c.unset);
+        if (const auto* x = m->find("principal")) {
+            if (auto s = r.string(x->val(), "principal", "principal: owner")) {
+                c.principal = *s;
+                *principal = ref(r, x->val(), *s);
+            }
+        }
     }
 
     // -------------------------------------------------------- expectations

@@ -128,19 +128,39 @@ struct HttpRequest : Positioned {
     std::vector<std::string> unset;
 };
 
+// An operation on the resource a pack is instantiated for (create, read,
+// update, delete, list, put), written once in a pack suite and bound by the
+// profile expander (profile/expand.cpp) to a request on the transport the
+// target profile declares for that operation. The runner never sees one.
+struct OpCall : Positioned {
+    std::string op;          // one of op_names()
+    std::string id;          // template: the entity id (read, update, delete, put)
+    std::vector<std::pair<std::string, std::string>> filter;  // list: filters by reference (templates)
+    std::optional<boost::json::value> json;  // body instead of the profile's (create, update, put)
+    std::vector<std::pair<std::string, boost::json::value>> set;  // edits of the body, as in http
+    std::vector<std::string> unset;
+    std::string principal;
+};
+[[nodiscard]] inline const std::vector<std::string>& op_names() {
+    static const std::vector<std::string> names = {"create", "read", "update", "delete", "list", "put"};
+    return names;
+}
+
 // What a step created, so the run can delete it at the end.
 struct Cleanup : Positioned {
     std::string path;     // template of the delete path; `{id}` is the created id
     std::string id_at = "/id";  // JSON pointer of the created id in the answer
+    std::string impossible;     // non-empty: it cannot be deleted, and why (reported by the cleanup)
 };
 
 struct Step : Positioned {
     // Which transport the step talks to; the member of that name holds the
     // request. A new transport adds its kind, its request struct and a
     // request builder in the runner.
-    enum class Kind { http } kind = Kind::http;
+    enum class Kind { http, call } kind = Kind::http;
     std::string name;  // defaults to "METHOD path"
     HttpRequest http;
+    OpCall call;       // Kind::call: replaced by a transport step when a profile is expanded
     Expect expect;
     std::vector<Capture> captures;
     std::optional<Cleanup> cleanup;  // a 2xx answer created an entity: delete it at the end of the suite

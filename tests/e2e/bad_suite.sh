@@ -19,4 +19,18 @@ expect_stderr "nothing was run"
 run_idconform "$WORK/does-not-exist.yaml"
 expect_code 2
 "$IDCONFORM_BIN" run --concurrency 0 x.yaml >/dev/null 2>&1 && fail "--concurrency 0 accepted" || [ $? -eq 2 ] || fail "usage error is not exit 2"
+# A pack operation outside a profile has no request bound to it: the case is
+# an error naming the step and the fix, and the run exits 2.
+cat >"$WORK/call.yaml" <<'YAML'
+name: unbound
+target: {base_url: "http://127.0.0.1:1"}
+cases:
+  - name: c
+    steps:
+      - call: {op: read, id: x}
+YAML
+run_idconform "$WORK/call.yaml"
+expect_code 2
+grep -q "call.yaml:6:15: call read: no request is bound to this operation" "$WORK/junit.xml" ||
+  fail "unbound call step not reported with its position"
 echo "ok: broken suites exit 2 with positions"

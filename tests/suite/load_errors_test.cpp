@@ -536,3 +536,63 @@ TEST_CASE("an included file that is neither vectors nor fragments") {
     check(r.diagnostics, fixture("good/x.yaml"), 2, 11, "included file '" + fixture("expand/readme.txt") + "' has errors",
           "fix the errors");
 }
+
+TEST_CASE("call steps (pack operations): every misuse names its place and the fix") {
+    SUBCASE("unknown operation, with did-you-mean") {
+        const Diagnostic d = only_error(with_step("      - call: {op: raed, id: x}\n"));
+        CHECK(d.pos.str() == "inline.yaml:5:20");
+        CHECK(d.title == "unknown operation 'raed'");
+        CHECK(d.hint == "did you mean 'read'?");
+    }
+    SUBCASE("missing op") {
+        const Diagnostic d = only_error(with_step("      - call: {id: x}\n"));
+        CHECK(d.title == "missing required key 'op' in call");
+    }
+    SUBCASE("an operation on one entity needs its id") {
+        const Diagnostic d = only_error(with_step("      - call: {op: delete}\n"));
+        CHECK(d.title == "missing required key 'id' in call delete");
+        CHECK(d.hint.find("id: \"${live_id}\"") != std::string::npos);
+    }
+    SUBCASE("create takes no id") {
+        const Diagnostic d = only_error(with_step("      - call: {op: create, id: x}\n"));
+        CHECK(d.pos.str() == "inline.yaml:5:28");
+        CHECK(d.title == "'create' takes no id");
+    }
+    SUBCASE("only list filters") {
+        const Diagnostic d = only_error(with_step("      - call: {op: read, id: x, filter: {a: b}}\n"));
+        CHECK(d.title == "only 'list' takes a filter");
+    }
+    SUBCASE("read sends no body") {
+        const Diagnostic d = only_error(with_step("      - call: {op: read, id: x, set: {/a: 1}}\n"));
+        CHECK(d.title == "'read' sends no body, so 'set' does not apply");
+    }
+    SUBCASE("a set key must be a pointer") {
+        const Diagnostic d = only_error(with_step("      - call: {op: create, set: {a: 1}}\n"));
+        CHECK(d.title == "'a' is not a JSON pointer");
+    }
+    SUBCASE("http and call in one step") {
+        const Diagnostic d = only_error(with_step("      - http: {path: /x}\n"
+                                                  "        call: {op: list}\n"));
+        CHECK(d.pos.str() == "inline.yaml:6:9");
+        CHECK(d.title == "a step has one request: 'http' and 'call' cannot both be set");
+    }
+    SUBCASE("an unknown principal in a call") {
+        const Diagnostic d = only_error(with_step("      - call: {op: list, principal: owner}\n"));
+        CHECK(d.title == "unknown principal 'owner'");
+    }
+}
+
+TEST_CASE("a call step loads into the model, unnamed until a profile binds it") {
+    const LoadResult r = load_text(with_step("      - call: {op: update, id: \"${m}\", json: {a: 1}, set: {/b: \"${x}\"}, unset: [/c]}\n"),
+                                   "inline.yaml");
+    INFO(dump(r.diagnostics));
+    REQUIRE(r.suite);
+    const Step& st = r.suite->cases.at(0).steps.at(0);
+    CHECK(st.kind == Step::Kind::call);
+    CHECK(st.name.empty());
+    CHECK(st.call.op == "update");
+    CHECK(st.call.id == "${m}");
+    REQUIRE(st.call.json);
+    CHECK(st.call.set.size() == 1);
+    CHECK(st.call.unset == std::vector<std::string>{"/c"});
+}
