@@ -24,13 +24,15 @@ namespace {
 
 // ------------------------------------------------------------ constants
 
-const std::vector<std::string> profile_keys = {"name",       "base_url", "headers", "tls",      "timeout",
-                                               "clock_skew", "principals", "packs", "resources"};
+const std::vector<std::string> profile_keys = {"name",       "base_url",   "headers", "tls",       "timeout",
+                                               "clock_skew", "principals", "packs",   "resources", "grpc"};
+const std::vector<std::string> grpc_target_keys = {"address", "tls", "reflection", "protos", "import_paths"};
+const std::vector<std::string> grpc_op_keys = {"create", "read", "update", "delete", "list", "put"};
 const std::vector<std::string> tls_keys = {"cacert", "cert", "key", "insecure"};
 const std::vector<std::string> timeout_keys = {"connect", "read"};
 const std::vector<std::string> principal_keys = {"headers"};
 const std::vector<std::string> resource_keys = {"create", "read",   "update",     "delete",     "list",      "put",
-                                                "id",     "location", "fields", "references", "time_field"};
+                                                "id",     "location", "fields", "references", "time_field", "grpc"};
 const std::vector<std::string> id_keys = {"at", "kind"};
 const std::vector<std::string> reference_keys = {"resource", "required", "kind"};
 const std::vector<std::string> methods = {"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"};
@@ -158,6 +160,7 @@ public:
                      "name at least one principal; the first owns the test data, e.g.\n  principals:\n    alice: "
                      "{headers: {Authorization: \"Bearer ${env:IDCONFORM_TOKEN_A:-alice}\"}}");
         if (const auto* e = m->find("packs")) packs(e->val(), p);
+        if (const auto* e = m->find("grpc")) grpc_target(e->val(), p);
         if (const auto* e = m->find("resources"))
             resources(*e, p);
         else
@@ -166,6 +169,11 @@ public:
                      "      create: {path: /v1/products, body: {name: idconform-probe}}");
 
         check_references(p);
+        if (!p.grpc)
+            for (const auto& [res, at] : grpc_sites_)
+                r_.error(at, "resource '" + res + "' binds gRPC methods, but the profile does not say where gRPC listens",
+                         "add at the top level: grpc: {address: \"${env:IDCONFORM_GRPC_ADDRESS:-127.0.0.1:50051}\", "
+                         "reflection: true}");
         if (!diags_->empty()) return std::nullopt;
         return p;
     }
@@ -175,6 +183,103 @@ private:
     std::vector<Diagnostic>* diags_;
     std::vector<ReferenceSite> sites_;
     std::vector<std::string> written_names_;  // every resource name, also of resources that failed to load
+    std::vector<std::pair<std::string, Val>> grpc_sites_;  // resources with a grpc: section
+
+    // `grpc:` at the top: where the target's gRPC server listens and where its
+    // schemas come from. Files are resolved against the profile's folder.
+    void grpc_target(const Val& v, Profile& p) {
+        const char* const example = "{address: \"${env:IDCONFORM_GRPC_ADDRESS:-127.0.0.1:50051}\", reflection: true}";
+        const std::size_t before = diags_->size();
+        auto m = r_.mapping(v, "grpc", grpc_target_keys, example);
+        if (!m) return;
+        GrpcTarget g;
+        g.pos = r_.pos(v);
+        if (const auto* y = m->find("address")) {
+            if (auto s = r_.string(y->val(), "address", "address: 127.0.0.1:50051", true); s && r_.check_template_at(y->val(), *s, false)) {
+                if (s->empty()) r_.error(y->val(), "the gRPC address is empty", "write host:port, e.g. address: 127.0.0.1:50051");
+                g.address = *s;
+            }
+        } else {
+            r_.error(v, "missing required key 'address' in grpc", std::string("say where gRPC listens, e.g. grpc: ") + example);
+        }
+        if (const auto* y = m->find("tls"))
+            if (auto b = r_.boolean(y->val(), "tls")) g.tls = *b;
+        if (const auto* y = m->find("reflection"))
+            if (auto b = r_.boolean(y->val(), "reflection")) g.reflection = *b;
+        const auto dir = std::filesystem::path(r_.source().path).parent_path();
+        auto files = [&](const char* key, std::vector<std::string>& out) {
+            if (const auto* y = m->find(key))
+                if (auto list = r_.strings(y->val(), key, std::string(key) + ": [proto/products.proto]", true))
+                    for (auto& f : *list) out.push_back(std::filesystem::path(f).is_absolute() ? f : (dir / f).string());
+        };
+        files("protos", g.protos);
+        files("import_paths", g.import_paths);
+        if (!g.reflection && g.protos.empty() && diags_->size() == before)
+            r_.error(v, "the gRPC schemas come from nowhere",
+                     "either ask the server (reflection: true) or name the .proto files (protos: [api/products.proto])");
+        p.grpc = std::move(g);
+    }
+
+    // `grpc:` under a resource: its operations as unary methods.
+    std::optional<GrpcOps> grpc_ops(const Entry& e, const std::string& resource) {
+        const char* const example = "{create: {method: shop.v1.Products/CreateProduct, body: {name: probe}}, "
+                                    "read: {method: shop.v1.Products/GetProduct}}";
+        auto m = r_.mapping(e.val(), "grpc", grpc_op_keys, example);
+        if (!m) return std::nullopt;
+        grpc_sites_.emplace_back(resource, e.key_val());
+        GrpcOps ops;
+        ops.pos = r_.pos(e.val());
+        std::optional<GrpcEndpoint>* slots[] = {&ops.create, &ops.read, &ops.update, &ops.del, &ops.list, &ops.put};
+        for (std::size_t i = 0; i < std::size(operations); ++i)
+            if (const auto* x = m->find(operations[i].key)) *slots[i] = grpc_endpoint(x->val(), operations[i]);
+        return ops;
+    }
+
+    std::optional<GrpcEndpoint> grpc_endpoint(const Val& v, const Operation& op) {
+        std::vector<std::string> keys = {"method"};
+        if (op.has_body) keys.emplace_back("body");
+        if (op.needs_id) keys.emplace_back("id_field");
+        if (op.has_items) keys.emplace_back("items");
+        const std::string example = std::string("{method: shop.v1.Products/") +
+                                    (op.key[0] == 'd' ? "Delete" : op.key[0] == 'c' ? "Create" : op.key[0] == 'r' ? "Get"
+                                     : op.key[0] == 'u' ? "Update" : op.key[0] == 'l' ? "List" : "Put") + "Product}";
+        auto m = r_.mapping(v, op.key, keys, example);
+        if (!m) return std::nullopt;
+        GrpcEndpoint ep;
+        ep.pos = r_.pos(v);
+        if (const auto* x = m->find("method")) {
+            if (auto s = r_.string(x->val(), "method", "method: shop.v1.Products/GetProduct")) {
+                const auto slash = s->find('/');
+                const auto dot = s->rfind('.', slash);
+                if (slash == std::string::npos || slash == 0 || slash + 1 == s->size() || s->find('/', slash + 1) != std::string::npos ||
+                    dot == std::string::npos)
+                    r_.error(x->val(), "'" + *s + "' is not a gRPC method name",
+                             "write package.Service/Method, e.g. method: shop.v1.Products/GetProduct");
+                else
+                    ep.method = *s;
+            }
+        } else {
+            r_.error(v, std::string("missing required key 'method' in grpc ") + op.key,
+                     "name the unary method, e.g. " + example);
+        }
+        if (const auto* x = m->find("body")) {
+            const Val bv = x->val();
+            if (!bv.node.IsMap())
+                r_.error(bv, "expected a mapping here, found " + detail::kind_name(bv.node),
+                         "the request message is written as YAML, e.g. body: {name: idconform-probe}");
+            else if (auto j = r_.json(bv, true))
+                ep.body = std::move(*j);
+        }
+        if (const auto* x = m->find("id_field")) {
+            if (auto s = r_.string(x->val(), "id_field", "id_field: /id"); s && member_pointer(x->val(), *s, "id_field", "/id"))
+                ep.id_field = *s;
+        }
+        if (const auto* x = m->find("items")) {
+            if (auto s = r_.string(x->val(), "items", "items: /products"); s && r_.check_pointer_at(x->val(), *s))
+                ep.items = *s;
+        }
+        return ep;
+    }
 
     // --------------------------------------------------------- target part
 
@@ -267,7 +372,8 @@ private:
         for (const auto& entry : m->entries) {
             written_names_.push_back(entry.key);
             const YAML::Node& value = entry.value;  // const: operator[] must not insert keys
-            if (value.IsMap() && value["create"]) any_create = true;
+            if (value.IsMap() && (value["create"] || (value["grpc"] && value["grpc"].IsMap() && value["grpc"]["create"])))
+                any_create = true;
             if (!detail::valid_name(entry.key)) {
                 r_.error(entry.key_val(), "bad resource name '" + entry.key + "'",
                          "names use letters, digits, '_' and '-' and start with a letter, e.g. products");
@@ -301,6 +407,7 @@ private:
             if (auto b = r_.boolean(x->val(), "location")) res.location = *b;
         if (const auto* x = m->find("fields")) fields(x->val(), res);
         if (const auto* x = m->find("references")) references(x->val(), res);
+        if (const auto* x = m->find("grpc")) res.grpc = grpc_ops(*x, res.name);
         if (const auto* x = m->find("time_field")) {
             if (auto s = r_.string(x->val(), "time_field", "time_field: /created_at");
                 s && member_pointer(x->val(), *s, "time_field", "/created_at"))

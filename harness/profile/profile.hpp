@@ -40,6 +40,34 @@ struct Reference {
     std::string kind = "uuidv7";
 };
 
+// One operation of a resource over gRPC: a unary method whose request is
+// `body` (create/update/put) or empty, with the entity id written at
+// `id_field` (read/update/delete/put) and list filters as top-level fields.
+struct GrpcEndpoint {
+    SourcePos pos;
+    std::string method;                      // "package.Service/Method"
+    std::optional<boost::json::value> body;  // request message template (create/update/put), an object
+    std::string id_field = "/id";            // JSON pointer of the id in the request message
+    std::string items;                       // list only: JSON pointer of the entity array in the answer
+};
+
+// A resource's operations over gRPC (`grpc:` under the resource). The packs
+// then run a second time for it, over gRPC.
+struct GrpcOps {
+    SourcePos pos;
+    std::optional<GrpcEndpoint> create, read, update, del, list, put;
+};
+
+// How to reach the target over gRPC (`grpc:` at the top of the profile).
+struct GrpcTarget {
+    SourcePos pos;
+    std::string address;                    // template, host:port
+    bool tls = false;                       // TLS with the profile's tls: options
+    bool reflection = false;                // schemas from server reflection
+    std::vector<std::string> protos;        // or from these .proto files (resolved against the profile's folder)
+    std::vector<std::string> import_paths;  // their import roots (resolved likewise)
+};
+
 struct Resource {
     SourcePos pos;
     std::string name;
@@ -49,6 +77,7 @@ struct Resource {
     std::vector<IdField> fields;      // other id fields of the entity (e.g. a v4 tracking id)
     std::vector<Reference> references;
     std::string time_field;           // JSON pointer of an explicit creation-time field ("" = none)
+    std::optional<GrpcOps> grpc;      // the same resource over gRPC
 };
 
 struct Principal {
@@ -70,6 +99,7 @@ struct Profile {
     std::vector<Principal> principals;            // the first is the owner, the second the other principal
     std::vector<std::string> packs;               // e.g. data-id, nil-max; empty = every pack that applies
     std::vector<Resource> resources;              // in file order
+    std::optional<GrpcTarget> grpc;               // gRPC address and schemas, when resources bind gRPC methods
 };
 
 struct LoadResult {

@@ -373,3 +373,77 @@ TEST_CASE("all errors of a file are reported, and nothing loads") {
     // Diagnostics carry their source line for rendering.
     for (const auto& d : r.diagnostics) CHECK_FALSE(d.source_line.empty());
 }
+
+TEST_CASE("gRPC: the target section and resource bindings") {
+    const std::string top = "name: t\nbase_url: http://h\nprincipals: {a: {}}\n";
+    SUBCASE("a resource binding gRPC methods needs the grpc target") {
+        only_error(with("    grpc: {read: {method: s.v1.R/Get}}\n"), 7, 5,
+                   "resource 'r' binds gRPC methods, but the profile does not say where gRPC listens",
+                   "grpc: {address:");
+    }
+    SUBCASE("the address is required") {
+        only_error(with_top(top + "grpc: {reflection: true}\n"), 4, 7, "missing required key 'address' in grpc",
+                   "reflection: true");
+    }
+    SUBCASE("schemas come from reflection or proto files") {
+        only_error(with_top(top + "grpc: {address: \"127.0.0.1:1\"}\n"), 4, 7, "the gRPC schemas come from nowhere",
+                   "reflection: true");
+    }
+    SUBCASE("unknown keys get did-you-mean") {
+        only_error(with_top(top + "grpc: {address: a, reflektion: true}\n"), 4, 20, "unknown key 'reflektion' in grpc",
+                   "did you mean 'reflection'?");
+        only_error(with_top(top + "grpc: {address: a, reflection: true}\n") + "    grpc: {raed: {method: s.v1.R/Get}}\n",
+                   8, 12, "unknown key 'raed' in grpc", "did you mean 'read'?");
+    }
+    SUBCASE("method names are package.Service/Method") {
+        for (const char* bad : {"GetProduct", "s.v1.R/", "/Get", "R/Get", "s.v1.R/Get/x"}) {
+            CAPTURE(bad);
+            only_error(with_top(top + "grpc: {address: a, reflection: true}\n") + "    grpc: {read: {method: \"" +
+                           bad + "\"}}\n",
+                       8, 27, "'" + std::string(bad) + "' is not a gRPC method name", "package.Service/Method");
+        }
+    }
+    SUBCASE("keys that do not apply to an operation") {
+        only_error(with_top(top + "grpc: {address: a, reflection: true}\n") +
+                       "    grpc: {read: {method: s.v1.R/Get, body: {}}}\n",
+                   8, 39, "unknown key 'body' in read", "allowed keys: method, id_field");
+        only_error(with_top(top + "grpc: {address: a, reflection: true}\n") +
+                       "    grpc: {create: {method: s.v1.R/New, id_field: /id}}\n",
+                   8, 41, "unknown key 'id_field' in create", "allowed keys: method, body");
+    }
+    SUBCASE("a missing method") {
+        only_error(with_top(top + "grpc: {address: a, reflection: true}\n") + "    grpc: {read: {id_field: /id}}\n", 8,
+                   18, "missing required key 'method' in grpc read", "GetProduct");
+    }
+}
+
+TEST_CASE("gRPC: a good binding loads, files resolved against the profile") {
+    const LoadResult r = load_profile_text(
+        "name: t\nbase_url: http://h\nprincipals: {a: {}}\n"
+        "grpc: {address: \"${env:G:-127.0.0.1:1}\", tls: true, protos: [api/p.proto], import_paths: [api, /abs]}\n"
+        "resources:\n  r:\n"
+        "    grpc:\n"
+        "      create: {method: s.v1.R/Create, body: {name: x}}\n"
+        "      read: {method: s.v1.R/Get, id_field: /key}\n"
+        "      list: {method: s.v1.R/List, items: /rs}\n",
+        "/etc/shop/profile.yaml");
+    INFO(dump(r.diagnostics));
+    REQUIRE(r.profile);
+    REQUIRE(r.profile->grpc);
+    const GrpcTarget& g = *r.profile->grpc;
+    CHECK(g.address == "${env:G:-127.0.0.1:1}");
+    CHECK(g.tls);
+    CHECK_FALSE(g.reflection);
+    CHECK(g.protos == std::vector<std::string>{"/etc/shop/api/p.proto"});
+    CHECK(g.import_paths == std::vector<std::string>{"/etc/shop/api", "/abs"});
+    const Resource& res = r.profile->resources.at(0);
+    CHECK_FALSE(res.create);  // no HTTP create: a gRPC-only resource
+    REQUIRE(res.grpc);
+    REQUIRE(res.grpc->create);
+    CHECK(res.grpc->create->method == "s.v1.R/Create");
+    REQUIRE(res.grpc->read);
+    CHECK(res.grpc->read->id_field == "/key");
+    REQUIRE(res.grpc->list);
+    CHECK(res.grpc->list->items == "/rs");
+    CHECK_FALSE(res.grpc->update);
+}
