@@ -41,7 +41,7 @@ const std::vector<std::string> secret_var_keys = {"value", "secret"};
 const std::vector<std::string> case_keys = {"name", "description", "rule", "tags", "skip", "for_each", "steps", "requires"};
 const std::vector<std::string> for_each_keys = {"vectors", "mutations", "count", "as", "only", "except"};
 const std::vector<std::string> step_keys = {"name", "http", "call", "expect", "capture", "use", "cleanup"};
-const std::vector<std::string> call_keys = {"op", "id", "filter", "json", "set", "unset", "principal"};
+const std::vector<std::string> call_keys = {"op", "id", "filter", "json", "set", "unset", "principal", "via"};
 const std::vector<std::string> cleanup_keys = {"path", "id"};
 const std::vector<std::string> http_keys = {"method", "path", "query", "headers", "json", "raw", "principal",
                                             "path_params", "set", "unset"};
@@ -742,6 +742,16 @@ private:
             if (auto s = r.string(x->val(), "principal", "principal: owner")) {
                 c.principal = *s;
                 *principal = ref(r, x->val(), *s);
+            }
+        }
+        if (const auto* x = m->find("via")) {
+            if (auto s = r.string(x->val(), "via", "via: other")) {
+                if (*s == "other")
+                    c.via_other = true;
+                else if (*s != "same")
+                    r.error(x->val(), "unknown transport choice '" + *s + "'",
+                            "via: other runs the operation on the resource's other transport (HTTP <-> gRPC); "
+                            "via: same (the default) on the one the suite instance runs over");
             }
         }
     }

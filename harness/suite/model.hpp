@@ -140,6 +140,7 @@ struct OpCall : Positioned {
     std::vector<std::pair<std::string, boost::json::value>> set;  // edits of the body, as in http
     std::vector<std::string> unset;
     std::string principal;
+    bool via_other = false;  // `via: other`: on the resource's other transport (cross-transport checks)
 };
 [[nodiscard]] inline const std::vector<std::string>& op_names() {
     static const std::vector<std::string> names = {"create", "read", "update", "delete", "list", "put"};

@@ -596,3 +596,12 @@ TEST_CASE("a call step loads into the model, unnamed until a profile binds it") 
     CHECK(st.call.set.size() == 1);
     CHECK(st.call.unset == std::vector<std::string>{"/c"});
 }
+
+TEST_CASE("call via: other or same, nothing else") {
+    const Diagnostic d = only_error(with_step("      - call: {op: read, id: x, via: grpc}\n"));
+    CHECK(d.title == "unknown transport choice 'grpc'");
+    CHECK(d.hint.find("via: other") == 0);
+    const LoadResult r = load_text(with_step("      - call: {op: read, id: x, via: other}\n"), "inline.yaml");
+    REQUIRE(r.suite);
+    CHECK(r.suite->cases.at(0).steps.at(0).call.via_other);
+}
