@@ -5,6 +5,7 @@
 #include "ids/ids.hpp"
 #include "runner/checks.hpp"
 #include "runner/scope.hpp"
+#include "transport/kafka/kafka_request.hpp"
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -154,7 +155,13 @@ struct SuiteRun {
     std::vector<Created> created;        // entities this suite created, in order
     std::set<std::string> deleted;       // delete_key()s of requests answered 2xx
     std::vector<StepRecord> scan_findings;  // setup/teardown steps whose only failures are shape-scan findings
+    transport::KafkaOptions kafka;       // target.kafka, interpolated at suite start
+    std::string kafka_problem;           // why it could not be (reported by the first kafka step)
 };
+
+// The variable holding the start of the running case (or setup/teardown
+// phase) in ms since the epoch: where a consume with `from: case` starts.
+constexpr const char* case_started_var = "case.started_ms";
 
 class Engine {
 public:
@@ -228,7 +235,30 @@ private:
             if (!hv) return s.target.pos.str() + ": header " + k + ": " + hv.error();
             run.target_headers.emplace_back(k, *hv);
         }
+        setup_kafka_target(s.target.kafka, run);
         return {};
+    }
+
+    // target.kafka: a problem (an unset ${env:...}) is kept for the first
+    // kafka step, so suites whose kafka cases are skipped run without it.
+    // Secret property values join the suite's secrets before cases copy the scope.
+    static void setup_kafka_target(const suite::KafkaTarget& t, SuiteRun& run) {
+        if (t.brokers.empty()) return;
+        auto b = interpolate(t.brokers, run.scope);
+        if (!b) {
+            run.kafka_problem = t.pos.str() + ": kafka brokers: " + b.error();
+            return;
+        }
+        run.kafka.brokers = *b;
+        for (const auto& [k, v] : t.properties) {
+            auto pv = interpolate(v, run.scope);
+            if (!pv) {
+                run.kafka_problem = t.pos.str() + ": kafka property " + k + ": " + pv.error();
+                return;
+            }
+            if (transport::kafka::secret_property(k) && !pv->empty()) run.scope.add_secret(*pv);
+            run.kafka.properties.emplace_back(k, *pv);
+        }
     }
 
     void expand(const suite::Suite& s, const suite::Case& c, const Scope& scope, std::vector<Expanded>& out) {
@@ -242,7 +272,9 @@ private:
         for (const auto& need : c.needs) {
             auto v = scope.resolve(need);
             if (!v || v->is_null()) {
-                unmet = "not run: needs ${" + need + "}, which the target profile does not describe";
+                unmet = need.rfind("env:", 0) == 0
+                            ? "not run: needs the environment variable " + need.substr(4) + ", which is not set"
+                            : "not run: needs ${" + need + "}, which the target profile does not describe";
                 break;
             }
         }
@@ -341,8 +373,127 @@ private:
         return interpolate(*raw, inner, Encoding::path_segment);
     }
 
+    // A kafka step's request (encoding in transport/kafka/kafka_request.hpp).
+    Result<Request> build_kafka_request(const SuiteRun& run, const suite::Step& st, const Scope& scope) const {
+        using R = Result<Request>;
+        namespace kafka = transport::kafka;
+        const auto& k = st.kafka;
+        auto fail = [&k](const std::string& what) { return R(boost::system::in_place_error, k.pos.str() + ": " + what); };
+        if (!run.kafka_problem.empty()) return R(boost::system::in_place_error, run.kafka_problem);
+        if (run.kafka.brokers.empty())
+            return fail("this suite has no Kafka cluster: add target: {kafka: {brokers: \"${env:IDCONFORM_KAFKA_BROKERS}\"}}");
+        kafka::Spec spec;
+        auto topic = interpolate(k.topic, scope);
+        if (!topic) return fail("topic: " + topic.error());
+        if (!kafka::valid_topic(*topic)) return fail("bad Kafka topic '" + *topic + "' (1-249 of a-z A-Z 0-9 . _ -)");
+        spec.topic = *topic;
+        if (k.op == suite::KafkaRequest::Op::produce) {
+            spec.op = kafka::Spec::Op::produce;
+            spec.partition = k.partition;
+            if (k.key) {
+                auto key = interpolate(*k.key, scope);
+                if (!key) return fail("key: " + key.error());
+                spec.key = *key;
+            }
+            for (const auto& [name, v] : k.headers) {
+                auto hv = interpolate(v, scope);
+                if (!hv) return fail("header " + name + ": " + hv.error());
+                spec.headers.push_back({name, *hv});
+            }
+            if (k.json) {
+                auto body = interpolate_json(*k.json, scope);
+                if (!body) return fail("json: " + body.error());
+                spec.payload = json::serialize(*body);
+            } else if (k.raw) {
+                auto body = interpolate(*k.raw, scope);
+                if (!body) return fail("raw: " + body.error());
+                spec.payload = *body;
+            }
+            return kafka::to_request(spec);
+        }
+        spec.op = kafka::Spec::Op::consume;
+        spec.partitions = k.partitions;
+        spec.timeout = k.timeout_ms ? std::chrono::milliseconds(*k.timeout_ms) : run.transport_options.read_timeout;
+        using From = suite::KafkaRequest::From;
+        switch (k.from) {
+            case From::case_start: {
+                // Widened by the clock skew: the broker stamps messages with
+                // the producer's clock, not ours.
+                const json::value* started = scope.find(case_started_var);
+                const std::int64_t ms = started && started->is_int64() ? started->as_int64() : ids::system_unix_ms();
+                spec.start = {kafka::Start::Kind::timestamp, std::max<std::int64_t>(0, ms - opts_.clock_skew.count())};
+                break;
+            }
+            case From::end: spec.start = {kafka::Start::Kind::end, 0}; break;
+            case From::beginning: spec.start = {kafka::Start::Kind::beginning, 0}; break;
+            case From::offset: spec.start = {kafka::Start::Kind::offset, k.from_offset}; break;
+            case From::time: {
+                auto text = interpolate(k.from_time, scope);
+                if (!text) return fail("from: " + text.error());
+                auto ms = parse_iso8601_ms(*text);
+                if (!ms || *ms < 0) return fail("from: '" + *text + "' is not an RFC 3339 UTC time (e.g. 2024-05-01T12:00:00Z)");
+                spec.start = {kafka::Start::Kind::timestamp, *ms};
+                break;
+            }
+        }
+        for (const auto& m : k.match) {
+            auto v = interpolate(m.value, scope);
+            if (!v) return R(boost::system::in_place_error, m.pos.str() + ": match: " + v.error());
+            using K = suite::KafkaMatch::Kind;
+            const auto kind = m.kind == K::key ? kafka::Match::Kind::key : m.kind == K::header ? kafka::Match::Kind::header
+                                                                                               : kafka::Match::Kind::json;
+            spec.match.push_back({kind, m.kind == K::json ? resolve_pointer(m.name, scope) : m.name, *v});
+        }
+        return kafka::to_request(spec);
+    }
+
+    // The check every consume carries: a matching message arrived in time
+    // (or, with `absent: true`, none did). A miss is a broken contract (the
+    // event was not published), filed under the step's rule, else the case's.
+    static CheckResult kafka_message_check(const suite::Step& st, const Exchange& x, const std::string& rule) {
+        const auto& k = st.kafka;
+        CheckResult c;
+        c.rule = st.expect.rule.empty() ? rule : st.expect.rule;
+        c.pos = k.pos;
+        auto spec = transport::kafka::parse_request(x.request);
+        const std::string topic = spec ? spec->topic : k.topic;
+        const std::string filter = spec ? transport::kafka::describe(spec->match) : "the match";
+        const long waited = spec && spec->timeout ? static_cast<long>(spec->timeout->count()) : -1;
+        c.what = "kafka message on " + topic;
+        const std::string within = waited >= 0 ? " within " + std::to_string(waited) + " ms" : " within the read timeout";
+        c.expected = (k.absent ? "no message with " : "a message with ") + filter + within;
+        const Response& resp = *x.response;
+        const bool found = resp.status == 200;
+        if (found) {
+            const std::string* key = resp.header(transport::kafka::key_header);
+            const std::string* part = resp.header(transport::kafka::partition_header);
+            const std::string* off = resp.header(transport::kafka::offset_header);
+            c.actual = "message" + (key ? " with key '" + *key + "'" : std::string(" with a null key")) + " at partition " +
+                       (part ? *part : "?") + " offset " + (off ? *off : "?");
+        } else {
+            c.actual = "none";
+            boost::system::error_code ec;
+            json::value b = json::parse(resp.body, ec);
+            if (!ec && b.is_object()) {
+                const auto& o = b.as_object();
+                if (const auto* n = o.if_contains("read")) c.actual += " (read " + json::serialize(*n) + " other messages";
+                if (const auto* last = o.if_contains("last_read"); last && last->is_array() && !last->as_array().empty()) {
+                    c.actual += "; last keys:";
+                    for (const auto& m : last->as_array())
+                        if (m.is_object())
+                            if (const auto* kv = m.as_object().if_contains("key"))
+                                c.actual += " " + (kv->is_string() ? std::string(kv->as_string()) : std::string("null"));
+                }
+                if (o.if_contains("read")) c.actual += ")";
+            }
+        }
+        c.ok = found != k.absent;
+        return c;
+    }
+
     Result<Request> build_request(const SuiteRun& run, const suite::Step& st, const Scope& scope) {
         using R = Result<Request>;
+        if (st.kind == suite::Step::Kind::kafka) return build_kafka_request(run, st, scope);
         const auto& h = st.http;
         Request r;
         r.transport = "http";
@@ -434,6 +585,13 @@ private:
         if (!x.error) {
             BodyJson body(*x.response);  // parsed once for checks, scan, captures and cleanup
             out.record.checks = evaluate(st.expect, x, ctx, body);
+            if (st.kind == suite::Step::Kind::kafka && st.kafka.op == suite::KafkaRequest::Op::consume) {
+                CheckResult got = kafka_message_check(st, x, rule);
+                // Without the message (or when none was wanted) the step's
+                // other expectations have nothing to look at.
+                if (st.kafka.absent || x.response->status != 200) out.record.checks.clear();
+                out.record.checks.insert(out.record.checks.begin(), std::move(got));
+            }
             const int status = x.response->status;
             if (run.suite->scan && status / 100 == 2) {
                 if (const json::value* parsed = body.get()) {
@@ -443,7 +601,9 @@ private:
                         out.record.checks.push_back(std::move(c));
                     }
                     for (auto& [field, versions] : seen)
-                        run.field_versions[req->method + " " + st.http.path + " " + field].insert(versions.begin(), versions.end());
+                        run.field_versions[req->method + " " + (st.kind == suite::Step::Kind::kafka ? st.kafka.topic : st.http.path) +
+                                           " " + field]
+                            .insert(versions.begin(), versions.end());
                 }
             }
             if (opts_.warnings_fail)
@@ -473,7 +633,8 @@ private:
         }
         x.request = redact(x.request.url.empty() ? *req : x.request, scope.secrets());
         if (x.response) redact_response(*x.response, scope.secrets());
-        out.record.reproduce = curl_command(x.request);
+        out.record.reproduce = x.request.transport == "kafka" ? transport::kafka::kcat_command(x.request, run.kafka.brokers)
+                                                              : curl_command(x.request);
         out.record.exchange = std::move(x);
         co_return out;
     }
@@ -598,8 +759,13 @@ private:
         const auto t0 = std::chrono::steady_clock::now();
         const suite::Case& c = *e.c;
         CaseResult r = case_skeleton(*run.suite, e);
-        r.properties.push_back({"transport", "http"});
-        if (!c.steps.empty()) r.properties.push_back({"endpoint", c.steps.front().http.method + " " + c.steps.front().http.path});
+        const bool kafka_first = !c.steps.empty() && c.steps.front().kind == suite::Step::Kind::kafka;
+        r.properties.push_back({"transport", kafka_first ? "kafka" : "http"});
+        if (kafka_first)
+            r.properties.push_back({"endpoint", std::string(c.steps.front().kafka.op == suite::KafkaRequest::Op::produce ? "produce " : "consume ") +
+                                                    c.steps.front().kafka.topic});
+        else if (!c.steps.empty())
+            r.properties.push_back({"endpoint", c.steps.front().http.method + " " + c.steps.front().http.path});
         if (!e.pre_skip.empty()) {
             r.outcome = Outcome::skipped;
             r.message = e.pre_skip;
@@ -613,6 +779,7 @@ private:
         }
         Scope scope = run.scope;
         for (const auto& [k, v] : e.bindings) scope.set(k, v);
+        scope.set(case_started_var, json::value(ids::system_unix_ms()));
         const std::string rule = join(c.rules, ",");
         for (const auto& st : c.steps) {
             StepOutcome so = co_await run_step(run, st, scope, rule);
@@ -699,6 +866,7 @@ private:
         const auto t0 = std::chrono::steady_clock::now();
         const bool teardown = std::string_view(phase) == "teardown";
         bool problem = false;
+        run.scope.set(case_started_var, json::value(ids::system_unix_ms()));
         for (const auto& st : steps) {
             StepOutcome so = co_await run_step(run, st, run.scope, "");
             // Cleanup of something never created (its id was never captured)
@@ -769,6 +937,7 @@ private:
             to.tls.key_file = opts_.tls.key_file.empty() ? s.target.key_file : opts_.tls.key_file;
             to.tls.insecure = opts_.tls.insecure || s.target.insecure;
             to.follow_redirects = opts_.follow_redirects;
+            to.kafka = run.kafka;
             run.transport_options = std::move(to);
             run.started = true;
             setup_result = co_await run_phase(run, s.setup, "setup");
