@@ -145,6 +145,15 @@ public:
         poller_ = std::thread([this] {
             while (!stop_poller_) rd_kafka_poll(producer_, 50);
         });
+        // Connected before the server says it is ready: the first event does
+        // not wait for a connection and topic metadata.
+        const rd_kafka_metadata_t* md = nullptr;
+        rd_kafka_topic_t* et = rd_kafka_topic_new(producer_, std::string(events_topic).c_str(), nullptr);
+        const rd_kafka_resp_err_t me = rd_kafka_metadata(producer_, 0, et, &md, 5000);
+        if (md) rd_kafka_metadata_destroy(md);
+        rd_kafka_topic_destroy(et);
+        if (me != RD_KAFKA_RESP_ERR_NO_ERROR)
+            return fail(error, "no answer from " + bootstrap_ + ": " + rd_kafka_err2str(me));
         rd_kafka_conf_t* cc = conf({{"group.id", "products-server"}, {"enable.auto.commit", "false"},
                                     {"fetch.wait.max.ms", "50"}}, error);
         if (!cc) return false;

@@ -302,7 +302,7 @@ private:
         std::unique_lock lock(delivery->mu);
         delivery->cv.wait(lock, [&] { return delivery->done; });
         if (delivery->err != RD_KAFKA_RESP_ERR_NO_ERROR) {
-            x.error = make_error(kind_for(delivery->err), "message to " + s.topic + " not delivered within " +
+            x.error = make_error(kind_for(delivery->err), "message to " + s.topic + " on " + opts_.kafka.brokers + " not delivered within " +
                                                               std::to_string(opts_.read_timeout.count()) + " ms: " +
                                                               rd_kafka_err2str(delivery->err) + last_error());
             return;
