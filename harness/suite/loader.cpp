@@ -512,12 +512,13 @@ private:
             }
         }
         if (const auto* x = m->find("kafka")) {
+            const std::size_t before = diags.size();
             if (auto km = r.mapping(x->val(), "kafka", kafka_target_keys,
                                     "{brokers: \"${env:IDCONFORM_KAFKA_BROKERS}\", properties: {security.protocol: SASL_SSL}}")) {
                 t.kafka.pos = r.pos(x->val());
                 if (const auto* y = km->find("brokers")) {
                     if (auto s = r.string(y->val(), "brokers", "brokers: \"${env:IDCONFORM_KAFKA_BROKERS}\"", true)) t.kafka.brokers = *s;
-                } else {
+                } else if (diags.size() == before) {  // not after a misspelt 'brokers'
                     r.error(x->val(), "missing required key 'brokers' in kafka",
                             "say where the cluster is, e.g. brokers: \"${env:IDCONFORM_KAFKA_BROKERS}\"");
                 }
@@ -793,7 +794,7 @@ private:
     void match(Reader& r, const Val& v, std::vector<KafkaMatch>& out) {
         auto m = r.mapping(v, "match", match_keys, "{key: \"${id}\"} or {json: {/id: \"${id}\"}} or {header: {trace-id: abc}}");
         if (!m) return;
-        if (m->entries.empty())
+        if (v.node.size() == 0)
             r.error(v, "empty match", "say which message to wait for, e.g. {key: \"${id}\"} or {json: {/id: \"${id}\"}}");
         for (const auto& e : m->entries) {
             if (e.key == "key") {
