@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The main job: installs what is missing, builds idconform and the example
-# products server, starts the server on a free loopback port, runs the
-# hand-written suites and the built-in packs (via the example target profile)
-# against it, writes reports/junit.xml (and report.json),
+# products server, starts the server on a free loopback port (with
+# librdkafka's mock Kafka cluster inside it, so events are covered without a
+# broker), runs the hand-written suites (events included) and the built-in
+# packs (via the example target profile) against it, writes reports/junit.xml (and report.json),
 # prints the summary and stops the server. Exits with idconform's exit code.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,7 +20,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-build/examples/products_server/products_server --port 0 >"$workdir/server.out" 2>"$workdir/server.err" &
+build/examples/products_server/products_server --port 0 --kafka-mock >"$workdir/server.out" 2>"$workdir/server.err" &
 server_pid=$!
 base_url=""
 for _ in $(seq 1 100); do
@@ -31,11 +32,13 @@ for _ in $(seq 1 100); do
   sleep 0.1
 done
 [ -n "$base_url" ] || { echo "demo: the example server did not report its port" >&2; exit 4; }
-echo "demo: example products server at $base_url"
+kafka_bootstrap=$(sed -n 's/^kafka bootstrap \([^ ]*\).*/\1/p' "$workdir/server.out" | head -n 1)
+[ -n "$kafka_bootstrap" ] || { echo "demo: the example server did not report its Kafka cluster" >&2; exit 4; }
+echo "demo: example products server at $base_url, events on the mock Kafka cluster at $kafka_bootstrap"
 
 mkdir -p reports
 status=0
-IDCONFORM_BASE_URL="$base_url" build/harness/cli/idconform run suites/ --target examples/products.target.yaml \
+IDCONFORM_BASE_URL="$base_url" IDCONFORM_KAFKA_BROKERS="$kafka_bootstrap" build/harness/cli/idconform run suites/ --target examples/products.target.yaml \
   --junit reports/junit.xml --json reports/report.json --concurrency 8 || status=$?
 echo "demo: JUnit report in reports/junit.xml (exit code $status)"
 exit "$status"

@@ -75,6 +75,15 @@ constexpr std::array<DefectInfo, defect_count> registry{{
     {Defect::accept_max_ref, "accept-max-ref", "nil-max", "the Max UUID is accepted as a reference value"},
     {Defect::upper_id_in_nested, "upper-id-in-nested", "shape-scan",
      "entities gain links.category holding the category id upper-case (a field no profile names)"},
+    {Defect::event_upper_case, "event-upper-case", "DATA-ID-002",
+     "published events carry the product id (key, id, parent_id) and category_id upper-case"},
+    {Defect::event_id_mismatch, "event-id-mismatch", "DATA-ID-002",
+     "a published event's id differs from the id the API returned (the key stays the API id)"},
+    {Defect::event_nil_for_absent_ref, "event-nil-for-absent-ref", "DATA-ID-007",
+     "an absent parent_id is published in events as the Nil UUID"},
+    {Defect::command_accepts_bad_id, "command-accepts-bad-id", "DATA-ID-002",
+     "a command whose id is a non-canonical spelling (upper-case, braces, urn:uuid:, no hyphens) is normalised "
+     "and applied instead of dead-lettered"},
 }};
 
 // The table is indexed by the enum: catch a reordering at compile time.

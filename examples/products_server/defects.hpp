@@ -57,6 +57,11 @@ enum class Defect : std::size_t {
     accept_max_ref,
     // shape-scan
     upper_id_in_nested,
+    // events and commands (Kafka; events.cpp): the HTTP behaviour is unchanged
+    event_upper_case,
+    event_id_mismatch,
+    event_nil_for_absent_ref,
+    command_accepts_bad_id,
     count_  // keep last
 };
 

@@ -2,6 +2,7 @@
 // HTTP/1.1 (optionally HTTPS) with C++20 coroutines on N threads, keep-alive,
 // timeouts on the streams; every request goes to ProductsService::handle.
 #include "defects.hpp"
+#include "events.hpp"
 #include "service.hpp"
 
 #include <CLI/CLI.hpp>
@@ -124,6 +125,8 @@ int main(int argc, char** argv) {
     std::string cert_file;
     std::string key_file;
     bool list_defects = false;
+    std::string kafka_brokers;
+    bool kafka_mock = false;
     app.add_option("--host", host, "address to bind")->capture_default_str();
     app.add_option("--port", port, "port to bind (0 = pick a free one)")->capture_default_str();
     app.add_option("--threads", threads, "I/O threads")->check(CLI::Range(1u, 256u))->capture_default_str();
@@ -134,6 +137,10 @@ int main(int argc, char** argv) {
     cert_opt->needs(key_opt);
     key_opt->needs(cert_opt);
     app.add_flag("--list-defects", list_defects, "print name<TAB>rule<TAB>description per defect and exit");
+    auto* brokers_opt = app.add_option("--kafka-brokers", kafka_brokers,
+                                       "publish events to / take commands from this Kafka cluster (bootstrap.servers)");
+    app.add_flag("--kafka-mock", kafka_mock, "start librdkafka's mock Kafka cluster in this process and use it")
+        ->excludes(brokers_opt);
     CLI11_PARSE(app, argc, argv);
 
     if (list_defects) {
@@ -178,6 +185,18 @@ int main(int argc, char** argv) {
         }
     }
 
+    // Events and commands: only when asked for, so the HTTP-only server
+    // needs no Kafka. Declared after the service it feeds, destroyed before it.
+    std::unique_ptr<products::Events> events;
+    if (kafka_mock || !kafka_brokers.empty()) {
+        std::string why;
+        events = products::Events::start(service, defects, kafka_mock, kafka_brokers, why);
+        if (!events) {
+            std::cerr << "products_server: cannot start events: " << why << '\n';
+            return 1;
+        }
+    }
+
     asio::io_context ioc(static_cast<int>(threads));
     tcp::acceptor acceptor(ioc);
     const tcp::endpoint endpoint(address, port);
@@ -201,6 +220,7 @@ int main(int argc, char** argv) {
 
     const std::string shown_host = address.is_v6() ? "[" + address.to_string() + "]" : address.to_string();
     if (!defects.empty()) std::cerr << "products_server: defects on: " << defects.names() << '\n';
+    if (events) std::cout << "kafka bootstrap " << events->bootstrap() << std::endl;
     std::cout << "listening on " << (tls ? "https" : "http") << "://" << shown_host << ':' << bound_port
               << std::endl;
 

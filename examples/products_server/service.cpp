@@ -627,6 +627,7 @@ Response ProductsService::create_product(std::string_view owner, std::string_vie
     if (idx == products_by_owner_.end()) idx = products_by_owner_.emplace(std::string(owner), std::set<ids::Uuid>{}).first;
     idx->second.insert(p.id);
     it->second = std::move(p);
+    changed(status == 201 ? "created" : "updated", it->second);
     return r;
 }
 
@@ -788,6 +789,7 @@ Response ProductsService::patch_product(std::string_view owner, std::string_view
         moved.id = *new_id;
         it = products_.emplace(*new_id, std::move(moved)).first;
     }
+    changed("updated", it->second);
     return product_response(200, it->second);
 }
 
@@ -804,12 +806,35 @@ Response ProductsService::delete_product(std::string_view owner, std::string_vie
     }
     if (it->second.owner != owner && !defects_.has(Defect::no_ownership_write)) return not_found();
     if (auto idx = products_by_owner_.find(it->second.owner); idx != products_by_owner_.end()) idx->second.erase(id);
+    changed("deleted", it->second);
     products_.erase(it);
     deleted_.insert(id);
     if (defects_.has(Defect::reuse_deleted_ids)) reusable_.push_back(id);
     Response r;
     r.status = 204;
     return r;
+}
+
+bool ProductsService::command_delete(const ids::Uuid& id) {
+    std::unique_lock lock(mutex_);
+    const auto it = products_.find(id);
+    if (it == products_.end()) return false;
+    if (auto idx = products_by_owner_.find(it->second.owner); idx != products_by_owner_.end()) idx->second.erase(id);
+    changed("deleted", it->second);
+    products_.erase(it);
+    deleted_.insert(id);
+    if (defects_.has(Defect::reuse_deleted_ids)) reusable_.push_back(id);
+    return true;
+}
+
+bool ProductsService::command_rename(const ids::Uuid& id, const std::string& name) {
+    std::unique_lock lock(mutex_);
+    const auto it = products_.find(id);
+    if (it == products_.end()) return false;
+    it->second.name = name;
+    it->second.updated_at = now_text();
+    changed("updated", it->second);
+    return true;
 }
 
 }  // namespace products

@@ -10,6 +10,7 @@
 #include <boost/json/value.hpp>
 
 #include <atomic>
+#include <functional>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -77,6 +78,17 @@ public:
 
     [[nodiscard]] const DefectSet& defects() const noexcept { return defects_; }
 
+    // Every change to a product ("created", "updated", "deleted") goes to
+    // this sink (the event publisher, events.hpp), under the store's lock and
+    // so in the order of the changes; it must not block. Set before serving.
+    using ChangeSink = std::function<void(std::string_view type, const Product& product)>;
+    void set_change_sink(ChangeSink sink) { change_sink_ = std::move(sink); }
+
+    // Commands from the message channel, already validated (events.cpp):
+    // trusted, no owner check. False when there is no such product.
+    bool command_delete(const idconform::ids::Uuid& id);
+    bool command_rename(const idconform::ids::Uuid& id, const std::string& name);
+
 private:
     Response dispatch(const Request& request);
     Response create_category(std::string_view owner, std::string_view body);
@@ -102,6 +114,10 @@ private:
     std::string location_for(const idconform::ids::Uuid& id) const;
 
     const DefectSet defects_;
+    ChangeSink change_sink_;
+    void changed(std::string_view type, const Product& p) const {
+        if (change_sink_) change_sink_(type, p);
+    }
     idconform::ids::V7Generator v7_;
     idconform::ids::V7Generator stale_v7_;  // clock one hour behind (stale-timestamp)
     std::atomic<std::uint64_t> tracking_counter_{0};

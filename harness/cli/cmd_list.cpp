@@ -35,6 +35,15 @@ std::string sent(const suite::Case& c) {
     }
     std::vector<std::string> steps;
     for (const auto& st : c.steps) {
+        if (st.kind == suite::Step::Kind::kafka) {
+            const auto& k = st.kafka;
+            std::string s = std::string(k.op == suite::KafkaRequest::Op::produce ? "produce to " : "consume ") + k.topic;
+            if (k.key) s += " key " + *k.key;
+            for (const auto& m : k.match)
+                s += m.kind == suite::KafkaMatch::Kind::key ? " key=" + m.value : " " + m.name + "=" + m.value;
+            steps.push_back(std::move(s));
+            continue;
+        }
         std::string s;
         if (st.kind == suite::Step::Kind::call) {
             // A pack's operation: the table shows it as written, before a
@@ -46,6 +55,7 @@ std::string sent(const suite::Case& c) {
             for (const auto& [p, v] : op.set) s += " body" + p + "=" + boost::json::serialize(v);
             for (const auto& p : op.unset) s += " without body" + p;
             if (!op.principal.empty()) s += " as " + op.principal;
+            if (op.via_other) s += " via the other transport";
         } else {
             s = st.http.method + " " + st.http.path;
             for (const auto& [k, v] : st.http.path_params) s += " {" + k + "}=" + v;
@@ -63,6 +73,8 @@ std::string expected(const suite::Case& c) {
     std::vector<std::string> out;
     for (const auto& st : c.steps) {
         const auto& e = st.expect;
+        if (st.kind == suite::Step::Kind::kafka && st.kafka.op == suite::KafkaRequest::Op::consume)
+            out.push_back(std::string(st.kafka.absent ? "no message on " : "a message on ") + st.kafka.topic);
         if (e.status) {
             std::vector<std::string> codes;
             for (int x : e.status->exact) codes.push_back(std::to_string(x));

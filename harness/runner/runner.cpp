@@ -4,7 +4,9 @@
 
 #include "ids/ids.hpp"
 #include "runner/checks.hpp"
+#include "runner/kafka_step.hpp"
 #include "runner/scope.hpp"
+#include "transport/kafka/kafka_request.hpp"
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -154,7 +156,11 @@ struct SuiteRun {
     std::vector<Created> created;        // entities this suite created, in order
     std::set<std::string> deleted;       // delete_key()s of requests answered 2xx
     std::vector<StepRecord> scan_findings;  // setup/teardown steps whose only failures are shape-scan findings
+    transport::KafkaOptions kafka;       // target.kafka, interpolated at suite start
+    std::string kafka_problem;           // why it could not be (reported by the first kafka step)
 };
+
+
 
 class Engine {
 public:
@@ -228,7 +234,30 @@ private:
             if (!hv) return s.target.pos.str() + ": header " + k + ": " + hv.error();
             run.target_headers.emplace_back(k, *hv);
         }
+        setup_kafka_target(s.target.kafka, run);
         return {};
+    }
+
+    // target.kafka: a problem (an unset ${env:...}) is kept for the first
+    // kafka step, so suites whose kafka cases are skipped run without it.
+    // Secret property values join the suite's secrets before cases copy the scope.
+    static void setup_kafka_target(const suite::KafkaTarget& t, SuiteRun& run) {
+        if (t.brokers.empty()) return;
+        auto b = interpolate(t.brokers, run.scope);
+        if (!b) {
+            run.kafka_problem = t.pos.str() + ": kafka brokers: " + b.error();
+            return;
+        }
+        run.kafka.brokers = *b;
+        for (const auto& [k, v] : t.properties) {
+            auto pv = interpolate(v, run.scope);
+            if (!pv) {
+                run.kafka_problem = t.pos.str() + ": kafka property " + k + ": " + pv.error();
+                return;
+            }
+            if (transport::kafka::secret_property(k) && !pv->empty()) run.scope.add_secret(*pv);
+            run.kafka.properties.emplace_back(k, *pv);
+        }
     }
 
     void expand(const suite::Suite& s, const suite::Case& c, const Scope& scope, std::vector<Expanded>& out) {
@@ -242,7 +271,9 @@ private:
         for (const auto& need : c.needs) {
             auto v = scope.resolve(need);
             if (!v || v->is_null()) {
-                unmet = "not run: needs ${" + need + "}, which the target profile does not describe";
+                unmet = need.rfind("env:", 0) == 0
+                            ? "not run: needs the environment variable " + need.substr(4) + ", which is not set"
+                            : "not run: needs ${" + need + "}, which the target profile does not describe";
                 break;
             }
         }
@@ -348,6 +379,10 @@ private:
                      st.call.pos.str() + ": call " + st.call.op +
                          ": no request is bound to this operation (a 'call' step runs from a target profile whose "
                          "resource declares '" + st.call.op + "'; guard the case with requires: [res." + st.call.op + "])");
+        if (st.kind == suite::Step::Kind::kafka)
+            return build_kafka_request(st.kafka, scope,
+                                       KafkaContext{run.kafka.brokers, run.kafka_problem,
+                                                    run.transport_options.read_timeout, opts_.clock_skew});
         const auto& h = st.http;
         Request r;
         r.transport = "http";
@@ -441,6 +476,13 @@ private:
         if (!x.error) {
             BodyJson body(*x.response);  // parsed once for checks, scan, captures and cleanup
             out.record.checks = evaluate(st.expect, x, ctx, body);
+            if (st.kind == suite::Step::Kind::kafka && st.kafka.op == suite::KafkaRequest::Op::consume) {
+                CheckResult got = kafka_message_check(st.kafka, x, st.expect.rule.empty() ? rule : st.expect.rule);
+                // Without the message (or when none was wanted) the step's
+                // other expectations have nothing to look at.
+                if (st.kafka.absent || x.response->status != 200) out.record.checks.clear();
+                out.record.checks.insert(out.record.checks.begin(), std::move(got));
+            }
             const int status = x.response->status;
             if (run.suite->scan && status / 100 == 2) {
                 if (const json::value* parsed = body.get()) {
@@ -450,7 +492,9 @@ private:
                         out.record.checks.push_back(std::move(c));
                     }
                     for (auto& [field, versions] : seen)
-                        run.field_versions[req->method + " " + st.http.path + " " + field].insert(versions.begin(), versions.end());
+                        run.field_versions[req->method + " " + (st.kind == suite::Step::Kind::kafka ? st.kafka.topic : st.http.path) +
+                                           " " + field]
+                            .insert(versions.begin(), versions.end());
                 }
             }
             if (opts_.warnings_fail)
@@ -480,7 +524,8 @@ private:
         }
         x.request = redact(x.request.url.empty() ? *req : x.request, scope.secrets());
         if (x.response) redact_response(*x.response, scope.secrets());
-        out.record.reproduce = curl_command(x.request);
+        out.record.reproduce = x.request.transport == "kafka" ? transport::kafka::kcat_command(x.request, run.kafka.brokers)
+                                                              : curl_command(x.request);
         out.record.exchange = std::move(x);
         co_return out;
     }
@@ -612,8 +657,13 @@ private:
         const auto t0 = std::chrono::steady_clock::now();
         const suite::Case& c = *e.c;
         CaseResult r = case_skeleton(*run.suite, e);
-        r.properties.push_back({"transport", "http"});
-        if (!c.steps.empty()) r.properties.push_back({"endpoint", c.steps.front().http.method + " " + c.steps.front().http.path});
+        const bool kafka_first = !c.steps.empty() && c.steps.front().kind == suite::Step::Kind::kafka;
+        r.properties.push_back({"transport", kafka_first ? "kafka" : "http"});
+        if (kafka_first)
+            r.properties.push_back({"endpoint", std::string(c.steps.front().kafka.op == suite::KafkaRequest::Op::produce ? "produce " : "consume ") +
+                                                    c.steps.front().kafka.topic});
+        else if (!c.steps.empty())
+            r.properties.push_back({"endpoint", c.steps.front().http.method + " " + c.steps.front().http.path});
         if (!e.pre_skip.empty()) {
             r.outcome = Outcome::skipped;
             r.message = e.pre_skip;
@@ -627,6 +677,7 @@ private:
         }
         Scope scope = run.scope;
         for (const auto& [k, v] : e.bindings) scope.set(k, v);
+        scope.set(case_started_var, json::value(ids::system_unix_ms()));
         const std::string rule = join(c.rules, ",");
         for (const auto& st : c.steps) {
             StepOutcome so = co_await run_step(run, st, scope, rule);
@@ -713,6 +764,7 @@ private:
         const auto t0 = std::chrono::steady_clock::now();
         const bool teardown = std::string_view(phase) == "teardown";
         bool problem = false;
+        run.scope.set(case_started_var, json::value(ids::system_unix_ms()));
         for (const auto& st : steps) {
             StepOutcome so = co_await run_step(run, st, run.scope, "");
             // Cleanup of something never created (its id was never captured)
@@ -783,6 +835,7 @@ private:
             to.tls.key_file = opts_.tls.key_file.empty() ? s.target.key_file : opts_.tls.key_file;
             to.tls.insecure = opts_.tls.insecure || s.target.insecure;
             to.follow_redirects = opts_.follow_redirects;
+            to.kafka = run.kafka;
             run.transport_options = std::move(to);
             run.started = true;
             setup_result = co_await run_phase(run, s.setup, "setup");

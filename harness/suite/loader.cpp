@@ -33,15 +33,21 @@ const std::vector<std::string> suite_keys = {"name",       "description", "tags"
                                              "fragments",  "setup",       "teardown", "cases", "scan"};
 const std::vector<std::string> library_keys = {"description", "include", "vectors", "fragments"};
 const std::vector<std::string> vector_file_keys = {"set", "description", "vectors"};
-const std::vector<std::string> target_keys = {"base_url", "headers", "tls", "timeout"};
+const std::vector<std::string> target_keys = {"base_url", "headers", "tls", "timeout", "kafka"};
+const std::vector<std::string> kafka_target_keys = {"brokers", "properties"};
 const std::vector<std::string> tls_keys = {"cacert", "cert", "key", "insecure"};
 const std::vector<std::string> timeout_keys = {"connect", "read"};
 const std::vector<std::string> principal_keys = {"headers"};
 const std::vector<std::string> secret_var_keys = {"value", "secret"};
 const std::vector<std::string> case_keys = {"name", "description", "rule", "tags", "skip", "for_each", "steps", "requires"};
 const std::vector<std::string> for_each_keys = {"vectors", "mutations", "count", "as", "only", "except"};
-const std::vector<std::string> step_keys = {"name", "http", "call", "expect", "capture", "use", "cleanup"};
+const std::vector<std::string> step_keys = {"name", "http", "call", "kafka", "expect", "capture", "use", "cleanup"};
 const std::vector<std::string> call_keys = {"op", "id", "filter", "json", "set", "unset", "principal", "via"};
+const std::vector<std::string> kafka_keys = {"produce", "consume"};
+const std::vector<std::string> produce_keys = {"topic", "key", "headers", "json", "raw", "partition"};
+const std::vector<std::string> consume_keys = {"topic", "match", "from", "timeout", "partitions", "absent"};
+const std::vector<std::string> match_keys = {"key", "header", "json"};
+const std::vector<std::string> from_words = {"case", "end", "beginning"};
 const std::vector<std::string> cleanup_keys = {"path", "id"};
 const std::vector<std::string> http_keys = {"method", "path", "query", "headers", "json", "raw", "principal",
                                             "path_params", "set", "unset"};
@@ -506,6 +512,22 @@ private:
                     if (auto b = r.boolean(y->val(), "insecure")) t.insecure = *b;
             }
         }
+        if (const auto* x = m->find("kafka")) {
+            const std::size_t before = diags.size();
+            if (auto km = r.mapping(x->val(), "kafka", kafka_target_keys,
+                                    "{brokers: \"${env:IDCONFORM_KAFKA_BROKERS}\", properties: {security.protocol: SASL_SSL}}")) {
+                t.kafka.pos = r.pos(x->val());
+                if (const auto* y = km->find("brokers")) {
+                    if (auto s = r.string(y->val(), "brokers", "brokers: \"${env:IDCONFORM_KAFKA_BROKERS}\"", true)) t.kafka.brokers = *s;
+                } else if (diags.size() == before) {  // not after a misspelt 'brokers'
+                    r.error(x->val(), "missing required key 'brokers' in kafka",
+                            "say where the cluster is, e.g. brokers: \"${env:IDCONFORM_KAFKA_BROKERS}\"");
+                }
+                if (const auto* y = km->find("properties"))
+                    t.kafka.properties =
+                        r.pairs(y->val(), "properties", "{security.protocol: SASL_SSL, sasl.password: \"${env:KAFKA_PASSWORD}\"}");
+            }
+        }
         if (const auto* x = m->find("timeout")) {
             if (auto to = r.mapping(x->val(), "timeout", timeout_keys, "{connect: 2s, read: 5s}")) {
                 if (const auto* y = to->find("connect")) t.connect_timeout_ms = r.duration(y->val(), "connect");
@@ -590,24 +612,48 @@ private:
 
         Step step;
         step.pos = r.pos(v);
-        const auto* h = m->find("http");
-        const auto* op = m->find("call");
-        if (h && op)
-            r.error(op->key_val(), "a step has one request: 'http' and 'call' cannot both be set",
-                    "split it into two steps");
-        else if (h)
-            http(r, *h, step.http, principal);
-        else if (op) {
-            step.kind = Step::Kind::call;
-            call(r, *op, step.call, principal);
-        } else
+        // One request per step: http, a pack's call, or kafka.
+        const Entry* kinds[] = {m->find("http"), m->find("call"), m->find("kafka")};
+        const char* kind_names[] = {"http", "call", "kafka"};
+        int given = 0;
+        const char* first = nullptr;
+        for (std::size_t i = 0; i < 3; ++i) {
+            if (!kinds[i]) continue;
+            if (++given > 1) {
+                r.error(kinds[i]->key_val(),
+                        std::string("a step has one request: '") + first + "' and '" + kind_names[i] +
+                            "' cannot both be set",
+                        "split it into two steps");
+                continue;
+            }
+            first = kind_names[i];
+            if (i == 0) {
+                http(r, *kinds[i], step.http, principal);
+            } else if (i == 1) {
+                step.kind = Step::Kind::call;
+                call(r, *kinds[i], step.call, principal);
+            } else {
+                step.kind = Step::Kind::kafka;
+                kafka(r, *kinds[i], step.kafka);
+            }
+        }
+        if (given == 0) {
             r.error(v, "missing required key 'http' in " + std::string(what),
-                    "every step sends a request, e.g. http: {method: GET, path: /v1/products}");
+                    "every step sends a request, e.g. http: {method: GET, path: /v1/products} (or kafka: "
+                    "{produce: {...}} / kafka: {consume: {...}})");
+        }
         if (const auto* n = m->find("name")) {
             if (auto s = r.string(n->val(), "name", "name: create a product")) step.name = *s;
         }
         // A call step is named after the request it is bound to (profile/expand.cpp).
+        if (step.name.empty() && step.kind == Step::Kind::kafka)
+            step.name = std::string("kafka ") + (step.kafka.op == KafkaRequest::Op::produce ? "produce " : "consume ") +
+                        step.kafka.topic;
         if (step.name.empty() && step.kind == Step::Kind::http) step.name = step.http.method + " " + step.http.path;
+        if (step.kind == Step::Kind::kafka)
+            if (const auto* c = m->find("cleanup"))
+                r.error(c->key_val(), "'cleanup' is for steps that create an entity over HTTP",
+                        "a kafka step creates nothing the run can delete; put cleanup: on the HTTP create step");
         step.expect.pos = step.pos;
         if (const auto* x = m->find("expect")) expect(r, *x, step.expect);
         if (const auto* c = m->find("capture")) captures(r, *c, step.captures);
@@ -633,6 +679,170 @@ private:
     }
 
     std::size_t r_errors() const { return diags.size(); }
+
+    // ---------------------------------------------------------------- kafka
+
+    void kafka(Reader& r, const Entry& e, KafkaRequest& req) {
+        auto m = r.mapping(e.val(), "kafka", kafka_keys,
+                           "{produce: {topic: products.commands, json: {...}}} or {consume: {topic: products.events}}");
+        if (!m) return;
+        req.pos = r.pos(e.val());
+        if (m->entries.size() != 1) {
+            if (m->entries.size() > 1 || e.value.size() == 0)
+                r.error(e.val(), "a kafka step takes exactly one of: produce, consume",
+                        "send with kafka: {produce: {topic: t, json: {...}}} or wait for a message with kafka: "
+                        "{consume: {topic: t, match: {key: \"${id}\"}}}, in separate steps");
+            return;
+        }
+        const Entry& op = m->entries.front();
+        if (op.key == "produce") {
+            req.op = KafkaRequest::Op::produce;
+            produce(r, op, req);
+        } else {
+            req.op = KafkaRequest::Op::consume;
+            consume(r, op, req);
+        }
+    }
+
+    // A topic: a template, or 1-249 of [a-zA-Z0-9._-].
+    void topic(Reader& r, const Mapping& m, const Val& at, KafkaRequest& req, std::string_view example) {
+        const auto* x = m.find("topic");
+        if (!x) {
+            r.error(at, "missing required key 'topic' in kafka", "name the topic, e.g. " + std::string(example));
+            return;
+        }
+        auto s = r.string(x->val(), "topic", example, true);
+        if (!s) return;
+        const bool templated = s->find("${") != std::string::npos;
+        const bool ok = !s->empty() && s->size() <= 249 && std::all_of(s->begin(), s->end(), [](char c) {
+            return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-';
+        });
+        if (!templated && !ok) {
+            r.error(x->val(), "bad Kafka topic '" + *s + "'",
+                    "a topic name is 1 to 249 of the characters a-z A-Z 0-9 . _ -, e.g. products.events");
+            return;
+        }
+        req.topic = *s;
+    }
+
+    void produce(Reader& r, const Entry& e, KafkaRequest& req) {
+        const char* const example = "topic: products.commands";
+        auto m = r.mapping(e.val(), "produce", produce_keys, "{topic: products.commands, key: \"${id}\", json: {...}}");
+        if (!m) return;
+        topic(r, *m, e.val(), req, example);
+        if (const auto* x = m->find("key"))
+            if (auto s = r.string(x->val(), "key", "key: \"${product_id}\"", true)) req.key = *s;
+        if (const auto* x = m->find("headers")) {
+            req.headers = r.pairs(x->val(), "headers", "{trace-id: abc}");
+            if (x->value.IsMap())
+                for (const auto& h : x->value)
+                    if (const auto name = detail::key_text(h.first); name && name->rfind("kafka-", 0) == 0)
+                        r.error(Val{h.first, h.first.Mark()}, "header names starting with 'kafka-' are reserved",
+                                "the transport shows the key, topic, partition, offset and timestamp as kafka-* "
+                                "headers of the answer; write the key as key: and rename this header");
+        }
+        const auto* json = m->find("json");
+        const auto* raw = m->find("raw");
+        if (json && raw)
+            r.error(raw->key_val(), "'json' and 'raw' cannot both be set",
+                    "send either a JSON payload (json:) or a text payload (raw:), not both");
+        if (json)
+            if (auto j = r.json(json->val(), true)) req.json = std::move(*j);
+        if (raw)
+            if (auto s = r.string(raw->val(), "raw", "raw: \"text payload\"", true)) req.raw = *s;
+        if (const auto* x = m->find("partition")) {
+            auto n = r.json(x->val(), false);
+            if (!n || !n->is_int64() || n->as_int64() < 0 || n->as_int64() > 100000)
+                r.error(x->val(), "partition must be a whole number from 0", "e.g. partition: 0 (leave it out to let the key choose)");
+            else
+                req.partition = static_cast<int>(n->as_int64());
+        }
+    }
+
+    void consume(Reader& r, const Entry& e, KafkaRequest& req) {
+        const char* const example = "topic: products.events";
+        auto m = r.mapping(e.val(), "consume", consume_keys,
+                           "{topic: products.events, match: {json: {/id: \"${id}\"}}, timeout: 5s}");
+        if (!m) return;
+        topic(r, *m, e.val(), req, example);
+        if (const auto* x = m->find("match")) match(r, x->val(), req.match);
+        if (const auto* x = m->find("timeout")) req.timeout_ms = r.duration(x->val(), "timeout");
+        if (const auto* x = m->find("absent"))
+            if (auto b = r.boolean(x->val(), "absent")) req.absent = *b;
+        if (const auto* x = m->find("partitions")) {
+            std::vector<Val> items;
+            if (x->value.IsSequence())
+                for (const auto& item : x->value) items.push_back(Val{item, item.Mark()});
+            else
+                items.push_back(x->val());
+            for (const auto& item : items) {
+                auto n = r.json(item, false);
+                if (!n || !n->is_int64() || n->as_int64() < 0 || n->as_int64() > 100000)
+                    r.error(item, "a partition is a whole number from 0", "e.g. partitions: [0, 1]");
+                else
+                    req.partitions.push_back(static_cast<int>(n->as_int64()));
+            }
+        }
+        if (const auto* x = m->find("from")) {
+            auto s = r.string(x->val(), "from", "from: case", true);
+            if (!s) return;
+            const bool digits = !s->empty() && s->size() <= 18 &&
+                                std::all_of(s->begin(), s->end(), [](char c) { return c >= '0' && c <= '9'; });
+            if (*s == "case") req.from = KafkaRequest::From::case_start;
+            else if (*s == "end") req.from = KafkaRequest::From::end;
+            else if (*s == "beginning") req.from = KafkaRequest::From::beginning;
+            else if (digits) {
+                req.from = KafkaRequest::From::offset;
+                req.from_offset = std::stoll(*s);
+            } else if (s->find("${") != std::string::npos ||
+                       (s->size() >= 20 && std::isdigit(static_cast<unsigned char>((*s)[0])) && (*s)[4] == '-' && (*s)[10] == 'T')) {
+                req.from = KafkaRequest::From::time;
+                req.from_time = *s;
+            } else {
+                const std::string best = did_you_mean(*s, from_words);
+                r.error(x->val(), "bad start '" + *s + "' for consume",
+                        (best.empty() ? std::string() : "did you mean '" + best + "'? ") +
+                            "write case (the start of this case), end, beginning, an offset (e.g. 42) or an RFC 3339 "
+                            "time (e.g. 2024-05-01T12:00:00Z)");
+            }
+        }
+    }
+
+    void match(Reader& r, const Val& v, std::vector<KafkaMatch>& out) {
+        auto m = r.mapping(v, "match", match_keys, "{key: \"${id}\"} or {json: {/id: \"${id}\"}} or {header: {trace-id: abc}}");
+        if (!m) return;
+        if (v.node.size() == 0)
+            r.error(v, "empty match", "say which message to wait for, e.g. {key: \"${id}\"} or {json: {/id: \"${id}\"}}");
+        for (const auto& e : m->entries) {
+            if (e.key == "key") {
+                KafkaMatch k;
+                k.kind = KafkaMatch::Kind::key;
+                k.pos = r.pos(e.val());
+                if (auto s = r.string(e.val(), "key", "key: \"${product_id}\"", true)) {
+                    k.value = *s;
+                    out.push_back(std::move(k));
+                }
+                continue;
+            }
+            const bool is_json = e.key == "json";
+            const char* const example = is_json ? "{/id: \"${product_id}\"}" : "{trace-id: \"${trace}\"}";
+            auto pm = r.mapping(e.val(), e.key, {}, example);
+            if (!pm) continue;
+            if (pm->entries.empty())
+                r.error(e.val(), "empty '" + e.key + "' match", std::string("e.g. ") + e.key + ": " + example);
+            for (const auto& entry : pm->entries) {
+                KafkaMatch k;
+                k.kind = is_json ? KafkaMatch::Kind::json : KafkaMatch::Kind::header;
+                k.pos = r.pos(entry.key_val());
+                k.name = entry.key;
+                if (is_json && !pointer_ok(r, entry.key_val(), entry.key)) continue;
+                if (auto sv = r.string(entry.val(), entry.key, example, true)) {
+                    k.value = *sv;
+                    out.push_back(std::move(k));
+                }
+            }
+        }
+    }
 
     void http(Reader& r, const Entry& e, HttpRequest& req, std::optional<Ref>* principal) {
         auto m = r.mapping(e.val(), "http", http_keys, "{method: POST, path: /v1/products, json: {name: p1}}");

@@ -15,6 +15,7 @@
 
 #include <boost/json/value.hpp>
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -28,12 +29,21 @@ struct Positioned {
 
 // ---------------------------------------------------------------- target
 
+// The Kafka cluster of `kafka` steps: `target: {kafka: {brokers: ..., properties: {...}}}`.
+// Interpolated when the first kafka step runs, so a suite whose kafka cases
+// are skipped (requires: [env:...]) needs no broker variable.
+struct KafkaTarget : Positioned {
+    std::string brokers;                                          // template: bootstrap.servers
+    std::vector<std::pair<std::string, std::string>> properties;  // librdkafka properties, templates
+};
+
 struct Target : Positioned {
     std::string base_url;                 // template, e.g. "${env:BASE_URL:-http://127.0.0.1:8080}"
     std::vector<std::pair<std::string, std::string>> headers;  // templates
     std::string ca_file, cert_file, key_file;
     bool insecure = false;
     std::optional<long> connect_timeout_ms, read_timeout_ms;
+    KafkaTarget kafka;
 };
 
 struct Principal : Positioned {
@@ -146,6 +156,35 @@ struct OpCall : Positioned {
     static const std::vector<std::string> names = {"create", "read", "update", "delete", "list", "put"};
     return names;
 }
+// One condition a consumed message must meet (all of a step's must hold).
+struct KafkaMatch : Positioned {
+    enum class Kind { key, header, json } kind = Kind::key;
+    std::string name;   // header name, or JSON pointer into the payload
+    std::string value;  // template: the wanted text (a JSON string compares as its text)
+};
+
+// `kafka: {produce: {...}}` or `kafka: {consume: {...}}` (see docs/suite-format.md).
+struct KafkaRequest : Positioned {
+    enum class Op { produce, consume } op = Op::produce;
+    std::string topic;  // template
+    // produce
+    std::optional<std::string> key;                            // template; none = null key
+    std::vector<std::pair<std::string, std::string>> headers;  // templates
+    std::optional<boost::json::value> json;                    // payload as JSON
+    std::optional<std::string> raw;                            // payload as text (template)
+    std::optional<int> partition;                              // none = the partitioner's choice
+    // consume
+    std::vector<int> partitions;  // empty = every partition
+    std::vector<KafkaMatch> match;
+    // Where reading starts: the start of the current case (minus the clock
+    // skew; an event an earlier step caused is never missed), the end, the
+    // beginning, a time (RFC 3339, template) or an offset.
+    enum class From { case_start, end, beginning, time, offset } from = From::case_start;
+    std::string from_time;
+    std::int64_t from_offset = 0;
+    std::optional<long> timeout_ms;  // how long to wait for a match; default: the read timeout
+    bool absent = false;             // the check is that no matching message arrives in that time
+};
 
 // What a step created, so the run can delete it at the end.
 struct Cleanup : Positioned {
@@ -158,10 +197,11 @@ struct Step : Positioned {
     // Which transport the step talks to; the member of that name holds the
     // request. A new transport adds its kind, its request struct and a
     // request builder in the runner.
-    enum class Kind { http, call } kind = Kind::http;
-    std::string name;  // defaults to "METHOD path"
+    enum class Kind { http, call, kafka } kind = Kind::http;
+    std::string name;  // defaults to "METHOD path" ("kafka produce TOPIC", "kafka consume TOPIC")
     HttpRequest http;
-    OpCall call;       // Kind::call: replaced by a transport step when a profile is expanded
+    OpCall call;         // Kind::call: replaced by a transport step when a profile is expanded
+    KafkaRequest kafka;
     Expect expect;
     std::vector<Capture> captures;
     std::optional<Cleanup> cleanup;  // a 2xx answer created an entity: delete it at the end of the suite

@@ -3,6 +3,7 @@
 #include "transport/transport.hpp"
 
 #include "transport/http/http_transport.hpp"
+#include "transport/kafka/kafka_transport.hpp"
 
 namespace idconform::transport {
 
@@ -10,6 +11,7 @@ const std::map<std::string, Factory>& registry() {
     static const std::map<std::string, Factory> factories = {
         {"http", &http::make_http_transport},
         {"https", &http::make_http_transport},
+        {"kafka", &kafka::make_kafka_transport},
     };
     return factories;
 }

@@ -14,6 +14,8 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace idconform::transport {
 
@@ -24,6 +26,15 @@ struct TlsOptions {
     bool insecure = false;    // skip verification (loud warning printed by the CLI)
 };
 
+// Kafka (transport "kafka"): where the cluster is and any librdkafka
+// configuration property (SASL, SSL, ...), passed through as given. Values of
+// secret-looking properties (secret_property() in kafka/kafka_request.hpp)
+// never appear in messages.
+struct KafkaOptions {
+    std::string brokers;  // bootstrap.servers: "host:port[,host:port...]"
+    std::vector<std::pair<std::string, std::string>> properties;
+};
+
 struct Options {
     std::chrono::milliseconds connect_timeout{5000};
     std::chrono::milliseconds read_timeout{10000};  // whole response, per attempt
@@ -31,6 +42,7 @@ struct Options {
     bool follow_redirects = false;
     int max_redirects = 5;
     TlsOptions tls;
+    KafkaOptions kafka;
 };
 
 class Transport {

@@ -16,7 +16,8 @@ trap cleanup EXIT
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-# start_server [ARGS...]: starts products_server on port 0; sets BASE_URL.
+# start_server [ARGS...]: starts products_server on port 0; sets BASE_URL (and
+# KAFKA_BOOTSTRAP when the server was given --kafka-mock or --kafka-brokers).
 start_server() {
   local out="$WORK/server.$RANDOM.out"
   : >"$out"  # exists before the server's redirection happens
@@ -24,6 +25,8 @@ start_server() {
   PIDS+=($!)
   for _ in $(seq 1 100); do
     BASE_URL=$(sed -n 's/^listening on \(http[s]*:\/\/[^ ]*\).*/\1/p' "$out" | head -n 1)
+    # with --kafka-mock / --kafka-brokers the server names its Kafka cluster first
+    KAFKA_BOOTSTRAP=$(sed -n 's/^kafka bootstrap \([^ ]*\).*/\1/p' "$out" | head -n 1)
     [ -n "$BASE_URL" ] && return 0
     sleep 0.05
   done

@@ -44,7 +44,8 @@ TEST_CASE("the registry holds exactly the documented defects") {
         "list-leak", "no-time-field", "derived-time", "id-changes-on-update", "update-takes-body-id", "put-overwrites",
         "put-returns-existing", "reuse-deleted-ids", "same-ms-collision", "nil-for-absent-ref", "empty-for-absent-ref",
         "zero-for-absent-ref", "accept-missing-required-ref", "accept-nil-ref", "accept-empty-ref", "nil-path-200",
-        "max-path-200", "accept-max-ref", "upper-id-in-nested"};
+        "max-path-200", "accept-max-ref", "upper-id-in-nested", "event-upper-case", "event-id-mismatch",
+        "event-nil-for-absent-ref", "command-accepts-bad-id"};
     std::vector<std::string_view> actual;
     for (const auto& d : products::all_defects()) actual.push_back(d.name);
     CHECK(actual == expected);
