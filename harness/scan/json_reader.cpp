@@ -69,6 +69,8 @@ private:
     std::unordered_map<std::string, VersionSeen> versions_;
     static constexpr std::size_t max_tracked_fields = 4096;
     std::string number_;
+    std::vector<std::pair<std::string, VersionSeen*>> cache_;  // see track()
+    std::size_t tracked_in_record_ = 0;
     bool string_long_ = false;
 
     // ------------------------------------------------------------ records
@@ -177,6 +179,7 @@ private:
         record_line_ = line_;
         record_col_ = col();
         seen_ = 0;
+        tracked_in_record_ = 0;
         shape_.clear();
         depth_ = 0;
         push(false, -1, false);
@@ -284,6 +287,10 @@ private:
     }
 
     static void append_escaped(std::string& out, std::string_view key) {
+        if (key.find_first_of("~/") == std::string_view::npos) {
+            out.append(key);
+            return;
+        }
         for (char ch : key) {
             if (ch == '~') out += "~0";
             else if (ch == '/') out += "~1";
@@ -340,6 +347,7 @@ private:
                     return !done();
                 }
                 if (!o_.shape || string_long_) return true;
+                if (!may_be_id(s, f.named)) return true;
                 int version = -1;
                 if (auto fnd = shape_string(s, f.named, &version)) report(std::move(fnd), vline, vcol, pointer());
                 else if (version >= 0) track(s, vline, vcol);
@@ -363,7 +371,8 @@ private:
                 if (c == '-' || (c >= '0' && c <= '9')) {
                     if (!number()) return false;
                     state = State::after_value;
-                    const bool zero = number_ == "0" || number_ == "-0";
+                    const bool zero = (number_.size() == 1 && number_[0] == '0') ||
+                                      (number_.size() == 2 && number_[0] == '-' && number_[1] == '0');
                     if (decl >= 0)
                         report(check_declared_non_string(o_.fields[static_cast<std::size_t>(decl)], number_, zero), vline,
                                vcol, pointer());
@@ -377,14 +386,37 @@ private:
     }
 
     void track(std::string_view s, std::uint64_t vline, std::uint64_t vcol) {
-        auto it = versions_.find(shape_);
-        if (it == versions_.end()) {
-            if (versions_.size() >= max_tracked_fields) return;  // constant memory: stop tracking new fields
-            it = versions_.emplace(shape_, VersionSeen{}).first;
+        // Records of an export share their layout: the k-th UUID of this
+        // record usually sits in the same field as in the previous one, so
+        // a per-ordinal cache avoids hashing the shape for every value.
+        VersionSeen* seen = nullptr;
+        if (tracked_in_record_ < cache_.size() && cache_[tracked_in_record_].first == shape_) {
+            seen = cache_[tracked_in_record_].second;
+        } else {
+            auto it = versions_.find(shape_);
+            if (it == versions_.end()) {
+                if (versions_.size() >= max_tracked_fields) return;  // constant memory: stop tracking new fields
+                it = versions_.emplace(shape_, VersionSeen{}).first;
+            }
+            seen = &it->second;
+            if (tracked_in_record_ < 64) {
+                if (tracked_in_record_ >= cache_.size()) cache_.resize(tracked_in_record_ + 1);
+                cache_[tracked_in_record_] = {shape_, seen};
+            }
         }
+        ++tracked_in_record_;
         const int version = s[14] <= '9' ? s[14] - '0' : s[14] - 'a' + 10;
-        if (it->second.version == version) return;  // the common case: no pointer built
-        track_version(it->second, version, s, vline, vcol, pointer());
+        if (seen->version == version) return;  // the common case: no pointer built
+        track_version(*seen, version, s, vline, vcol, pointer());
+    }
+
+    // Cheap filter before the shape rules: an id in any spelling has at
+    // least 26 chars, unless padded; an empty string matters under an id-named key.
+    static bool may_be_id(std::string_view s, bool named) noexcept {
+        if (s.size() >= 26) return true;
+        if (s.empty()) return named;
+        const char a = s.front(), b = s.back();
+        return a == ' ' || a == '\t' || a == '\n' || a == '\r' || b == ' ' || b == '\t' || b == '\n' || b == '\r';
     }
 
     bool literal(const char* word) {
