@@ -120,6 +120,7 @@ Finding check_declared_string(const FieldSpec& f, std::string_view s) {
         if (canonical_rfc_uuid(s, &version) && version == f.kind[5] - '0') return {};
     }
     if (s.empty()) return {"DATA-ID-007", expected_text(f), "\"\" (empty string as a dummy id)"};
+    if (s == "0") return {"DATA-ID-007", expected_text(f), "\"0\" (a dummy id)"};
     const ids::Recognition r = ids::recognize(s);
     const std::string shown = "'" + excerpt(s) + "': " + r.describe();
     if (r.special != ids::Special::none) return {"DATA-ID-007", expected_text(f), shown + " used as a placeholder"};

@@ -14,7 +14,7 @@ namespace idconform::scan {
 
 namespace detail {
 
-Input::Input(int fd, std::size_t chunk) : fd_(fd), capacity_(std::max<std::size_t>(chunk, 4096)) {
+Input::Input(int fd, std::size_t chunk) : fd_(fd), capacity_(std::max<std::size_t>(chunk, 64)) {
     // 64 spare bytes: the SSE2 loops may load 16 bytes past the last one read.
     owned_ = std::make_unique<char[]>(capacity_ + 64);
     std::memset(owned_.get() + capacity_, 0, 64);

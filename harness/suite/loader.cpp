@@ -6,6 +6,8 @@
 
 #include "suite/yaml_reader.hpp"
 
+#include "scan/scan.hpp"
+
 #include <re2/re2.h>
 
 #include <algorithm>
@@ -40,7 +42,8 @@ const std::vector<std::string> principal_keys = {"headers"};
 const std::vector<std::string> secret_var_keys = {"value", "secret"};
 const std::vector<std::string> case_keys = {"name", "description", "rule", "tags", "skip", "for_each", "steps", "requires"};
 const std::vector<std::string> for_each_keys = {"vectors", "mutations", "count", "as", "only", "except"};
-const std::vector<std::string> step_keys = {"name", "http", "expect", "capture", "use", "cleanup"};
+const std::vector<std::string> step_keys = {"name", "http", "expect", "capture", "use", "cleanup", "file"};
+const std::vector<std::string> file_keys = {"path", "format", "fields", "scan", "max_violations"};
 const std::vector<std::string> cleanup_keys = {"path", "id"};
 const std::vector<std::string> http_keys = {"method", "path", "query", "headers", "json", "raw", "principal",
                                             "path_params", "set", "unset"};
@@ -589,15 +592,30 @@ private:
 
         Step step;
         step.pos = r.pos(v);
-        if (const auto* h = m->find("http"))
+        const auto* file_key = m->find("file");
+        if (const auto* h = m->find("http")) {
             http(r, *h, step.http, principal);
-        else
+            if (file_key)
+                r.error(file_key->key_val(), "'http' and 'file' cannot both be set",
+                        "a step either sends a request (http:) or scans a file (file:); make two steps");
+        } else if (file_key) {
+            step.kind = Step::Kind::file;
+            file_scan(r, *file_key, step.file);
+            for (const char* k : {"expect", "capture", "cleanup"})
+                if (const auto* x = m->find(k))
+                    r.error(x->key_val(), std::string("a file step takes no '") + k + "'",
+                            "every violation found in the file fails the step; declare id fields under "
+                            "file: {fields: {/id: uuidv7}}");
+        } else {
             r.error(v, "missing required key 'http' in " + std::string(what),
-                    "every step sends a request, e.g. http: {method: GET, path: /v1/products}");
+                    "every step sends a request, e.g. http: {method: GET, path: /v1/products}, or scans a file, "
+                    "e.g. file: {path: \"${export_dir}/products.ndjson\"}");
+        }
         if (const auto* n = m->find("name")) {
             if (auto s = r.string(n->val(), "name", "name: create a product")) step.name = *s;
         }
-        if (step.name.empty()) step.name = step.http.method + " " + step.http.path;
+        if (step.name.empty())
+            step.name = step.kind == Step::Kind::file ? "scan " + step.file.path : step.http.method + " " + step.http.path;
         step.expect.pos = step.pos;
         if (const auto* x = m->find("expect")) expect(r, *x, step.expect);
         if (const auto* c = m->find("capture")) captures(r, *c, step.captures);
@@ -623,6 +641,60 @@ private:
     }
 
     std::size_t r_errors() const { return diags.size(); }
+
+    void file_scan(Reader& r, const Entry& e, FileScan& f) {
+        const char* const example = "{path: \"${export_dir}/products.ndjson\", fields: {/id: uuidv7}}";
+        auto m = r.mapping(e.val(), "file", file_keys, example);
+        if (!m) return;
+        f.pos = r.pos(e.val());
+        if (const auto* x = m->find("path")) {
+            if (auto ps = r.string(x->val(), "path", "path: \"${export_dir}/products.ndjson\"", true)) f.path = *ps;
+        } else {
+            r.error(e.val(), "missing required key 'path' in file", "say which file to scan, e.g. path: /tmp/export.csv");
+        }
+        if (const auto* x = m->find("format")) {
+            if (auto fs = r.string(x->val(), "format", "format: ndjson")) {
+                if (!scan::format_from_name(*fs))
+                    r.error(x->val(), "unknown file format '" + *fs + "'",
+                            detail::suggest(*fs, {"ndjson", "jsonl", "json", "csv"}, "formats"));
+                else
+                    f.format = *fs;
+            }
+        } else if (!f.path.empty() && f.path.find("${") == std::string::npos && !scan::format_from_path(f.path)) {
+            r.error(m->find("path")->val(), "cannot tell the format of '" + f.path + "' from its extension",
+                    "add format: ndjson, json or csv");
+        }
+        if (const auto* x = m->find("fields")) {
+            if (auto fm = r.mapping(x->val(), "fields", {}, "{/id: uuidv7, /parent_id: \"uuidv7,nullable\"}")) {
+                for (const auto& entry : fm->entries) {
+                    auto kind = r.string(entry.val(), "kind", "uuidv7");
+                    if (!kind) continue;
+                    scan::FieldSpec spec;
+                    std::string err;
+                    if (!scan::parse_kind_spec(*kind, spec, err)) {
+                        r.error(entry.val(), err, "write the id kind, optionally followed by ',nullable': uuidv7,nullable");
+                        continue;
+                    }
+                    f.fields.emplace_back(entry.key, *kind);
+                }
+                if (f.fields.size() > 64) r.error(x->val(), "at most 64 declared fields", "split the scan into two steps");
+            }
+        }
+        if (const auto* x = m->find("scan"))
+            if (auto b = r.boolean(x->val(), "scan")) f.shape = *b;
+        if (const auto* x = m->find("max_violations")) {
+            if (auto n = r.string(x->val(), "max_violations", "max_violations: 100")) {
+                std::size_t v = 0;
+                bool ok = !n->empty() && n->size() < 10;
+                for (char c : *n) {
+                    if (c < '0' || c > '9') ok = false;
+                    else v = v * 10 + static_cast<std::size_t>(c - '0');
+                }
+                if (!ok || v == 0) r.error(x->val(), "max_violations must be a positive integer", "max_violations: 100");
+                else f.max_violations = v;
+            }
+        }
+    }
 
     void http(Reader& r, const Entry& e, HttpRequest& req, std::optional<Ref>* principal) {
         auto m = r.mapping(e.val(), "http", http_keys, "{method: POST, path: /v1/products, json: {name: p1}}");

@@ -134,13 +134,26 @@ struct Cleanup : Positioned {
     std::string id_at = "/id";  // JSON pointer of the created id in the answer
 };
 
+// A file to scan (an export the target wrote): every violation of the
+// identifier rules in it becomes a failed check of the step (scan/scan.hpp).
+struct FileScan : Positioned {
+    std::string path;    // template, e.g. "${export_dir}/products.ndjson"
+    std::string format;  // "ndjson", "json", "csv"; empty: from the extension
+    // Declared id fields: JSON pointer relative to the record (array indices
+    // written '*') or CSV column name -> "KIND" or "KIND,nullable".
+    std::vector<std::pair<std::string, std::string>> fields;
+    bool shape = true;                // also shape-scan every value
+    std::size_t max_violations = 1000;  // kept as checks; a scan stops after this many
+};
+
 struct Step : Positioned {
     // Which transport the step talks to; the member of that name holds the
     // request. A new transport adds its kind, its request struct and a
     // request builder in the runner.
-    enum class Kind { http } kind = Kind::http;
-    std::string name;  // defaults to "METHOD path"
+    enum class Kind { http, file } kind = Kind::http;
+    std::string name;  // defaults to "METHOD path" ("scan path" for a file)
     HttpRequest http;
+    FileScan file;
     Expect expect;
     std::vector<Capture> captures;
     std::optional<Cleanup> cleanup;  // a 2xx answer created an entity: delete it at the end of the suite
