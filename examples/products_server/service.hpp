@@ -77,6 +77,10 @@ public:
 
     [[nodiscard]] const DefectSet& defects() const noexcept { return defects_; }
 
+    // Where POST /v1/exports writes the caller's products as NDJSON (one
+    // file per export); empty: the route answers 404. Set before serving.
+    void set_export_dir(std::string dir) { export_dir_ = std::move(dir); }
+
 private:
     Response dispatch(const Request& request);
     Response create_category(std::string_view owner, std::string_view body);
@@ -89,6 +93,7 @@ private:
     Response list_products(std::string_view owner, std::string_view query);
     Response patch_product(std::string_view owner, std::string_view path_id, std::string_view body);
     Response delete_product(std::string_view owner, std::string_view path_id);
+    Response export_products(std::string_view owner);
 
     // Path id -> stored key per the path rules (and path defects). On
     // failure `error` holds the response to send.
@@ -102,6 +107,7 @@ private:
     std::string location_for(const idconform::ids::Uuid& id) const;
 
     const DefectSet defects_;
+    std::string export_dir_;
     idconform::ids::V7Generator v7_;
     idconform::ids::V7Generator stale_v7_;  // clock one hour behind (stale-timestamp)
     std::atomic<std::uint64_t> tracking_counter_{0};
