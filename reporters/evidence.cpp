@@ -20,6 +20,8 @@ std::string indent_continuation(std::string_view text, std::string_view indent) 
 }
 
 std::string status_line(const Response& r) {
+    // status 0: a source without status codes (a scanned file): its reason says what happened
+    if (r.status == 0 && !r.reason.empty()) return r.reason;
     std::string s = std::to_string(r.status);
     if (!r.reason.empty()) s += " " + r.reason;
     return s;

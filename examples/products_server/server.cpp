@@ -132,6 +132,9 @@ int main(int argc, char** argv) {
     app.add_option("--threads", threads, "I/O threads")->check(CLI::Range(1u, 256u))->capture_default_str();
     app.add_option("--defect", defect_names, "switch on a deliberate violation (repeatable, see --list-defects)")
         ->delimiter(',');
+    std::string export_dir;
+    app.add_option("--export-dir", export_dir, "enable POST /v1/exports: write the caller's products there as NDJSON")
+        ->check(CLI::ExistingDirectory);
     auto* cert_opt = app.add_option("--tls-cert", cert_file, "PEM certificate chain: serve HTTPS only");
     auto* key_opt = app.add_option("--tls-key", key_file, "PEM private key for --tls-cert");
     cert_opt->needs(key_opt);
@@ -172,6 +175,7 @@ int main(int argc, char** argv) {
     // Declared before the io_context: coroutine frames destroyed with it
     // still refer to these.
     products::ProductsService service(defects);
+    if (!export_dir.empty()) service.set_export_dir(export_dir);
     std::optional<ssl::context> tls;
     if (!cert_file.empty()) {
         tls.emplace(ssl::context::tls_server);

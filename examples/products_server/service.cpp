@@ -201,9 +201,12 @@ Response ProductsService::dispatch(const Request& request) {
     }
 
     // Route first (unknown route 404, wrong method 405), then authenticate.
-    enum class Route { categories, category, products, product } route;
+    enum class Route { categories, category, products, product, exports } route;
     std::string_view raw_id;
-    if (path == categories_prefix) {
+    if (path == "/v1/exports" && !export_dir_.empty()) {
+        route = Route::exports;
+        if (method != "POST") return method_not_allowed("POST");
+    } else if (path == categories_prefix) {
         route = Route::categories;
         if (method != "POST") return method_not_allowed("POST");
     } else if (path == products_prefix) {
@@ -239,6 +242,8 @@ Response ProductsService::dispatch(const Request& request) {
                                     ? std::string(raw_id)
                                     : percent_decode(raw_id, false);
     switch (route) {
+    case Route::exports:
+        return export_products(owner);
     case Route::categories:
         return create_category(owner, request.body);
     case Route::category:
@@ -686,6 +691,36 @@ Response ProductsService::get_product(std::string_view owner, std::string_view p
     }
     if (it->second.owner != owner && !defects_.has(Defect::no_ownership_read)) return not_found();
     return product_response(200, it->second);
+}
+
+// The caller's products as an NDJSON file in export_dir_, rendered like
+// API answers (so the output defects show in exports too); answers 201
+// {"id": ..., "path": ..., "records": N}.
+Response ProductsService::export_products(std::string_view owner) {
+    const ids::Uuid export_id = v7_.next();
+    const std::string id = ids::format(export_id);
+    const std::string path = export_dir_ + "/products-" + id + ".ndjson";
+    std::string text;
+    std::size_t records = 0;
+    {
+        std::shared_lock lock(mutex_);
+        if (const auto idx = products_by_owner_.find(owner); idx != products_by_owner_.end())
+            for (const ids::Uuid& pid : idx->second) {
+                render_product(products_.at(pid), text);
+                text += '\n';
+                ++records;
+            }
+    }
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    if (f == nullptr) return error(500, "export_failed", "cannot write the export file");
+    const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+    if (std::fclose(f) != 0 || !ok) return error(500, "export_failed", "cannot write the export file");
+    Response r;
+    r.status = 201;
+    r.body = "{\"id\":\"" + id + "\",\"path\":";
+    append_json_string(r.body, path);
+    r.body += ",\"records\":" + std::to_string(records) + "}";
+    return r;
 }
 
 Response ProductsService::list_products(std::string_view owner, std::string_view query) {

@@ -88,6 +88,9 @@ public:
     // trusted, no owner check. False when there is no such product.
     bool command_delete(const idconform::ids::Uuid& id);
     bool command_rename(const idconform::ids::Uuid& id, const std::string& name);
+    // Where POST /v1/exports writes the caller's products as NDJSON (one
+    // file per export); empty: the route answers 404. Set before serving.
+    void set_export_dir(std::string dir) { export_dir_ = std::move(dir); }
 
 private:
     Response dispatch(const Request& request);
@@ -101,6 +104,7 @@ private:
     Response list_products(std::string_view owner, std::string_view query);
     Response patch_product(std::string_view owner, std::string_view path_id, std::string_view body);
     Response delete_product(std::string_view owner, std::string_view path_id);
+    Response export_products(std::string_view owner);
 
     // Path id -> stored key per the path rules (and path defects). On
     // failure `error` holds the response to send.
@@ -118,6 +122,7 @@ private:
     void changed(std::string_view type, const Product& p) const {
         if (change_sink_) change_sink_(type, p);
     }
+    std::string export_dir_;
     idconform::ids::V7Generator v7_;
     idconform::ids::V7Generator stale_v7_;  // clock one hour behind (stale-timestamp)
     std::atomic<std::uint64_t> tracking_counter_{0};

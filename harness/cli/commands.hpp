@@ -23,5 +23,6 @@ Runner add_inspect(CLI::App& app);
 Runner add_gen(CLI::App& app);
 Runner add_run(CLI::App& app);
 Runner add_list(CLI::App& app);
+Runner add_scan(CLI::App& app);
 
 }  // namespace idconform::cli

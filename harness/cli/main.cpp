@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
     const Runner gen = add_gen(app);
     const Runner run = add_run(app);
     const Runner list = add_list(app);
+    const Runner scan = add_scan(app);
     for (auto* sub : app.get_subcommands({}))
         sub->set_version_flag("--version", std::string("idconform ") + IDCONFORM_VERSION);
     try {
@@ -30,6 +31,7 @@ int main(int argc, char** argv) {
         if (app.got_subcommand("gen")) return gen();
         if (app.got_subcommand("run")) return run();
         if (app.got_subcommand("list")) return list();
+        if (app.got_subcommand("scan")) return scan();
     } catch (const std::exception& e) {
         std::cerr << "idconform: internal error: " << e.what() << '\n';
         return exit_internal;

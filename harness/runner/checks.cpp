@@ -3,6 +3,7 @@
 #include "runner/checks.hpp"
 
 #include "ids/ids.hpp"
+#include "scan/rules.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -342,12 +343,9 @@ std::vector<CheckResult> evaluate(const suite::Expect& e, const Exchange& x, con
 }
 
 namespace {
-bool id_named(std::string_view key) {
-    if (key == "id" || key == "ID") return true;
-    // '*' may match nothing: MongoDB's "_id" is id-named too
-    if (key.size() >= 3 && key.substr(key.size() - 3) == "_id") return true;
-    return key.size() >= 2 && key.substr(key.size() - 2) == "Id";
-}
+// The shape rules for one value live in scan/rules.hpp, shared with the
+// file scan, so an id is judged the same in an answer and in an export.
+using scan::id_named;
 
 void scan_value(const json::value& v, std::string& ptr, std::string& shape, std::string_view key,
                 std::vector<CheckResult>& out, std::map<std::string, std::set<int>>* versions) {
@@ -385,31 +383,19 @@ void scan_value(const json::value& v, std::string& ptr, std::string& shape, std:
             return;
         }
         case json::kind::string: {
-            const std::string_view s = v.as_string();
-            if (s.empty()) {
-                if (id_named(key)) fail("DATA-ID-007", "null or an omitted field for an absent id", "\"\" (empty string as a dummy id)");
+            int version = -1;
+            if (scan::Finding f = scan::shape_string(v.as_string(), id_named(key), &version)) {
+                fail(f.rule.c_str(), std::move(f.expected), std::move(f.actual));
                 return;
             }
-            if (!ids::looks_like_id(s)) return;
-            const ids::Recognition r = ids::recognize(s);
-            if (r.special != ids::Special::none) {
-                fail(id_named(key) ? "DATA-ID-007" : "nil-max", "a real id, or null/omitted when absent",
-                     "'" + std::string(s) + "': " + r.describe() + " used as a placeholder");
-                return;
-            }
-            const bool uuid_ok = r.kind == ids::Kind::uuid && r.canonical && r.variant == ids::Variant::rfc9562;
-            const bool ulid_ok = r.kind == ids::Kind::ulid && r.canonical;
-            if (!uuid_ok && !ulid_ok) {
-                fail("DATA-ID-002", "ids on the wire in canonical lower-case form", "'" + std::string(s) + "': " + r.describe());
-                return;
-            }
-            if (versions && r.kind == ids::Kind::uuid) (*versions)[shape].insert(r.version);
+            if (versions && version >= 0) (*versions)[shape].insert(version);
             return;
         }
         case json::kind::int64:
         case json::kind::uint64:
-            if (id_named(key) && ((v.is_int64() && v.get_int64() == 0) || (v.is_uint64() && v.get_uint64() == 0)))
-                fail("DATA-ID-007", "null or an omitted field for an absent id", "0 (a dummy id)");
+            if ((v.is_int64() && v.get_int64() == 0) || (v.is_uint64() && v.get_uint64() == 0))
+                if (scan::Finding f = scan::shape_zero(id_named(key)))
+                    fail(f.rule.c_str(), std::move(f.expected), std::move(f.actual));
             return;
         default: return;
     }

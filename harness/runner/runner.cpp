@@ -7,6 +7,7 @@
 #include "runner/kafka_step.hpp"
 #include "runner/scope.hpp"
 #include "transport/kafka/kafka_request.hpp"
+#include "scan/scan.hpp"
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -450,7 +451,78 @@ private:
         return r;
     }
 
+    // A file step: scans the file (synchronously, on the runner thread) and
+    // turns each violation into a failed check positioned in the file. An
+    // unreadable file is an error; a malformed one a failed check.
+    static StepOutcome run_file_step(const suite::Step& st, const Scope& scope, const std::string& rule) {
+        StepOutcome out;
+        out.record.name = st.name;
+        const suite::FileScan& f = st.file;
+        Exchange& x = out.record.exchange;
+        x.request.transport = "file";
+        x.request.method = "SCAN";
+        auto path = interpolate(f.path, scope);
+        if (!path) {
+            out.suite_error = f.pos.str() + ": path: " + path.error();
+            x.error = TransportError{TransportErrorKind::other, out.suite_error};
+            return out;
+        }
+        x.request.url = *path;
+        scan::Options o;
+        const auto fmt = f.format.empty() ? scan::format_from_path(*path) : scan::format_from_name(f.format);
+        if (!fmt) {
+            out.suite_error = f.pos.str() + ": cannot tell the format of '" + *path + "' from its extension; add format:";
+            x.error = TransportError{TransportErrorKind::other, out.suite_error};
+            return out;
+        }
+        o.format = *fmt;
+        o.shape = f.shape;
+        for (const auto& [name, kind] : f.fields) {
+            scan::FieldSpec spec;
+            std::string err;
+            spec.name = name;
+            (void)scan::parse_kind_spec(kind, spec, err);  // checked by the loader
+            o.fields.push_back(std::move(spec));
+        }
+        x.sent = Clock::now();
+        auto& checks = out.record.checks;
+        const scan::Stats stats = scan::scan_path(*path, o, [&](const scan::Violation& v) {
+            checks.push_back(scan::to_check(*path, v));
+            return checks.size() < f.max_violations;
+        });
+        x.received = Clock::now();
+        if (stats.error && stats.error->line == 0) {
+            x.error = TransportError{TransportErrorKind::other, scan::format_error(*path, *stats.error)};
+            out.transport_error = true;
+            return out;
+        }
+        Response resp;
+        resp.reason = std::to_string(stats.records) + " records, " + std::to_string(stats.bytes) + " bytes scanned";
+        x.response = std::move(resp);
+        CheckResult summary;
+        summary.rule = rule;
+        summary.what = "ids in " + *path;
+        summary.expected = "no violation";
+        summary.actual = std::to_string(stats.violations) + " violation" + (stats.violations == 1 ? "" : "s") +
+                         (stats.stopped ? " (scan stopped at max_violations " + std::to_string(f.max_violations) + ")" : "");
+        summary.ok = stats.violations == 0;
+        summary.pos = f.pos;
+        if (stats.error) {
+            CheckResult c;
+            c.rule = rule;
+            c.what = "file " + *path;
+            c.expected = std::string("a well-formed ") + std::string(scan::to_string(*fmt)) + " file";
+            c.actual = stats.error->message + " (nothing after this point was checked)";
+            c.pos = SourcePos{*path, static_cast<int>(stats.error->line), static_cast<int>(stats.error->column)};
+            checks.insert(checks.begin(), std::move(c));
+        }
+        checks.push_back(std::move(summary));
+        out.failed = std::any_of(checks.begin(), checks.end(), [](const CheckResult& c) { return !c.ok && !c.warning; });
+        return out;
+    }
+
     awaitable<StepOutcome> run_step(SuiteRun& run, const suite::Step& st, Scope& scope, const std::string& rule) {
+        if (st.kind == suite::Step::Kind::file) co_return run_file_step(st, scope, rule);
         StepOutcome out;
         out.record.name = !st.name.empty()                     ? st.name
                           : st.kind == suite::Step::Kind::call ? "call " + st.call.op
@@ -657,13 +729,18 @@ private:
         const auto t0 = std::chrono::steady_clock::now();
         const suite::Case& c = *e.c;
         CaseResult r = case_skeleton(*run.suite, e);
-        const bool kafka_first = !c.steps.empty() && c.steps.front().kind == suite::Step::Kind::kafka;
-        r.properties.push_back({"transport", kafka_first ? "kafka" : "http"});
-        if (kafka_first)
-            r.properties.push_back({"endpoint", std::string(c.steps.front().kafka.op == suite::KafkaRequest::Op::produce ? "produce " : "consume ") +
-                                                    c.steps.front().kafka.topic});
-        else if (!c.steps.empty())
-            r.properties.push_back({"endpoint", c.steps.front().http.method + " " + c.steps.front().http.path});
+        const suite::Step* first = c.steps.empty() ? nullptr : &c.steps.front();
+        const auto kind = first ? first->kind : suite::Step::Kind::http;
+        r.properties.push_back({"transport", kind == suite::Step::Kind::kafka ? "kafka"
+                                             : kind == suite::Step::Kind::file ? "file"
+                                                                               : "http"});
+        if (kind == suite::Step::Kind::kafka)
+            r.properties.push_back({"endpoint", std::string(first->kafka.op == suite::KafkaRequest::Op::produce ? "produce " : "consume ") +
+                                                    first->kafka.topic});
+        else if (kind == suite::Step::Kind::file)
+            r.properties.push_back({"endpoint", "SCAN " + first->file.path});
+        else if (first)
+            r.properties.push_back({"endpoint", first->http.method + " " + first->http.path});
         if (!e.pre_skip.empty()) {
             r.outcome = Outcome::skipped;
             r.message = e.pre_skip;

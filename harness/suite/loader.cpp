@@ -6,6 +6,8 @@
 
 #include "suite/yaml_reader.hpp"
 
+#include "scan/scan.hpp"
+
 #include <re2/re2.h>
 
 #include <algorithm>
@@ -41,13 +43,14 @@ const std::vector<std::string> principal_keys = {"headers"};
 const std::vector<std::string> secret_var_keys = {"value", "secret"};
 const std::vector<std::string> case_keys = {"name", "description", "rule", "tags", "skip", "for_each", "steps", "requires"};
 const std::vector<std::string> for_each_keys = {"vectors", "mutations", "count", "as", "only", "except"};
-const std::vector<std::string> step_keys = {"name", "http", "call", "kafka", "expect", "capture", "use", "cleanup"};
+const std::vector<std::string> step_keys = {"name", "http", "call", "kafka", "file", "expect", "capture", "use", "cleanup"};
 const std::vector<std::string> call_keys = {"op", "id", "filter", "json", "set", "unset", "principal", "via"};
 const std::vector<std::string> kafka_keys = {"produce", "consume"};
 const std::vector<std::string> produce_keys = {"topic", "key", "headers", "json", "raw", "partition"};
 const std::vector<std::string> consume_keys = {"topic", "match", "from", "timeout", "partitions", "absent"};
 const std::vector<std::string> match_keys = {"key", "header", "json"};
 const std::vector<std::string> from_words = {"case", "end", "beginning"};
+const std::vector<std::string> file_keys = {"path", "format", "fields", "scan", "max_violations"};
 const std::vector<std::string> cleanup_keys = {"path", "id"};
 const std::vector<std::string> http_keys = {"method", "path", "query", "headers", "json", "raw", "principal",
                                             "path_params", "set", "unset"};
@@ -612,12 +615,12 @@ private:
 
         Step step;
         step.pos = r.pos(v);
-        // One request per step: http, a pack's call, or kafka.
-        const Entry* kinds[] = {m->find("http"), m->find("call"), m->find("kafka")};
-        const char* kind_names[] = {"http", "call", "kafka"};
+        // One request per step: http, a pack's call, kafka, or a file to scan.
+        const Entry* kinds[] = {m->find("http"), m->find("call"), m->find("kafka"), m->find("file")};
+        const char* kind_names[] = {"http", "call", "kafka", "file"};
         int given = 0;
         const char* first = nullptr;
-        for (std::size_t i = 0; i < 3; ++i) {
+        for (std::size_t i = 0; i < std::size(kinds); ++i) {
             if (!kinds[i]) continue;
             if (++given > 1) {
                 r.error(kinds[i]->key_val(),
@@ -632,15 +635,24 @@ private:
             } else if (i == 1) {
                 step.kind = Step::Kind::call;
                 call(r, *kinds[i], step.call, principal);
-            } else {
+            } else if (i == 2) {
                 step.kind = Step::Kind::kafka;
                 kafka(r, *kinds[i], step.kafka);
+            } else {
+                step.kind = Step::Kind::file;
+                file_scan(r, *kinds[i], step.file);
+                for (const char* k : {"expect", "capture", "cleanup"})
+                    if (const auto* x = m->find(k))
+                        r.error(x->key_val(), std::string("a file step takes no '") + k + "'",
+                                "every violation found in the file fails the step; declare id fields under "
+                                "file: {fields: {/id: uuidv7}}");
             }
         }
         if (given == 0) {
             r.error(v, "missing required key 'http' in " + std::string(what),
                     "every step sends a request, e.g. http: {method: GET, path: /v1/products} (or kafka: "
-                    "{produce: {...}} / kafka: {consume: {...}})");
+                    "{produce: {...}} / kafka: {consume: {...}}), or scans a file, e.g. file: {path: "
+                    "\"${export_dir}/products.ndjson\"}");
         }
         if (const auto* n = m->find("name")) {
             if (auto s = r.string(n->val(), "name", "name: create a product")) step.name = *s;
@@ -649,6 +661,7 @@ private:
         if (step.name.empty() && step.kind == Step::Kind::kafka)
             step.name = std::string("kafka ") + (step.kafka.op == KafkaRequest::Op::produce ? "produce " : "consume ") +
                         step.kafka.topic;
+        if (step.name.empty() && step.kind == Step::Kind::file) step.name = "scan " + step.file.path;
         if (step.name.empty() && step.kind == Step::Kind::http) step.name = step.http.method + " " + step.http.path;
         if (step.kind == Step::Kind::kafka)
             if (const auto* c = m->find("cleanup"))
@@ -840,6 +853,60 @@ private:
                     k.value = *sv;
                     out.push_back(std::move(k));
                 }
+            }
+        }
+    }
+
+    void file_scan(Reader& r, const Entry& e, FileScan& f) {
+        const char* const example = "{path: \"${export_dir}/products.ndjson\", fields: {/id: uuidv7}}";
+        auto m = r.mapping(e.val(), "file", file_keys, example);
+        if (!m) return;
+        f.pos = r.pos(e.val());
+        if (const auto* x = m->find("path")) {
+            if (auto ps = r.string(x->val(), "path", "path: \"${export_dir}/products.ndjson\"", true)) f.path = *ps;
+        } else {
+            r.error(e.val(), "missing required key 'path' in file", "say which file to scan, e.g. path: /tmp/export.csv");
+        }
+        if (const auto* x = m->find("format")) {
+            if (auto fs = r.string(x->val(), "format", "format: ndjson")) {
+                if (!scan::format_from_name(*fs))
+                    r.error(x->val(), "unknown file format '" + *fs + "'",
+                            detail::suggest(*fs, {"ndjson", "jsonl", "json", "csv"}, "formats"));
+                else
+                    f.format = *fs;
+            }
+        } else if (!f.path.empty() && f.path.find("${") == std::string::npos && !scan::format_from_path(f.path)) {
+            r.error(m->find("path")->val(), "cannot tell the format of '" + f.path + "' from its extension",
+                    "add format: ndjson, json or csv");
+        }
+        if (const auto* x = m->find("fields")) {
+            if (auto fm = r.mapping(x->val(), "fields", {}, "{/id: uuidv7, /parent_id: \"uuidv7,nullable\"}")) {
+                for (const auto& entry : fm->entries) {
+                    auto kind = r.string(entry.val(), "kind", "uuidv7");
+                    if (!kind) continue;
+                    scan::FieldSpec spec;
+                    std::string err;
+                    if (!scan::parse_kind_spec(*kind, spec, err)) {
+                        r.error(entry.val(), err, "write the id kind, optionally followed by ',nullable': uuidv7,nullable");
+                        continue;
+                    }
+                    f.fields.emplace_back(entry.key, *kind);
+                }
+                if (f.fields.size() > 64) r.error(x->val(), "at most 64 declared fields", "split the scan into two steps");
+            }
+        }
+        if (const auto* x = m->find("scan"))
+            if (auto b = r.boolean(x->val(), "scan")) f.shape = *b;
+        if (const auto* x = m->find("max_violations")) {
+            if (auto n = r.string(x->val(), "max_violations", "max_violations: 100")) {
+                std::size_t v = 0;
+                bool ok = !n->empty() && n->size() < 10;
+                for (char c : *n) {
+                    if (c < '0' || c > '9') ok = false;
+                    else v = v * 10 + static_cast<std::size_t>(c - '0');
+                }
+                if (!ok || v == 0) r.error(x->val(), "max_violations must be a positive integer", "max_violations: 100");
+                else f.max_violations = v;
             }
         }
     }

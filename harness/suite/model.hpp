@@ -193,15 +193,28 @@ struct Cleanup : Positioned {
     std::string impossible;     // non-empty: it cannot be deleted, and why (reported by the cleanup)
 };
 
+// A file to scan (an export the target wrote): every violation of the
+// identifier rules in it becomes a failed check of the step (scan/scan.hpp).
+struct FileScan : Positioned {
+    std::string path;    // template, e.g. "${export_dir}/products.ndjson"
+    std::string format;  // "ndjson", "json", "csv"; empty: from the extension
+    // Declared id fields: JSON pointer relative to the record (array indices
+    // written '*') or CSV column name -> "KIND" or "KIND,nullable".
+    std::vector<std::pair<std::string, std::string>> fields;
+    bool shape = true;                // also shape-scan every value
+    std::size_t max_violations = 1000;  // kept as checks; a scan stops after this many
+};
+
 struct Step : Positioned {
     // Which transport the step talks to; the member of that name holds the
     // request. A new transport adds its kind, its request struct and a
     // request builder in the runner.
-    enum class Kind { http, call, kafka } kind = Kind::http;
-    std::string name;  // defaults to "METHOD path" ("kafka produce TOPIC", "kafka consume TOPIC")
+    enum class Kind { http, call, kafka, file } kind = Kind::http;
+    std::string name;  // defaults to "METHOD path" ("kafka produce TOPIC", "scan path" for a file)
     HttpRequest http;
     OpCall call;         // Kind::call: replaced by a transport step when a profile is expanded
     KafkaRequest kafka;
+    FileScan file;
     Expect expect;
     std::vector<Capture> captures;
     std::optional<Cleanup> cleanup;  // a 2xx answer created an entity: delete it at the end of the suite

@@ -1,0 +1,121 @@
+// Internals shared by the NDJSON/JSON and CSV readers: the buffered input,
+// positions, the first-error rule, the version-per-field tracker (DATA-ID-003)
+// and delivery of violations to the sink. Not part of the public API.
+#pragma once
+
+#include "scan/scan.hpp"
+
+#include <memory>
+#include <unordered_map>
+
+namespace idconform::scan::detail {
+
+// Bytes of a file or pipe in one reusable buffer. refill() discards what
+// lies before `keep_from` and appends the next read; data() may move.
+class Input {
+public:
+    Input(int fd, std::size_t chunk);
+    explicit Input(std::string_view text);  // in memory, no copy
+    [[nodiscard]] const char* data() const noexcept { return data_; }
+    [[nodiscard]] std::size_t end() const noexcept { return end_; }
+    [[nodiscard]] std::uint64_t base() const noexcept { return base_; }  // file offset of data()[0]
+    // Returns false at EOF or on a read error (see error()).
+    [[nodiscard]] bool refill(std::size_t keep_from);
+    [[nodiscard]] int error() const noexcept { return errno_; }
+private:
+    int fd_ = -1;
+    std::unique_ptr<char[]> owned_;
+    std::size_t capacity_ = 0;
+    const char* data_ = nullptr;
+    std::size_t end_ = 0;
+    std::uint64_t base_ = 0;
+    int errno_ = 0;
+};
+
+// The first UUID version seen per field; a different one later is DATA-ID-003.
+struct VersionSeen {
+    int version = -1;
+    std::uint64_t line = 0;
+    std::string where;
+    std::uint16_t reported = 0;  // bit per version already reported
+};
+
+class Scanner {
+public:
+    Scanner(Input& in, const Options& o, const Sink& sink) : in_(in), o_(o), sink_(sink) {
+        d_ = in_.data();
+        end_ = in_.end();
+        scratch_.reserve(scratch_cap + 8);
+    }
+
+protected:
+    static constexpr std::size_t scratch_cap = 257;  // longer strings cannot be ids: only a prefix is kept
+
+    Input& in_;
+    const Options& o_;
+    const Sink& sink_;
+    const char* d_ = nullptr;
+    std::size_t pos_ = 0, end_ = 0;
+    std::uint64_t line_ = 1, line_start_ = 0;  // line_start_: file offset of the line's first byte
+    bool line_limit_ = false;                  // NDJSON/CSV: lines longer than max_line_bytes are errors
+    Stats st_;
+    std::string scratch_;
+    std::size_t scratch_total_ = 0;
+
+    [[nodiscard]] std::uint64_t abs() const noexcept { return in_.base() + pos_; }
+    [[nodiscard]] std::uint64_t col() const noexcept { return abs() - line_start_ + 1; }
+    [[nodiscard]] bool done() const noexcept { return st_.error.has_value() || st_.stopped; }
+
+    // Reads more, discarding everything before pos_ (or before `keep`).
+    bool more(std::size_t keep);
+    bool more() { return more(pos_); }
+    // -1 at EOF.
+    int peek() {
+        if (pos_ == end_ && !more()) return -1;
+        return static_cast<unsigned char>(d_[pos_]);
+    }
+    // At a '\n': steps over it; false (error set) when the line was too long.
+    bool newline() {
+        const bool ok = line_ok();
+        ++pos_;
+        ++line_;
+        line_start_ = abs();
+        return ok;
+    }
+    // The current line is within max_line_bytes (when lines are limited).
+    bool line_ok();
+    void error_at(std::uint64_t line, std::uint64_t column, std::uint64_t offset, std::string message);
+    void error(std::string message) { error_at(line_, col(), abs(), std::move(message)); }
+    // "'x'", "byte 0xff", "end of file"
+    static std::string describe_char(int c);
+    // Common start: BOM skipped, gzip and emptiness recognised. False when
+    // there is nothing to scan (error set).
+    bool start(const char* format_name);
+
+    void append_scratch(const char* p, std::size_t n) {
+        scratch_total_ += n;
+        if (scratch_.size() < scratch_cap) scratch_.append(p, std::min(n, scratch_cap - scratch_.size()));
+    }
+    // Validates one UTF-8 sequence at pos_ (lead byte >= 0x80) and steps
+    // over it; needs the whole sequence in the buffer (caller refills).
+    bool utf8_step();
+
+    void report(std::string rule, std::uint64_t line, std::uint64_t column, std::string where, std::string expected,
+                std::string actual);
+    void report(Finding&& f, std::uint64_t line, std::uint64_t column, const std::string& where) {
+        report(std::move(f.rule), line, column, where, std::move(f.expected), std::move(f.actual));
+    }
+    // Records the version of a conforming UUID for a field; reports a second version.
+    void track_version(VersionSeen& seen, int version, std::string_view value, std::uint64_t line,
+                       std::uint64_t column, const std::string& where);
+};
+
+Stats scan_json(Input& in, const Options& o, const Sink& sink, bool ndjson);
+Stats scan_csv(Input& in, const Options& o, const Sink& sink);
+
+#if defined(__SSE2__)
+// Bit i set when byte i of the 16 at p is '"', '\\', a control char or >= 0x80.
+std::uint32_t json_string_specials(const char* p) noexcept;
+#endif
+
+}  // namespace idconform::scan::detail

@@ -1,0 +1,654 @@
+// NDJSON and JSON-array reader: a validating, streaming JSON tokenizer with
+// an explicit container stack (no recursion, so hostile nesting cannot
+// overflow the stack). It keeps the position of every token, the record's
+// JSON pointer (built only when a violation is reported) and the field's
+// shape (indices as '*') for declared fields and the version-per-field rule.
+#include "scan/detail.hpp"
+
+#include <cstring>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace idconform::scan::detail {
+
+#if defined(__SSE2__)
+std::uint32_t json_string_specials(const char* p) noexcept {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i quote = _mm_cmpeq_epi8(v, _mm_set1_epi8('"'));
+    const __m128i bslash = _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'));
+    // v <= 0x1f (unsigned): max(v, 0x1f) == 0x1f
+    const __m128i ctrl = _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(0x1f)), _mm_set1_epi8(0x1f));
+    return static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote, bslash), ctrl)) |
+                                      _mm_movemask_epi8(v));
+}
+#endif
+
+namespace {
+
+constexpr std::size_t max_depth = 512;
+
+class JsonReader final : public Scanner {
+public:
+    JsonReader(Input& in, const Options& o, const Sink& sink, bool ndjson) : Scanner(in, o, sink), ndjson_(ndjson) {
+        line_limit_ = ndjson;
+        for (std::size_t i = 0; i < o.fields.size(); ++i) {
+            const auto& f = o.fields[i];
+            if (!f.nullable && f.name.find('*') == std::string::npos) required_ |= 1ull << i;
+        }
+    }
+
+    Stats run() {
+        if (!start(ndjson_ ? "ndjson" : "json")) return st_;
+        if (ndjson_) run_ndjson();
+        else run_array();
+        st_.bytes = abs();
+        return st_;
+    }
+
+private:
+    struct Frame {
+        bool array = false;
+        std::uint64_t index = 0;    // array: current element
+        std::size_t base_len = 0;   // shape_ length of the container itself
+        bool named = false;         // the current member (or the array's member) is id-named
+        int declared = -1;          // declared field index of the current member/element
+    };
+    enum class State { key_or_end, key, colon, value, value_or_end, after_value };
+
+    const bool ndjson_;
+    std::vector<Frame> frames_;     // reused across records: no allocation once warm
+    std::size_t depth_ = 0;
+    std::string shape_;             // "/owner/id", "/items/*/id"
+    std::uint64_t record_index_ = 0;
+    std::uint64_t record_line_ = 0, record_col_ = 0;
+    std::uint64_t seen_ = 0;        // declared fields seen in this record (bit per field)
+    std::uint64_t required_ = 0;    // declared fields that must be present
+    std::unordered_map<std::string, VersionSeen> versions_;
+    static constexpr std::size_t max_tracked_fields = 4096;
+    std::string number_;
+    std::vector<std::pair<std::string, VersionSeen*>> cache_;  // see track()
+    std::size_t tracked_in_record_ = 0;
+    bool string_long_ = false;
+
+    // ------------------------------------------------------------ records
+
+    void run_ndjson() {
+        for (;;) {
+            int c = skip_ws();
+            if (c < 0 || done()) break;
+            if (c != '{') {
+                error(std::string("expected a JSON object at the start of a record, found ") + describe_char(c) +
+                      (c == '[' ? " (a JSON array: use --format json for a file holding one array)"
+                                : " (NDJSON holds one JSON object per line)"));
+                break;
+            }
+            if (!record()) break;
+            // the rest of the line: blanks only
+            for (;;) {
+                c = peek();
+                if (c == ' ' || c == '\t' || c == '\r') { ++pos_; continue; }
+                if (c == '\n') { (void)newline(); break; }
+                if (c >= 0)
+                    error("expected the end of the line after the record, found " + describe_char(c) +
+                          " (NDJSON holds one JSON object per line)");
+                break;
+            }
+            if (done()) break;
+        }
+        if (!st_.error && st_.records == 0) error_at(line_, col(), abs(), "no records: the file holds only blank lines");
+    }
+
+    void run_array() {
+        int c = skip_ws();
+        if (c < 0) {
+            error_at(line_, col(), abs(), "no records: the file holds only blank lines");
+            return;
+        }
+        if (c != '[') {
+            error(std::string("expected '[' at the start: a JSON export is an array of objects, found ") +
+                  describe_char(c) + (c == '{' ? " (one object per line is NDJSON: use --format ndjson)" : ""));
+            return;
+        }
+        ++pos_;
+        c = skip_ws();
+        if (c == ']') ++pos_;
+        else {
+            for (;;) {
+                if (c != '{') {
+                    error("element " + std::to_string(record_index_) + " is " + value_kind(c) +
+                          ", not an object: a JSON export is an array of objects");
+                    return;
+                }
+                if (!record()) return;
+                c = skip_ws();
+                if (c == ',') {
+                    ++pos_;
+                    c = skip_ws();
+                    if (c == ']') {
+                        error("trailing ',' before ']' (JSON allows none)");
+                        return;
+                    }
+                    continue;
+                }
+                if (c == ']') {
+                    ++pos_;
+                    break;
+                }
+                error("expected ',' or ']' after element " + std::to_string(record_index_ - 1) + ", found " +
+                      describe_char(c) + (c < 0 ? " (the array is not closed)" : ""));
+                return;
+            }
+        }
+        c = skip_ws();
+        if (c >= 0 && !done()) error("unexpected " + describe_char(c) + " after the end of the array");
+    }
+
+    static std::string value_kind(int c) {
+        if (c == '"') return "a string";
+        if (c == '[') return "an array";
+        if (c == 't' || c == 'f') return "a boolean";
+        if (c == 'n') return "null";
+        if (c == '-' || (c >= '0' && c <= '9')) return "a number";
+        if (c < 0) return "missing (end of file)";
+        return describe_char(c);
+    }
+
+    // Whitespace; -1 at EOF. In NDJSON a line break inside a record is an error.
+    int skip_ws() {
+        for (;;) {
+            if (pos_ == end_ && !more()) return -1;
+            const char c = d_[pos_];
+            if (c == ' ' || c == '\t' || c == '\r') { ++pos_; continue; }
+            if (c == '\n') {
+                if (ndjson_ && depth_ > 0) {
+                    error("the record is not closed at the end of the line (NDJSON holds one JSON object per line)");
+                    return -1;
+                }
+                if (!newline()) return -1;
+                continue;
+            }
+            return static_cast<unsigned char>(c);
+        }
+    }
+
+    // One record: an object, at pos_. False on error or stop.
+    bool record() {
+        record_line_ = line_;
+        record_col_ = col();
+        seen_ = 0;
+        tracked_in_record_ = 0;
+        shape_.clear();
+        depth_ = 0;
+        push(false, -1, false);
+        ++pos_;
+        // Direct jumps between the grammar's places instead of a state
+        // variable switched on per token: each branch site predicts well,
+        // where one indirect jump for every token did not.
+        int c;
+        State state;
+    object_begin:
+        c = skip_ws();
+        if (c == '}') goto close;
+    member:
+        if (c != '"') {
+            if (c < 0) goto eof;
+            error("expected a member name in double quotes, found " + describe_char(c) +
+                  (c == '}' ? " (trailing ',' before '}')" : ""));
+            return false;
+        }
+        {
+            Frame& f = frames_[depth_ - 1];
+            std::string_view k;
+            if (!string(k)) return false;
+            shape_.resize(f.base_len);
+            shape_ += '/';
+            append_escaped(shape_, k);
+            f.named = id_named(k);
+            f.declared = o_.fields.empty() ? -1 : declared_index();
+        }
+        c = skip_ws();
+        if (c != ':') {
+            if (c < 0) goto eof;
+            error("expected ':' after the member name, found " + describe_char(c));
+            return false;
+        }
+        ++pos_;
+        c = skip_ws();
+        goto value;
+    array_begin:
+        c = skip_ws();
+        if (c == ']') goto close;
+    value:
+        if (c < 0) goto eof;
+        if (!value(c, state)) return false;
+        if (state == State::key_or_end) goto object_begin;
+        if (state == State::value_or_end) goto array_begin;
+    after_value:
+        c = skip_ws();
+        {
+            Frame& f = frames_[depth_ - 1];
+            if (c == ',') {
+                ++pos_;
+                c = skip_ws();
+                if (f.array) {
+                    ++f.index;
+                    shape_.resize(f.base_len + 2);
+                    goto value;
+                }
+                goto member;
+            }
+            if (c == (f.array ? ']' : '}')) goto close;
+            if (c < 0) goto eof;
+            error(std::string("expected ',' or '") + (f.array ? ']' : '}') + "' after a value, found " + describe_char(c));
+            return false;
+        }
+    close:
+        ++pos_;
+        if (--depth_ > 0) goto after_value;
+        ++st_.records;
+        ++record_index_;
+        if (const std::uint64_t missing = required_ & ~seen_; missing != 0) {
+            for (std::size_t i = 0; i < o_.fields.size(); ++i)
+                if ((missing >> i) & 1u) {
+                    const FieldSpec& f = o_.fields[i];
+                    report(check_declared_missing(f, false), record_line_, record_col_, record_prefix() + f.name);
+                }
+        }
+        return !done();
+    eof:
+        if (!st_.error)
+            error_at(record_line_, record_col_, 0, "the record is not closed: the file ends inside it (the object opened here)");
+        return false;
+    }
+
+    void push(bool array, int declared, bool named) {
+        if (depth_ == frames_.size()) frames_.emplace_back();
+        Frame& f = frames_[depth_++];
+        f.array = array;
+        f.index = 0;
+        f.base_len = shape_.size();
+        f.named = named;
+        f.declared = declared;
+        if (array) {
+            shape_ += "/*";
+            f.declared = declared_index();
+        }
+    }
+
+    State close() {
+        ++pos_;
+        --depth_;
+        return State::after_value;
+    }
+
+    int declared_index() const {
+        for (std::size_t i = 0; i < o_.fields.size(); ++i)
+            if (o_.fields[i].name == shape_) return static_cast<int>(i);
+        return -1;
+    }
+
+    static void append_escaped(std::string& out, std::string_view key) {
+        bool plain = true;  // (find_first_of calls memchr per character: too slow for every key)
+        for (char ch : key) plain = plain && ch != '~' && ch != '/';
+        if (plain) {
+            out.append(key);
+            return;
+        }
+        for (char ch : key) {
+            if (ch == '~') out += "~0";
+            else if (ch == '/') out += "~1";
+            else out += ch;
+        }
+    }
+
+    std::string record_prefix() const { return ndjson_ ? std::string() : "/" + std::to_string(record_index_); }
+
+    // The JSON pointer of the current value, in the file's document: the
+    // shape (which holds every escaped member name) with each array's '*'
+    // replaced by its current index.
+    std::string pointer() const {
+        std::string p = ndjson_ ? std::string() : "/" + std::to_string(record_index_);
+        for (std::size_t i = 0; i < depth_; ++i) {
+            const Frame& f = frames_[i];
+            const std::size_t end = i + 1 < depth_ ? frames_[i + 1].base_len : shape_.size();
+            if (f.array) p += "/" + std::to_string(f.index);
+            else if (end > f.base_len) p.append(shape_, f.base_len, end - f.base_len);
+        }
+        return p.empty() ? "(record)" : p;
+    }
+
+    // ------------------------------------------------------------- values
+
+    bool value(int c, State& state) {
+        const std::uint64_t vline = line_, vcol = col();
+        Frame& f = frames_[depth_ - 1];
+        const int decl = f.declared;
+        if (decl >= 0) seen_ |= 1ull << decl;
+        switch (c) {
+            case '{':
+            case '[': {
+                if (depth_ >= max_depth) {
+                    error("nesting deeper than " + std::to_string(max_depth) + " levels");
+                    return false;
+                }
+                if (decl >= 0)
+                    report(check_declared_non_string(o_.fields[static_cast<std::size_t>(decl)], c == '{' ? "{...}" : "[...]", false),
+                           vline, vcol, pointer());
+                const bool named = f.named;
+                ++pos_;
+                push(c == '[', -1, named);
+                state = c == '[' ? State::value_or_end : State::key_or_end;
+                return true;
+            }
+            case '"': {
+                std::string_view s;
+                if (!string(s)) return false;
+                ++st_.values;
+                state = State::after_value;
+                if (decl >= 0) {
+                    const FieldSpec& fs = o_.fields[static_cast<std::size_t>(decl)];
+                    if (auto fnd = check_declared_string(fs, s)) report(std::move(fnd), vline, vcol, pointer());
+                    else if (fs.kind == "uuid") track(s, vline, vcol);
+                    return !done();
+                }
+                if (!o_.shape || string_long_) return true;
+                if (!may_be_id(s, f.named)) return true;
+                int version = -1;
+                if (auto fnd = shape_string(s, f.named, &version)) report(std::move(fnd), vline, vcol, pointer());
+                else if (version >= 0) track(s, vline, vcol);
+                return !done();
+            }
+            case 't': case 'f': case 'n': {
+                const char* word = c == 't' ? "true" : c == 'f' ? "false" : "null";
+                if (!literal(word)) return false;
+                state = State::after_value;
+                if (decl >= 0) {
+                    const FieldSpec& fs = o_.fields[static_cast<std::size_t>(decl)];
+                    if (c == 'n') {
+                        if (auto fnd = check_declared_missing(fs, true)) report(std::move(fnd), vline, vcol, pointer());
+                    } else {
+                        report(check_declared_non_string(fs, word, false), vline, vcol, pointer());
+                    }
+                }
+                return !done();
+            }
+            default:
+                if (c == '-' || (c >= '0' && c <= '9')) {
+                    if (!number()) return false;
+                    state = State::after_value;
+                    const bool zero = (number_.size() == 1 && number_[0] == '0') ||
+                                      (number_.size() == 2 && number_[0] == '-' && number_[1] == '0');
+                    if (decl >= 0)
+                        report(check_declared_non_string(o_.fields[static_cast<std::size_t>(decl)], number_, zero), vline,
+                               vcol, pointer());
+                    else if (o_.shape && zero && f.named)
+                        report(shape_zero(true), vline, vcol, pointer());
+                    return !done();
+                }
+                error("expected a value, found " + describe_char(c) + (c == ']' || c == '}' ? " (trailing ',')" : ""));
+                return false;
+        }
+    }
+
+    void track(std::string_view s, std::uint64_t vline, std::uint64_t vcol) {
+        // Records of an export share their layout: the k-th UUID of this
+        // record usually sits in the same field as in the previous one, so
+        // a per-ordinal cache avoids hashing the shape for every value.
+        VersionSeen* seen = nullptr;
+        if (tracked_in_record_ < cache_.size() && cache_[tracked_in_record_].first == shape_) {
+            seen = cache_[tracked_in_record_].second;
+        } else {
+            auto it = versions_.find(shape_);
+            if (it == versions_.end()) {
+                if (versions_.size() >= max_tracked_fields) return;  // constant memory: stop tracking new fields
+                it = versions_.emplace(shape_, VersionSeen{}).first;
+            }
+            seen = &it->second;
+            if (tracked_in_record_ < 64) {
+                if (tracked_in_record_ >= cache_.size()) cache_.resize(tracked_in_record_ + 1);
+                cache_[tracked_in_record_] = {shape_, seen};
+            }
+        }
+        ++tracked_in_record_;
+        const int version = s[14] <= '9' ? s[14] - '0' : s[14] - 'a' + 10;
+        if (seen->version == version) return;  // the common case: no pointer built
+        track_version(*seen, version, s, vline, vcol, pointer());
+    }
+
+    // Cheap filter before the shape rules: an id in any spelling has at
+    // least 26 chars, unless padded; an empty string matters under an id-named key.
+    static bool may_be_id(std::string_view s, bool named) noexcept {
+        if (s.size() >= 26) return true;
+        if (s.empty()) return named;
+        const char a = s.front(), b = s.back();
+        return a == ' ' || a == '\t' || a == '\n' || a == '\r' || b == ' ' || b == '\t' || b == '\n' || b == '\r';
+    }
+
+    bool literal(const char* word) {
+        const std::size_t n = std::strlen(word);
+        for (std::size_t i = 0; i < n; ++i) {
+            const int c = peek();
+            if (c != word[i]) {
+                error(std::string("invalid literal: expected '") + word + "', found " + describe_char(c));
+                return false;
+            }
+            ++pos_;
+        }
+        return delimiter_follows();
+    }
+
+    bool delimiter_follows() {
+        const int c = peek();
+        if (c < 0 || c == ',' || c == '}' || c == ']' || c == ' ' || c == '\t' || c == '\r' || c == '\n') return true;
+        error("unexpected " + describe_char(c) + " after a value");
+        return false;
+    }
+
+    // RFC 8259 number; its text (up to 64 bytes) in number_.
+    bool number() {
+        number_.clear();
+        auto take = [this]() {
+            if (number_.size() < 64) number_ += d_[pos_];
+            ++pos_;
+        };
+        auto digits = [this, &take]() {
+            int n = 0;
+            for (int c = peek(); c >= '0' && c <= '9'; c = peek()) { take(); ++n; }
+            return n;
+        };
+        if (peek() == '-') take();
+        int c = peek();
+        if (c == '0') {
+            take();
+        } else if (c >= '1' && c <= '9') {
+            (void)digits();
+        } else {
+            error("invalid number: expected a digit after '-', found " + describe_char(c));
+            return false;
+        }
+        c = peek();
+        if (c >= '0' && c <= '9') {
+            error("invalid number: leading zeros are not allowed");
+            return false;
+        }
+        if (c == '.') {
+            take();
+            if (digits() == 0) {
+                error("invalid number: expected a digit after '.', found " + describe_char(peek()));
+                return false;
+            }
+            c = peek();
+        }
+        if (c == 'e' || c == 'E') {
+            take();
+            c = peek();
+            if (c == '+' || c == '-') take();
+            if (digits() == 0) {
+                error("invalid number: expected a digit in the exponent, found " + describe_char(peek()));
+                return false;
+            }
+        }
+        return delimiter_follows();
+    }
+
+    // A string at pos_ (the opening quote). `out` views the text (escapes
+    // decoded); only the first scratch_cap bytes of a longer string are kept
+    // and string_long_ is set.
+    bool string(std::string_view& out) {
+        const std::uint64_t sline = line_, scol = col(), soff = abs();
+        ++pos_;
+        std::size_t s = pos_;
+        bool copied = false;
+        scratch_.clear();
+        scratch_total_ = 0;
+        auto save = [&]() {
+            append_scratch(d_ + s, pos_ - s);
+            copied = true;
+        };
+        for (;;) {
+#if defined(__SSE2__)
+            while (pos_ + 16 <= end_) {
+                const std::uint32_t m = json_string_specials(d_ + pos_);
+                if (m == 0) { pos_ += 16; continue; }
+                pos_ += static_cast<std::size_t>(__builtin_ctz(m));
+                break;
+            }
+#endif
+            if (pos_ >= end_) {
+                save();
+                if (!more()) {
+                    if (!st_.error)
+                        error_at(sline, scol, soff, "unterminated string: the file ends inside it (it starts here)");
+                    return false;
+                }
+                s = pos_;
+                continue;
+            }
+            const unsigned char c = static_cast<unsigned char>(d_[pos_]);
+            if (c == '"') {
+                if (copied) {
+                    append_scratch(d_ + s, pos_ - s);
+                    out = scratch_;
+                    string_long_ = scratch_total_ > scratch_cap - 1;
+                } else {
+                    out = std::string_view(d_ + s, pos_ - s);
+                    string_long_ = out.size() > scratch_cap - 1;
+                    if (string_long_) out = out.substr(0, scratch_cap);
+                }
+                ++pos_;
+                return true;
+            }
+            if (c == '\\') {
+                save();
+                if (!escape()) return false;
+                s = pos_;
+                continue;
+            }
+            if (c < 0x20) {
+                if (c == '\n') error("unterminated string: the line ends inside it");
+                else if (c == 0) error("a NUL byte inside a string: this looks like a binary file, not JSON");
+                else error("control character " + describe_char(c) + " inside a string (JSON needs it escaped)");
+                return false;
+            }
+            if (c >= 0x80) {
+                if (end_ - pos_ < 4) {
+                    save();
+                    (void)more(pos_);
+                    if (st_.error) return false;
+                    s = pos_;
+                }
+                if (!utf8_step()) return false;
+                continue;
+            }
+            ++pos_;
+        }
+    }
+
+    bool escape() {
+        ++pos_;  // the backslash
+        int c = peek();
+        char plain = 0;
+        switch (c) {
+            case '"': plain = '"'; break;
+            case '\\': plain = '\\'; break;
+            case '/': plain = '/'; break;
+            case 'b': plain = '\b'; break;
+            case 'f': plain = '\f'; break;
+            case 'n': plain = '\n'; break;
+            case 'r': plain = '\r'; break;
+            case 't': plain = '\t'; break;
+            case 'u': break;
+            default:
+                error("invalid escape '\\" + (c >= 0x21 && c < 0x7f ? std::string(1, static_cast<char>(c)) : describe_char(c)) +
+                      "' in a string");
+                return false;
+        }
+        ++pos_;
+        if (plain) {
+            append_scratch(&plain, 1);
+            return true;
+        }
+        unsigned cp = 0;
+        if (!hex4(cp)) return false;
+        if (cp >= 0xd800 && cp <= 0xdbff && peek() == '\\') {
+            // a surrogate pair makes one code point
+            const std::size_t back = pos_;
+            ++pos_;
+            unsigned lo = 0;
+            if (peek() == 'u') {
+                ++pos_;
+                if (!hex4(lo)) return false;
+                if (lo >= 0xdc00 && lo <= 0xdfff) cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+                else cp = 0xfffd, append_utf8(cp), cp = lo;
+            } else {
+                pos_ = back;  // another escape follows; the lone surrogate becomes U+FFFD
+                cp = 0xfffd;
+            }
+        }
+        if (cp >= 0xd800 && cp <= 0xdfff) cp = 0xfffd;  // lone surrogate
+        append_utf8(cp);
+        return true;
+    }
+
+    bool hex4(unsigned& cp) {
+        for (int i = 0; i < 4; ++i) {
+            const int c = peek();
+            int v = -1;
+            if (c >= '0' && c <= '9') v = c - '0';
+            else if (c >= 'a' && c <= 'f') v = c - 'a' + 10;
+            else if (c >= 'A' && c <= 'F') v = c - 'A' + 10;
+            if (v < 0) {
+                error("invalid \\u escape: expected a hex digit, found " + describe_char(c));
+                return false;
+            }
+            cp = cp * 16 + static_cast<unsigned>(v);
+            ++pos_;
+        }
+        return true;
+    }
+
+    void append_utf8(unsigned cp) {
+        char b[4];
+        std::size_t n;
+        if (cp < 0x80) { b[0] = static_cast<char>(cp); n = 1; }
+        else if (cp < 0x800) { b[0] = static_cast<char>(0xc0 | (cp >> 6)); b[1] = static_cast<char>(0x80 | (cp & 0x3f)); n = 2; }
+        else if (cp < 0x10000) {
+            b[0] = static_cast<char>(0xe0 | (cp >> 12)); b[1] = static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
+            b[2] = static_cast<char>(0x80 | (cp & 0x3f)); n = 3;
+        } else {
+            b[0] = static_cast<char>(0xf0 | (cp >> 18)); b[1] = static_cast<char>(0x80 | ((cp >> 12) & 0x3f));
+            b[2] = static_cast<char>(0x80 | ((cp >> 6) & 0x3f)); b[3] = static_cast<char>(0x80 | (cp & 0x3f)); n = 4;
+        }
+        append_scratch(b, n);
+    }
+};
+
+}  // namespace
+
+Stats scan_json(Input& in, const Options& o, const Sink& sink, bool ndjson) {
+    return JsonReader(in, o, sink, ndjson).run();
+}
+
+}  // namespace idconform::scan::detail
