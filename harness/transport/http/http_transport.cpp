@@ -98,13 +98,23 @@ struct Connection {
     }
 };
 
+std::unique_ptr<ssl::context> make_ssl_context(const TlsOptions& o, std::string& error);
+
 // Everything the transport shares between its exchanges. Held by shared_ptr
 // so exchanges in flight keep it alive when the Transport object is gone.
 struct State {
     asio::any_io_executor ex;
     Options opts;
+    // Made on the first https connection, not up front: loading the system
+    // CA store costs tens of milliseconds that plain-HTTP runs never need.
+    std::once_flag ssl_once;
     std::unique_ptr<ssl::context> ssl_ctx;  // null when the TLS setup failed
     std::string ssl_error;                  // why it failed
+
+    ssl::context* tls_context() {
+        std::call_once(ssl_once, [this] { ssl_ctx = make_ssl_context(opts.tls, ssl_error); });
+        return ssl_ctx.get();
+    }
 
     std::mutex mu;
     bool closed = false;  // no more pooling (transport destroyed)
@@ -366,7 +376,7 @@ asio::awaitable<Attempt> request_on_any(Connection& conn, const State& st, const
 
 // Resolves (unless the host is an IP literal), connects and, for https,
 // does the TLS handshake, all before one deadline: connect_timeout.
-asio::awaitable<std::optional<TransportError>> open(Connection& conn, const State& st, const Target& t) {
+asio::awaitable<std::optional<TransportError>> open(Connection& conn, State& st, const Target& t) {
     const auto deadline = std::chrono::steady_clock::now() + st.opts.connect_timeout;
     std::vector<tcp::endpoint> endpoints;
     if (t.host_is_ip) {
@@ -409,8 +419,9 @@ asio::awaitable<std::optional<TransportError>> open(Connection& conn, const Stat
     }
 
     if (t.tls()) {
-        if (!st.ssl_ctx) co_return TransportError{TransportErrorKind::tls, st.ssl_error};
-        conn.tls = std::make_unique<TlsStream>(conn.strand, *st.ssl_ctx);
+        ssl::context* ctx = st.tls_context();
+        if (!ctx) co_return TransportError{TransportErrorKind::tls, st.ssl_error};
+        conn.tls = std::make_unique<TlsStream>(conn.strand, *ctx);
     } else {
         conn.plain = std::make_unique<beast::tcp_stream>(conn.strand);
     }
@@ -442,7 +453,7 @@ asio::awaitable<std::optional<TransportError>> open(Connection& conn, const Stat
     co_return std::nullopt;
 }
 
-asio::awaitable<Attempt> open_and_request(Connection& conn, const State& st, const Target& t, const Request& r) {
+asio::awaitable<Attempt> open_and_request(Connection& conn, State& st, const Target& t, const Request& r) {
     try {
         if (auto err = co_await open(conn, st, t)) {
             Attempt a;
@@ -593,7 +604,6 @@ public:
     HttpTransport(asio::any_io_executor ex, const Options& opts) : state_(std::make_shared<State>()) {
         state_->ex = std::move(ex);
         state_->opts = opts;
-        state_->ssl_ctx = make_ssl_context(opts.tls, state_->ssl_error);
     }
     ~HttpTransport() override {
         {
