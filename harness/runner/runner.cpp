@@ -790,6 +790,7 @@ private:
             to.tls.key_file = opts_.tls.key_file.empty() ? s.target.key_file : opts_.tls.key_file;
             to.tls.insecure = opts_.tls.insecure || s.target.insecure;
             to.follow_redirects = opts_.follow_redirects;
+            to.single_threaded = true;  // run() drives the io_context from one thread
             run.transport_options = std::move(to);
             run.started = true;
             setup_result = co_await run_phase(run, s.setup, "setup");
