@@ -169,12 +169,19 @@ std::string suite_open(const SuiteResult& s, const Totals& t) {
 
 std::string suite_close(const Totals& t) { return t.tests > 0 ? "  </testsuite>\n" : ""; }
 
+// pugixml output straight into a string (an ostringstream costs a locale,
+// a buffer and a copy per testcase).
+struct StringWriter final : pugi::xml_writer {
+    std::string out;
+    void write(const void* data, std::size_t size) override { out.append(static_cast<const char*>(data), size); }
+};
+
 std::string testcase_text(const CaseResult& c, const SuiteResult& s, const ReportOptions& opts) {
     pugi::xml_document doc;
     add_case(doc, c, s, opts);
-    std::ostringstream out;
-    doc.first_child().print(out, "  ", pugi::format_indent, pugi::encoding_utf8, 2);
-    return out.str();
+    StringWriter w;
+    doc.first_child().print(w, "  ", pugi::format_indent, pugi::encoding_utf8, 2);
+    return std::move(w.out);
 }
 
 }  // namespace

@@ -73,28 +73,30 @@ std::vector<Header> redact_headers(const std::vector<Header>& headers, const std
 std::string redact_url(std::string_view url) { return mask_userinfo(url); }
 
 std::string redact_text(std::string_view text, const std::vector<std::string>& extra) {
-    std::vector<std::string> names = default_sensitive_headers();
-    names.insert(names.end(), extra.begin(), extra.end());
+    // Every header match ("name:") and every userinfo ("://") has a colon:
+    // most report lines are checked with one scan for ':'.
+    if (text.find(':') == std::string_view::npos) return std::string(text);
 
-    std::string lowered(text);
-    std::transform(lowered.begin(), lowered.end(), lowered.begin(), lower);
-
-    // Collect [value_begin, value_end) ranges to mask, then rebuild once.
+    // Collect [value_begin, value_end) ranges to mask, then rebuild once. A
+    // match is a sensitive name, case-insensitively, right before a ':'.
     std::vector<std::pair<std::size_t, std::size_t>> ranges;
-    for (const auto& name : names) {
-        if (name.empty()) continue;
-        std::string needle(name);
-        std::transform(needle.begin(), needle.end(), needle.begin(), lower);
-        needle += ':';
-        for (std::size_t pos = lowered.find(needle); pos != std::string::npos; pos = lowered.find(needle, pos + 1)) {
+    auto match_names = [&](const std::vector<std::string>& names, std::size_t colon) {
+        for (const auto& name : names) {
+            if (name.empty() || name.size() > colon) continue;
+            const std::size_t pos = colon - name.size();
+            if (!iequals(text.substr(pos, name.size()), name)) continue;
             // "Authorization:" inside "X-Authorization:" is another header.
             if (pos > 0 && is_tchar(text[pos - 1]) && text[pos - 1] != '\'') continue;
-            std::size_t begin = pos + needle.size();
+            std::size_t begin = colon + 1;
             while (begin < text.size() && (text[begin] == ' ' || text[begin] == '\t')) ++begin;
             std::size_t end = begin;
             while (end < text.size() && std::string_view("'\"\r\n").find(text[end]) == std::string_view::npos) ++end;
             if (end > begin) ranges.emplace_back(begin, end);
         }
+    };
+    for (std::size_t colon = text.find(':'); colon != std::string_view::npos; colon = text.find(':', colon + 1)) {
+        match_names(default_sensitive_headers(), colon);
+        match_names(extra, colon);
     }
     std::sort(ranges.begin(), ranges.end());
     std::string out;

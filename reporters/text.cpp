@@ -50,7 +50,22 @@ void append_escape(std::string& out, char32_t cp) {
 
 enum class Mode { xml, terminal, terminal_multiline };
 
+// Whether visible() would return `s` unchanged without decoding it: printable
+// ASCII and the whitespace the mode keeps (the common case, cheap to check).
+bool kept_as_is(std::string_view s, Mode mode) {
+    for (const char ch : s) {
+        const auto c = static_cast<unsigned char>(ch);
+        if (c >= 0x20 && c < 0x7F) continue;
+        if (c == '\t') continue;
+        if (c == '\n' && mode != Mode::terminal) continue;
+        if (c == '\r' && mode == Mode::xml) continue;
+        return false;
+    }
+    return true;
+}
+
 std::string visible(std::string_view s, Mode mode) {
+    if (kept_as_is(s, mode)) return std::string(s);
     std::string out;
     out.reserve(s.size());
     for (std::size_t i = 0; i < s.size();) {

@@ -121,6 +121,8 @@ private:
 };
 
 // A case after expansion: the case and, for for_each, one element's bindings.
+// An element of a vector set is kept as a pointer to its vector until the case
+// runs (see element()): 100,000 cases then hold no copies of names and values.
 struct Expanded {
     const suite::Case* c = nullptr;
     std::string name;
@@ -128,6 +130,7 @@ struct Expanded {
     std::vector<Property> properties;
     std::string pre_error;   // expansion failed: reported as an error
     std::string pre_skip;    // reported as skipped
+    const suite::Vector* vector = nullptr;  // set: name, bindings and properties not filled yet
 };
 
 struct StepOutcome {
@@ -279,7 +282,10 @@ private:
             }
         }
         auto push = [&](Expanded e) {
-            if (!opts_.filter.empty() && !glob_match(opts_.filter, e.name)) return;
+            if (!opts_.filter.empty()) {
+                Expanded scratch;
+                if (!glob_match(opts_.filter, element(e, scratch).name)) return;
+            }
             if (!c.skip.empty()) e.pre_skip = c.skip;
             else if (!unmet.empty()) e.pre_skip = unmet;
             out.push_back(std::move(e));
@@ -313,12 +319,7 @@ private:
                 if (!keep(v.name)) continue;
                 Expanded e;
                 e.c = &c;
-                e.name = c.name + " [" + v.name + "]";
-                e.bindings.emplace_back(f.as, v.value);
-                e.bindings.emplace_back(f.as + ".value", v.value);
-                e.bindings.emplace_back(f.as + ".name", json::value(v.name));
-                for (const auto& kv : v.fields) e.bindings.emplace_back(f.as + "." + std::string(kv.key()), kv.value());
-                e.properties.push_back({"vector", f.set + "/" + v.name});
+                e.vector = &v;
                 push(std::move(e));
             }
             return;
@@ -355,6 +356,26 @@ private:
             e.properties.push_back({"mutation_breaks", m.breaks});
             push(std::move(e));
         }
+    }
+
+    // The case `e` stands for, with its name, bindings and properties: `e`
+    // itself, or (a vector element kept as a pointer) `scratch` filled in.
+    static const Expanded& element(const Expanded& e, Expanded& scratch) {
+        if (!e.vector) return e;
+        const suite::Case& c = *e.c;
+        const auto& f = *c.for_each;
+        const suite::Vector& v = *e.vector;
+        scratch = Expanded{};
+        scratch.c = &c;
+        scratch.name = c.name + " [" + v.name + "]";
+        scratch.bindings.emplace_back(f.as, v.value);
+        scratch.bindings.emplace_back(f.as + ".value", v.value);
+        scratch.bindings.emplace_back(f.as + ".name", json::value(v.name));
+        for (const auto& kv : v.fields) scratch.bindings.emplace_back(f.as + "." + std::string(kv.key()), kv.value());
+        scratch.properties.push_back({"vector", f.set + "/" + v.name});
+        scratch.pre_error = e.pre_error;
+        scratch.pre_skip = e.pre_skip;
+        return scratch;
     }
 
     // A path template: `${...}` first (a path template may come from a
@@ -913,6 +934,7 @@ private:
             to.tls.insecure = opts_.tls.insecure || s.target.insecure;
             to.follow_redirects = opts_.follow_redirects;
             to.kafka = run.kafka;
+            to.single_threaded = true;  // run() drives the io_context from one thread
             run.transport_options = std::move(to);
             run.started = true;
             setup_result = co_await run_phase(run, s.setup, "setup");
@@ -941,7 +963,8 @@ private:
             // was the precondition of are skipped.
             report(*setup_result);
             for (std::size_t i = 0; i < cases.size(); ++i) {
-                CaseResult r = case_skeleton(s, cases[i]);
+                Expanded scratch;
+                CaseResult r = case_skeleton(s, element(cases[i], scratch));
                 r.outcome = Outcome::skipped;
                 r.message = "not run: the suite's setup did not succeed (" + setup_result->message + ")";
                 report(r);
@@ -958,13 +981,15 @@ private:
                     [&]() -> awaitable<void> {
                         while (next < cases.size()) {
                             const std::size_t i = next++;
+                            Expanded scratch;
+                            const Expanded& e = element(cases[i], scratch);
                             if (opts_.max_failures > 0 && failures_ >= opts_.max_failures) {
-                                CaseResult r = case_skeleton(s, cases[i]);
+                                CaseResult r = case_skeleton(s, e);
                                 r.outcome = Outcome::skipped;
                                 r.message = "not run: --max-failures " + std::to_string(opts_.max_failures) + " reached";
                                 results.emplace(i, std::move(r));
                             } else {
-                                CaseResult r = co_await run_case(run, cases[i]);
+                                CaseResult r = co_await run_case(run, e);
                                 if (r.outcome == Outcome::failed) ++failures_;
                                 if (r.outcome == Outcome::passed) compact_passed(r);
                                 results.emplace(i, std::move(r));

@@ -4,6 +4,7 @@
 // were none.
 #include "suite/loader.hpp"
 
+#include "suite/simple_vectors.hpp"
 #include "suite/yaml_reader.hpp"
 
 #include "scan/scan.hpp"
@@ -161,13 +162,15 @@ public:
             r.error(rv, "missing required key 'cases' in suite",
                     "add the list of cases, e.g.\n  cases:\n    - name: create returns a v7 id\n      steps: [...]");
 
-        s.vector_sets = vector_sets_;
+        s.vector_sets = std::move(vector_sets_);  // one suite per Loader: no copy of large sets
         check_references(s);
         if (!diags.empty()) return std::nullopt;
         return s;
     }
 
-    std::optional<VectorSet> load_vector_set_file(const std::string& text, const std::string& path) {
+    std::optional<VectorSet> load_vector_set_file(const std::string& text, const std::string& path, bool simple_reader) {
+        if (simple_reader)
+            if (auto set = detail::read_simple_vector_set(text, path)) return set;
         const SourceText& src = keep(SourceText::from(path, text));
         auto root = parse(src, text, "vector-set");
         if (!root) return std::nullopt;
@@ -266,6 +269,11 @@ private:
 
     // An included file: a vector-set file or a fragment/library file.
     void library_file(const std::string& text, const std::string& path) {
+        // Large generated vector sets: no yaml-cpp tree (see simple_vectors.hpp).
+        if (auto set = detail::read_simple_vector_set(text, path); set && !vector_sets_.count(set->name)) {
+            vector_sets_.emplace(set->name, std::move(*set));
+            return;
+        }
         const SourceText& src = keep(SourceText::from(path, text));
         auto root = parse(src, text, "included");
         if (!root) return;
@@ -1596,7 +1604,7 @@ LoadResult load_file(const std::string& path) {
     return load_text(*text, path);
 }
 
-VectorLoadResult load_vector_file(const std::string& path) {
+VectorLoadResult load_vector_file(const std::string& path, bool simple_reader) {
     VectorLoadResult out;
     auto text = read_text(path);
     if (!text) {
@@ -1605,7 +1613,7 @@ VectorLoadResult load_vector_file(const std::string& path) {
     }
     Loader loader;
     try {
-        auto set = loader.load_vector_set_file(*text, path);
+        auto set = loader.load_vector_set_file(*text, path, simple_reader);
         out.diagnostics = std::move(loader.diags);
         if (out.diagnostics.empty() && set) out.set = std::move(*set);
     } catch (const std::exception& e) {

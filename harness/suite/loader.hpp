@@ -29,7 +29,9 @@ struct VectorLoadResult {
     std::optional<VectorSet> set;
     std::vector<Diagnostic> diagnostics;
 };
-[[nodiscard]] VectorLoadResult load_vector_file(const std::string& path);
+// Simple files (see simple_vectors.hpp) are read without yaml-cpp's node tree;
+// `simple_reader = false` forces yaml-cpp (tests compare the two).
+[[nodiscard]] VectorLoadResult load_vector_file(const std::string& path, bool simple_reader = true);
 
 // Expands a directory argument into the *.yaml / *.yml suite files directly
 // in it (not recursive), sorted; a file argument is returned as is. Files

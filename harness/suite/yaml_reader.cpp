@@ -485,6 +485,16 @@ bool is_float(const std::string& s) {
 
 }  // namespace
 
+boost::json::value plain_scalar_json(const std::string& s) {
+    if (s == "true" || s == "True" || s == "TRUE") return boost::json::value(true);
+    if (s == "false" || s == "False" || s == "FALSE") return boost::json::value(false);
+    if (auto i = parse_int(s)) return boost::json::value(*i);
+    if (is_float(s)) return boost::json::value(std::strtod(s.c_str(), nullptr));
+    return boost::json::value(s);
+}
+
+bool is_null_scalar(std::string_view s) { return s.empty() || s == "~" || s == "null" || s == "Null" || s == "NULL"; }
+
 std::optional<boost::json::value> Reader::json(const Val& v, bool templated) {
     const YAML::Node& n = v.node;
     switch (n.Type()) {
@@ -493,10 +503,8 @@ std::optional<boost::json::value> Reader::json(const Val& v, bool templated) {
         case YAML::NodeType::Scalar: {
             const std::string& s = n.Scalar();
             if (is_plain(n)) {
-                if (s == "true" || s == "True" || s == "TRUE") return boost::json::value(true);
-                if (s == "false" || s == "False" || s == "FALSE") return boost::json::value(false);
-                if (auto i = parse_int(s)) return boost::json::value(*i);
-                if (is_float(s)) return boost::json::value(std::strtod(s.c_str(), nullptr));
+                auto j = plain_scalar_json(s);
+                if (!j.is_string()) return j;
             }
             if (templated && !check_template_at(v, s, false)) return std::nullopt;
             return boost::json::value(s);

@@ -125,6 +125,12 @@ private:
 [[nodiscard]] std::optional<YAML::Node> parse_document(Reader& r, const std::string& text, std::string_view kind,
                                                        std::string_view empty_hint);
 
+// The JSON value of a plain (unquoted, untagged), non-null scalar under the
+// YAML 1.2 core schema: true/false, an integer, a float, else the text.
+[[nodiscard]] boost::json::value plain_scalar_json(const std::string& s);
+// The spellings yaml-cpp reads as null when plain: "", "~", "null", "Null", "NULL".
+[[nodiscard]] bool is_null_scalar(std::string_view s);
+
 // Name of a node's kind for "found ..." messages.
 [[nodiscard]] std::string kind_name(const YAML::Node& n);
 // Plain (unquoted, untagged) scalar: subject to YAML 1.2 core resolution.

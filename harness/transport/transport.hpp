@@ -43,6 +43,9 @@ struct Options {
     int max_redirects = 5;
     TlsOptions tls;
     KafkaOptions kafka;
+    // The io_context runs on one thread only: a transport may then skip the
+    // strands (and the coroutine hop onto them) that guard its I/O objects.
+    bool single_threaded = false;
 };
 
 class Transport {

@@ -462,6 +462,30 @@ TEST_CASE("a stale keep-alive connection is resent once on a fresh connection") 
     CHECK(server.connections() == 2);
 }
 
+TEST_CASE("single_threaded: hops run inline; keep-alive reuse and the stale resend still work") {
+    std::atomic<int> seen{0};
+    TestServer server([&](ServerConn& c) -> asio::awaitable<void> {
+        while (auto req = co_await c.read_request()) {
+            const int n = ++seen;
+            if (n == 3) {
+                c.close();
+                co_return;
+            }
+            if (!co_await c.write(ok("answer " + std::to_string(n)))) co_return;
+        }
+    });
+    Options o;
+    o.single_threaded = true;
+    Client client(o);
+    for (const char* want : {"answer 1", "answer 2", "answer 4"}) {
+        auto ex = client.send(make_request("GET", server.url()));
+        REQUIRE_MESSAGE(ex.response, (ex.error ? ex.error->message : ""));
+        CHECK(ex.response->body == want);
+        CHECK(ex.attempts == 1);
+    }
+    CHECK(server.connections() == 2);
+}
+
 TEST_CASE("no resend when the first request on a fresh connection goes unanswered") {
     TestServer server([](ServerConn& c) -> asio::awaitable<void> {
         (void)co_await c.read_request();

@@ -50,4 +50,8 @@ TEST_CASE("redact_text masks header values in commands and messages") {
           "curl http://u:[REDACTED]@h/ -H 'Proxy-Authorization: [REDACTED]'");
     CHECK(redact_text("nothing secret here") == "nothing secret here");
     CHECK(redact_text("authorization:") == "authorization:");
+    // Any case, at the very start, several per text, and a name right after
+    // the previous value's separator.
+    CHECK(redact_text("AUTHORIZATION:x\nauthorization: y") == "AUTHORIZATION:[REDACTED]\nauthorization: [REDACTED]");
+    CHECK(redact_text("'Cookie: a' 'x-api-key: b'", {"X-Api-Key"}) == "'Cookie: [REDACTED]' 'x-api-key: [REDACTED]'");
 }

@@ -48,6 +48,10 @@ TEST_CASE("xml_text escapes every C0 control except TAB, LF and CR") {
         else CHECK(out == "a" + hex4(c) + "b");
     }
     CHECK(xml_text("\x7F") == "\\u007F");
+    // Plain ASCII with the whitespace each mode keeps comes back unchanged.
+    CHECK(xml_text("a <b> & \"c\"\r\n\tz") == "a <b> & \"c\"\r\n\tz");
+    CHECK(terminal_line("a\tb\nc") == "a\tb\\nc");
+    CHECK(terminal_text("a\tb\nc\r") == "a\tb\nc\\r");
     CHECK(xml_text("\xC2\x85") == "\\u0085");  // C1 control NEL
     CHECK(xml_text("\xEF\xBF\xBE") == "\\uFFFE");
     CHECK(xml_text("\xEF\xBF\xBF") == "\\uFFFF");

@@ -3,7 +3,7 @@
 // 1 + max_redirects hops; each hop takes an idle pooled connection or makes a
 // new one and runs on that connection's strand, so socket operations and the
 // stream's timeout handlers never race even when the io_context runs on
-// several threads. Deadlines live on the tcp_stream (expires_at), so a timeout
+// several threads (with Options::single_threaded the hop runs inline instead). Deadlines live on the tcp_stream (expires_at), so a timeout
 // closes the socket and really stops the work.
 #include "transport/http/http_transport.hpp"
 
@@ -56,7 +56,6 @@ constexpr const char* kUserAgent = "idconform/0.1";
 
 constexpr auto nothrow_awaitable = asio::as_tuple(asio::use_awaitable);
 
-using Strand = asio::strand<asio::any_io_executor>;
 using TlsStream = beast::ssl_stream<beast::tcp_stream>;
 
 bool iequals(std::string_view a, std::string_view b) {
@@ -74,8 +73,10 @@ const Header* find_header(const std::vector<Header>& headers, std::string_view n
 // One keep-alive connection. Exactly one exchange uses it at a time (it is
 // either in the idle pool or owned by the coroutine using it).
 struct Connection {
-    explicit Connection(Strand s) : strand(std::move(s)) {}
-    Strand strand;
+    explicit Connection(asio::any_io_executor e) : executor(std::move(e)) {}
+    // A strand of the transport's executor, or (single_threaded) the
+    // executor itself: the one thread serialises everything already.
+    asio::any_io_executor executor;
     std::unique_ptr<beast::tcp_stream> plain;
     std::unique_ptr<TlsStream> tls;
     beast::flat_buffer buffer{kReadBufferLimit};
@@ -98,13 +99,23 @@ struct Connection {
     }
 };
 
+std::unique_ptr<ssl::context> make_ssl_context(const TlsOptions& o, std::string& error);
+
 // Everything the transport shares between its exchanges. Held by shared_ptr
 // so exchanges in flight keep it alive when the Transport object is gone.
 struct State {
     asio::any_io_executor ex;
     Options opts;
+    // Made on the first https connection, not up front: loading the system
+    // CA store costs tens of milliseconds that plain-HTTP runs never need.
+    std::once_flag ssl_once;
     std::unique_ptr<ssl::context> ssl_ctx;  // null when the TLS setup failed
     std::string ssl_error;                  // why it failed
+
+    ssl::context* tls_context() {
+        std::call_once(ssl_once, [this] { ssl_ctx = make_ssl_context(opts.tls, ssl_error); });
+        return ssl_ctx.get();
+    }
 
     std::mutex mu;
     bool closed = false;  // no more pooling (transport destroyed)
@@ -366,7 +377,7 @@ asio::awaitable<Attempt> request_on_any(Connection& conn, const State& st, const
 
 // Resolves (unless the host is an IP literal), connects and, for https,
 // does the TLS handshake, all before one deadline: connect_timeout.
-asio::awaitable<std::optional<TransportError>> open(Connection& conn, const State& st, const Target& t) {
+asio::awaitable<std::optional<TransportError>> open(Connection& conn, State& st, const Target& t) {
     const auto deadline = std::chrono::steady_clock::now() + st.opts.connect_timeout;
     std::vector<tcp::endpoint> endpoints;
     if (t.host_is_ip) {
@@ -380,14 +391,14 @@ asio::awaitable<std::optional<TransportError>> open(Connection& conn, const Stat
         // timer that either the deadline or the resolve completion ends; a
         // late resolve finishes on its own, holding only its shared state.
         struct Resolving {
-            explicit Resolving(const Strand& s) : resolver(s), wake(s) {}
+            explicit Resolving(const asio::any_io_executor& s) : resolver(s), wake(s) {}
             tcp::resolver resolver;
             asio::steady_timer wake;
             bool done = false;
             error_code ec;
             tcp::resolver::results_type results;
         };
-        auto r = std::make_shared<Resolving>(conn.strand);
+        auto r = std::make_shared<Resolving>(conn.executor);
         r->wake.expires_at(deadline);
         r->resolver.async_resolve(t.host, std::to_string(t.port),
                                   [r](const error_code& ec, tcp::resolver::results_type results) {
@@ -396,7 +407,7 @@ asio::awaitable<std::optional<TransportError>> open(Connection& conn, const Stat
                                       r->results = std::move(results);
                                       r->wake.cancel();
                                   });
-        (void)co_await r->wake.async_wait(nothrow_awaitable);  // both handlers run on the strand
+        (void)co_await r->wake.async_wait(nothrow_awaitable);  // both handlers run on the connection's executor
         error_code ec = r->ec;
         if (!r->done) {
             r->resolver.cancel();
@@ -409,10 +420,11 @@ asio::awaitable<std::optional<TransportError>> open(Connection& conn, const Stat
     }
 
     if (t.tls()) {
-        if (!st.ssl_ctx) co_return TransportError{TransportErrorKind::tls, st.ssl_error};
-        conn.tls = std::make_unique<TlsStream>(conn.strand, *st.ssl_ctx);
+        ssl::context* ctx = st.tls_context();
+        if (!ctx) co_return TransportError{TransportErrorKind::tls, st.ssl_error};
+        conn.tls = std::make_unique<TlsStream>(conn.executor, *ctx);
     } else {
-        conn.plain = std::make_unique<beast::tcp_stream>(conn.strand);
+        conn.plain = std::make_unique<beast::tcp_stream>(conn.executor);
     }
     conn.lowest().expires_at(deadline);
     auto [cec, ep] = co_await conn.lowest().async_connect(endpoints, nothrow_awaitable);
@@ -442,7 +454,7 @@ asio::awaitable<std::optional<TransportError>> open(Connection& conn, const Stat
     co_return std::nullopt;
 }
 
-asio::awaitable<Attempt> open_and_request(Connection& conn, const State& st, const Target& t, const Request& r) {
+asio::awaitable<Attempt> open_and_request(Connection& conn, State& st, const Target& t, const Request& r) {
     try {
         if (auto err = co_await open(conn, st, t)) {
             Attempt a;
@@ -474,15 +486,25 @@ asio::awaitable<Attempt> reuse_and_request(Connection& conn, const State& st, co
 // fresh connection when the idle one turns out to be stale.
 asio::awaitable<Attempt> send_hop(std::shared_ptr<State> st, const Target& t, const Request& r) {
     const std::string key = t.pool_key();
+    // On one thread the hop runs inline; otherwise on the connection's strand.
+    const bool inline_hop = st->opts.single_threaded;
     if (auto conn = st->take_idle(key)) {
-        Attempt a = co_await asio::co_spawn(conn->strand, reuse_and_request(*conn, *st, t, r), asio::use_awaitable);
+        Attempt a;
+        if (inline_hop)
+            a = co_await reuse_and_request(*conn, *st, t, r);
+        else
+            a = co_await asio::co_spawn(conn->executor, reuse_and_request(*conn, *st, t, r), asio::use_awaitable);
         if (!a.stale) {
             if (a.keep_alive && !a.error) st->give_back(key, std::move(conn));
             co_return a;
         }
     }
-    auto conn = std::make_unique<Connection>(asio::make_strand(st->ex));
-    Attempt a = co_await asio::co_spawn(conn->strand, open_and_request(*conn, *st, t, r), asio::use_awaitable);
+    auto conn = std::make_unique<Connection>(inline_hop ? st->ex : asio::any_io_executor(asio::make_strand(st->ex)));
+    Attempt a;
+    if (inline_hop)
+        a = co_await open_and_request(*conn, *st, t, r);
+    else
+        a = co_await asio::co_spawn(conn->executor, open_and_request(*conn, *st, t, r), asio::use_awaitable);
     if (a.stale) {  // cannot happen on a fresh connection; keep the invariant explicit
         a.stale = false;
         a.error = TransportError{TransportErrorKind::other, "connection to " + t.authority() + " closed"};
@@ -593,7 +615,6 @@ public:
     HttpTransport(asio::any_io_executor ex, const Options& opts) : state_(std::make_shared<State>()) {
         state_->ex = std::move(ex);
         state_->opts = opts;
-        state_->ssl_ctx = make_ssl_context(opts.tls, state_->ssl_error);
     }
     ~HttpTransport() override {
         {

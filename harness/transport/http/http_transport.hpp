@@ -10,8 +10,8 @@
 namespace idconform::transport::http {
 
 // Creates the transport. Options are taken as they are; TLS files named in
-// opts.tls are loaded here once and a failure to load them is reported (kind
-// tls) by every https exchange, never thrown. The returned object may be
+// opts.tls are loaded once, on the first https connection, and a failure to
+// load them is reported (kind tls) by every https exchange, never thrown. The returned object may be
 // destroyed while exchanges are still running: they keep what they need
 // alive (shutdown() only closes idle connections).
 [[nodiscard]] std::unique_ptr<Transport> make_http_transport(boost::asio::any_io_executor ex, const Options& opts);
