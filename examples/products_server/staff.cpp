@@ -75,13 +75,14 @@ Response ProductsService::staff_by_legacy(std::string_view legacy_text) {
 }
 
 Response ProductsService::staff_by_uuid(std::string_view uuid_text) {
-    if (!ids::is_canonical_version(uuid_text, 8)) return not_found();
-    const ids::Uuid u = *ids::parse_canonical(uuid_text);
-    const ids::LegacyFields f = ids::decode_legacy(u);
-    if (!f.legacy_flag || f.entity_type != staff_type || f.legacy_id == 0 || f.legacy_id > last_migrated ||
-        !ids::verify_legacy_hash(u, legacy_salt_))
-        return not_found();
-    return staff_by_legacy(std::to_string(f.legacy_id));
+    // Any id this server hands out (defects included) is found again; nothing else is.
+    const std::optional<ids::Uuid> u = ids::parse_canonical(uuid_text);
+    if (!u) return not_found();
+    std::uint64_t legacy_id = ids::decode_legacy(*u).legacy_id;
+    if (defects_.has(Defect::legacy_wrong_id)) --legacy_id;
+    if (legacy_id == 0 || legacy_id > last_migrated) return not_found();
+    if (!defects_.has(Defect::legacy_unstable) && legacy_uuid(legacy_id) != *u) return not_found();
+    return staff_by_legacy(std::to_string(legacy_id));
 }
 
 }  // namespace products

@@ -108,7 +108,8 @@ std::string last_path_segment(std::string_view url) {
 }
 
 CheckResult check_id(const suite::IdExpect& e, const json::value* value, const Exchange& x, const CheckContext& ctx) {
-    const std::string where = e.at ? resolve_pointer(*e.at, *ctx.scope) : "header " + e.header.value_or("?");
+    const std::string where =
+        e.at ? resolve_pointer(*e.at, *ctx.scope) : "header " + resolve_pointer(e.header.value_or("?"), *ctx.scope);
     std::string what = "id " + where + " " + e.kind;
     std::string want = e.kind;
     if (e.canonical) want = "canonical " + want;
@@ -342,7 +343,7 @@ std::vector<CheckResult> evaluate(const suite::Expect& e, const Exchange& x, con
 
     for (const auto& id : e.ids) {
         if (id.header) {
-            const std::string* h = resp.header(*id.header);
+            const std::string* h = resp.header(resolve_pointer(*id.header, *ctx.scope));  // the name may be a variable
             std::optional<json::value> v;
             if (h) v = json::value(last_path_segment(*h));
             out.push_back(check_id(id, v ? &*v : nullptr, x, ctx));

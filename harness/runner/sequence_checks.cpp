@@ -252,12 +252,13 @@ void members(const json::value& v, std::string& ptr, std::string_view key, std::
     }
     if (key.empty() || !id_named(key) || v.is_null()) return;  // null: an absent reference
     ++seen;
-    const bool ok = v.is_string() && is_kind(v.as_string(), kind);
+    // The kind, not its spelling: letter case is R4's business, not R1's.
+    const bool ok = v.is_string() && is_kind(v.as_string(), kind, false);
     if (ok) return;
     SequenceVerdict f;
     f.ok = false;
     f.what = "id member " + ptr;
-    f.expected = "a canonical " + std::string(kind) + ", like every id of this repository";
+    f.expected = "a " + std::string(kind) + ", like every id of this repository";
     if (v.is_string()) {
         const ids::Recognition r = ids::recognize(v.as_string());
         f.actual = shown(v.as_string()) + ": " + r.describe();
@@ -275,7 +276,7 @@ std::vector<SequenceVerdict> check_id_members(const json::value& body, std::stri
     std::size_t seen = 0;
     members(body, ptr, "", kind, bad, seen);
     if (!bad.empty()) return bad;
-    return {SequenceVerdict{true, "id members", "every id-named member a canonical " + std::string(kind),
+    return {SequenceVerdict{true, "id members", "every id-named member a " + std::string(kind),
                             std::to_string(seen) + " id-named members, all " + std::string(kind)}};
 }
 
