@@ -194,14 +194,15 @@ RandomnessStats randomness_stats(const std::vector<std::string>& values, std::st
                     " values are greater than the one before (a random order gives " +
                     std::to_string(static_cast<long>(std::ceil(mean - s.ascent_limit))) + ".." +
                     std::to_string(static_cast<long>(std::floor(mean + s.ascent_limit))) + "): they follow creation order";
-    } else if (s.close_pairs >= 2) {
-        s.problem = std::to_string(s.close_pairs) + " consecutive values lie within " + std::to_string(near) +
-                    " of each other (a random generator does so about once in 10^7 runs): sequential";
     } else if (s.max_count >= s.dominance_limit) {
         s.problem = "symbol '" + std::string(1, alphabet[worst_sym]) + "' stands at position " +
                     std::to_string(worst_pos + 1) + " in " + std::to_string(s.max_count) + " of " +
                     std::to_string(s.n) + " values (random: fewer than " + std::to_string(s.dominance_limit) +
                     "): low entropy";
+    } else if (s.close_pairs >= 2) {
+        s.problem = std::to_string(s.close_pairs) + " consecutive values lie within " + std::to_string(near) +
+                    " of each other (two such pairs in a random run: probability about 2e-8): each one is "
+                    "guessable from the one before";
     } else if (s.chi_square > chi_square_limit) {
         char buf[32];
         std::snprintf(buf, sizeof buf, "%.1f", s.chi_square);
