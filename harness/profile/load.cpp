@@ -504,12 +504,14 @@ private:
     }
 
     // A non-negative integer that fits `max`.
-    std::optional<std::uint64_t> integer(const Val& v, std::string_view what, std::uint64_t max, std::string_view example) {
+    std::optional<std::uint64_t> integer(const Val& v, std::string_view what, std::uint64_t max, std::string_view example,
+                                         std::uint64_t min = 0) {
         const std::string& t = v.node.IsScalar() ? v.node.Scalar() : std::string();
         bool digits = v.node.IsScalar() && !t.empty() && t.size() <= 19 && detail::is_plain(v.node);
         for (char c : t) digits = digits && c >= '0' && c <= '9';
-        if (!digits || std::stoull(t) > max) {
-            r_.error(v, "'" + std::string(what) + "' must be an integer from 0 to " + std::to_string(max),
+        if (!digits || std::stoull(t) > max || std::stoull(t) < min) {
+            r_.error(v, "'" + std::string(what) + "' must be an integer from " + std::to_string(min) + " to " +
+                            std::to_string(max),
                      "e.g. " + std::string(example));
             return std::nullopt;
         }
@@ -621,10 +623,7 @@ private:
             }
         }
         if (const auto* x = m->find("length")) {
-            if (auto n = integer(x->val(), "length", 12, "length: 7")) {
-                if (*n < 1) r_.error(x->val(), "'length' must be an integer from 1 to 12", "e.g. length: 7");
-                else w.length = static_cast<std::size_t>(*n);
-            }
+            if (auto n = integer(x->val(), "length", 12, "length: 7", 1)) w.length = static_cast<std::size_t>(*n);
         }
         w.format = ids::viewable_pattern(ids::ViewableFormat{w.prefix, w.length});
         if (const auto* x = m->find("format")) {
