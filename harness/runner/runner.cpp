@@ -666,6 +666,19 @@ private:
                                    const std::map<std::string, std::vector<std::string>>& collected, CaseResult& r) {
         StepRecord rec;
         rec.name = "checks over the collected ids";
+        // Reproduced by sending the case's requests again, in order (a run of
+        // identical requests, e.g. from `repeat`, as one shell loop).
+        for (std::size_t i = 0; i < r.steps.size();) {
+            std::size_t j = i;
+            while (j < r.steps.size() && r.steps[j].reproduce == r.steps[i].reproduce) ++j;
+            if (!r.steps[i].reproduce.empty()) {
+                if (!rec.reproduce.empty()) rec.reproduce += "\n";
+                rec.reproduce += j - i == 1 ? r.steps[i].reproduce
+                                            : "for i in $(seq " + std::to_string(j - i) + "); do " + r.steps[i].reproduce +
+                                                  "; echo; done";
+            }
+            i = j;
+        }
         for (const auto& ce : c.collected) {
             static const std::vector<std::string> none;
             const auto it = collected.find(ce.list);
