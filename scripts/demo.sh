@@ -20,6 +20,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# The example server's salt for its legacy UUIDv8 ids; idconform reads the
+# same variable (profile legacy.salt_env) to verify their hash bits.
+export PRODUCTS_LEGACY_SALT="${PRODUCTS_LEGACY_SALT:-demo-legacy-salt}"
 build/examples/products_server/products_server --port 0 --kafka-mock >"$workdir/server.out" 2>"$workdir/server.err" &
 server_pid=$!
 base_url=""

@@ -62,6 +62,33 @@ enum class Defect : std::size_t {
     event_id_mismatch,
     event_nil_for_absent_ref,
     command_accepts_bad_id,
+    // db-identifiers (orders API, ULID ids)
+    integer_ids_beside_ulids,
+    no_id_on_create,
+    upper_case_ulids,
+    ulid_path_400,
+    ulid_query_400,
+    ulid_body_404,
+    job_id_not_ulid,
+    request_id_not_ulid,
+    ulids_out_of_order,
+    // uuidv8-legacy (staff lookup)
+    legacy_wrong_version,
+    legacy_flag_clear,
+    legacy_wrong_id,
+    legacy_wrong_entity_type,
+    legacy_unstable,
+    legacy_wrong_hash,
+    // viewable-id (products)
+    viewable_lower_case,
+    viewable_sequential,
+    viewable_low_entropy,
+    viewable_reused,
+    viewable_changes_on_update,
+    viewable_lookup_mismatch,
+    viewable_accepts_lowercase,
+    viewable_accepts_ilou,
+    viewable_malformed_400,
     count_  // keep last
 };
 

@@ -63,6 +63,7 @@ asio::awaitable<void> serve(Stream& stream, products::ProductsService& service) 
         if (!out.body.empty()) res.set(http::field::content_type, "application/json");
         if (!out.location.empty()) res.set(http::field::location, out.location);
         if (!out.allow.empty()) res.set(http::field::allow, out.allow);
+        if (!out.request_id.empty()) res.set("X-Request-Id", out.request_id);
         if (out.auth_challenge) res.set(http::field::www_authenticate, "Bearer");
         res.body() = std::move(out.body);
         res.keep_alive(req.keep_alive());

@@ -1,6 +1,7 @@
 // The products API: routing, authentication, identifier validation, the
 // in-memory store and every deliberate defect. Socket-free; see service.hpp.
 #include "service.hpp"
+#include "service_detail.hpp"
 
 #include <boost/json/monotonic_resource.hpp>
 #include <boost/json/parse.hpp>
@@ -10,6 +11,7 @@
 #include <array>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <mutex>
 
@@ -176,7 +178,13 @@ std::string iso8601_us(std::int64_t unix_us) {
 }
 
 ProductsService::ProductsService(DefectSet defects)
-    : defects_(defects), stale_v7_([] { return ids::system_unix_ms() - 3'600'000; }) {}
+    : defects_(defects),
+      stale_v7_([] { return ids::system_unix_ms() - 3'600'000; }),
+      stale_ulids_([] { return ids::system_unix_ms() - 1'000; }) {
+    // The legacy-id salt comes from the environment, never from a file.
+    const char* salt = std::getenv("PRODUCTS_LEGACY_SALT");
+    legacy_salt_ = salt && *salt ? salt : "products-example-salt";
+}
 
 Response ProductsService::handle(const Request& request) {
     try {
@@ -199,6 +207,9 @@ Response ProductsService::dispatch(const Request& request) {
         r.body = R"({"status":"ok"})";
         return r;
     }
+    if (auto r = route_orders(request, path, query)) return std::move(*r);
+    if (auto r = route_staff(request, path)) return std::move(*r);
+    if (auto r = route_viewable(request, path)) return std::move(*r);
 
     // Route first (unknown route 404, wrong method 405), then authenticate.
     enum class Route { categories, category, products, product, exports } route;
@@ -405,6 +416,10 @@ void ProductsService::render_product(const Product& p, std::string& out) const {
     out += ",\"tracking_id\":\"";
     out += ids::format(p.tracking_id);
     out += '"';
+    if (!p.viewable_id.empty()) {
+        out += ",\"viewable_id\":";
+        append_json_string(out, p.viewable_id);
+    }
     if (!defects_.has(Defect::no_time_field)) {
         out += ",\"created_at\":\"";
         out += p.created_at;
@@ -619,6 +634,15 @@ Response ProductsService::create_product(std::string_view owner, std::string_vie
     }
     p.updated_at = p.created_at;
 
+    if (const auto old = products_.find(p.id); old != products_.end() && !old->second.viewable_id.empty()) {
+        p.viewable_id = old->second.viewable_id;  // put-overwrites: the entity keeps its viewable id
+    } else {
+        p.viewable_id = mint_viewable_locked();
+        if (p.viewable_id.empty()) return error(500, "viewable_id_collisions", "could not mint a fresh viewable id");
+    }
+    by_viewable_[p.viewable_id] = p.id;
+    latest_product_[std::string(owner)] = p.id;
+
     Response r = product_response(status, p);
     if (status == 201) r.location = location_for(p.id);
 
@@ -814,6 +838,11 @@ Response ProductsService::patch_product(std::string_view owner, std::string_view
     if (input.has_category) p.category = std::move(input.category.ref);
     if (input.has_parent) p.parent = std::move(input.parent.ref);
     p.updated_at = now_text();
+    if (defects_.has(Defect::viewable_changes_on_update)) {
+        by_viewable_.erase(p.viewable_id);
+        p.viewable_id = mint_viewable_locked();
+        by_viewable_[p.viewable_id] = new_id ? *new_id : id;
+    }
 
     if (new_id && *new_id != id) {
         Product moved = std::move(p);
@@ -842,6 +871,7 @@ Response ProductsService::delete_product(std::string_view owner, std::string_vie
     if (it->second.owner != owner && !defects_.has(Defect::no_ownership_write)) return not_found();
     if (auto idx = products_by_owner_.find(it->second.owner); idx != products_by_owner_.end()) idx->second.erase(id);
     changed("deleted", it->second);
+    if (auto v = by_viewable_.find(it->second.viewable_id); v != by_viewable_.end() && v->second == id) by_viewable_.erase(v);
     products_.erase(it);
     deleted_.insert(id);
     if (defects_.has(Defect::reuse_deleted_ids)) reusable_.push_back(id);
@@ -871,5 +901,17 @@ bool ProductsService::command_rename(const ids::Uuid& id, const std::string& nam
     changed("updated", it->second);
     return true;
 }
+// The helpers above, for the API parts in files of their own (service_detail.hpp).
+namespace detail {
+void append_json_string(std::string& out, std::string_view s) { products::append_json_string(out, s); }
+Response error(unsigned status, std::string_view code, std::string_view message) {
+    return products::error(status, code, message);
+}
+Response not_found() { return products::not_found(); }
+Response method_not_allowed(std::string_view allow) { return products::method_not_allowed(allow); }
+std::string percent_decode(std::string_view in, bool plus_is_space) { return products::percent_decode(in, plus_is_space); }
+std::string_view bearer_principal(std::string_view header) { return products::bearer_principal(header); }
+std::string now_text() { return iso8601_us(now_unix_us()); }
+}  // namespace detail
 
 }  // namespace products

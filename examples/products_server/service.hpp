@@ -37,6 +37,7 @@ struct Response {
     std::string location;      // Location header, empty for none
     std::string_view allow;    // Allow header for 405, empty for none
     bool auth_challenge = false;  // 401: send WWW-Authenticate: Bearer
+    std::string request_id;    // X-Request-Id header, empty for none (orders API)
 };
 
 // A reference field's stored value. Conformant servers only ever hold
@@ -58,6 +59,7 @@ struct Product {
     idconform::ids::Uuid tracking_id{};
     std::string created_at;
     std::string updated_at;
+    std::string viewable_id;   // "TR-XXXXXXX", fixed at create (viewable-id pack)
 };
 
 struct Category {
@@ -65,6 +67,17 @@ struct Category {
     std::string owner;
     std::string name;
     std::string created_at;
+};
+
+// An order of the ULID-keyed orders API (orders.cpp, db-identifiers pack).
+struct Order {
+    idconform::ids::Ulid id{};
+    std::string owner;
+    std::string item;
+    std::int64_t quantity = 1;
+    std::string job_id;        // as rendered (a ULID; a UUID with job-id-not-ulid)
+    std::string created_at;
+    std::int64_t invoice_no = 0;  // only shown with integer-ids-beside-ulids
 };
 
 class ProductsService {
@@ -106,6 +119,30 @@ private:
     Response delete_product(std::string_view owner, std::string_view path_id);
     Response export_products(std::string_view owner);
 
+    // Extra APIs in files of their own; each returns nullopt for a path it
+    // does not serve. orders.cpp: /v1/orders, /v1/jobs, /v1/order-confirmations
+    // (ULID ids); staff.cpp: /v1/staff (UUIDv8 legacy ids); viewable.cpp:
+    // /v1/products/by-viewable/{vid} and the viewable id of products.
+    std::optional<Response> route_orders(const Request& request, std::string_view path, std::string_view query);
+    std::optional<Response> route_staff(const Request& request, std::string_view path);
+    std::optional<Response> route_viewable(const Request& request, std::string_view path);
+    Response create_order(std::string_view owner, std::string_view body);
+    Response get_order(std::string_view owner, std::string_view path_id);
+    Response find_orders(std::string_view owner, std::string_view query);
+    Response delete_order(std::string_view owner, std::string_view path_id);
+    Response get_job(std::string_view owner, std::string_view path_id);
+    Response confirm_order(std::string_view owner, std::string_view body);
+    std::optional<idconform::ids::Ulid> parse_order_id(std::string_view text) const;
+    std::string render_ulid(const idconform::ids::Ulid& u) const;
+    void render_order(const Order& o, std::string& out) const;
+    std::string next_request_id();
+    Response staff_by_legacy(std::string_view legacy_text);
+    Response staff_by_uuid(std::string_view uuid_text);
+    idconform::ids::Uuid legacy_uuid(std::uint64_t legacy_id);
+    // Mints the viewable id of a new product (called under the write lock).
+    std::string mint_viewable_locked();
+    Response product_by_viewable(std::string_view owner, std::string_view vid);
+
     // Path id -> stored key per the path rules (and path defects). On
     // failure `error` holds the response to send.
     bool resolve_path_id(std::string_view raw, idconform::ids::Uuid& out, Response& error) const;
@@ -133,6 +170,27 @@ private:
     std::map<idconform::ids::Uuid, Category> categories_;
     std::set<idconform::ids::Uuid> deleted_;       // tombstones: ids never come back
     std::vector<idconform::ids::Uuid> reusable_;   // only with reuse-deleted-ids
+
+    // viewable ids (viewable.cpp), guarded by mutex_
+    std::map<std::string, idconform::ids::Uuid, std::less<>> by_viewable_;
+    std::uint64_t viewable_counter_ = 0;           // viewable-sequential / viewable-reused
+    std::string last_viewable_;                    // viewable-reused
+    std::map<std::string, idconform::ids::Uuid, std::less<>> latest_product_;  // owner -> latest (lookup-mismatch)
+
+    // orders (orders.cpp), guarded by orders_mutex_
+    idconform::ids::UlidGenerator ulids_;
+    idconform::ids::UlidGenerator stale_ulids_;    // clock one second behind (ulids-out-of-order)
+    idconform::ids::UlidGenerator job_ulids_;
+    idconform::ids::UlidGenerator request_ulids_;
+    std::atomic<std::uint64_t> order_counter_{0};
+    mutable std::shared_mutex orders_mutex_;
+    std::map<idconform::ids::Ulid, Order> orders_;
+    std::set<idconform::ids::Ulid> deleted_orders_;
+    std::map<std::string, idconform::ids::Ulid, std::less<>> jobs_;  // job id text -> order
+
+    // legacy staff (staff.cpp)
+    std::string legacy_salt_;                      // PRODUCTS_LEGACY_SALT, or a built-in example salt
+    std::atomic<std::uint64_t> legacy_calls_{0};   // legacy-unstable
 };
 
 // ISO-8601 UTC with 6 fraction digits, e.g. 2024-05-01T12:00:00.123456Z.

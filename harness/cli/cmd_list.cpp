@@ -64,8 +64,10 @@ std::string sent(const suite::Case& c) {
             for (const auto& p : st.http.unset) s += " without body" + p;
             if (!st.http.principal.empty()) s += " as " + st.http.principal;
         }
+        if (st.repeat > 1) s = std::to_string(st.repeat) + " times " + s;
         steps.push_back(std::move(s));
     }
+    if (c.steps.empty() && !c.skip.empty()) return "nothing (" + c.skip + ")";
     return what + join(steps, "; then ");
 }
 
@@ -89,11 +91,26 @@ std::string expected(const suite::Case& c) {
             if (id.unique) s += " unique";
             if (id.allow_null) s += " or null";
             if (!id.time_field.empty()) s += ", time field not derived from it";
+            if (id.legacy) {
+                if (!id.legacy->legacy_id.empty()) s += " decoding to legacy id " + id.legacy->legacy_id;
+                if (!id.legacy->entity_type.empty()) s += " type " + id.legacy->entity_type;
+                if (!id.legacy->salt.empty()) s += " with hash verified";
+            }
+            if (!id.collect.empty()) s += " (collected as " + id.collect + ")";
             out.push_back(std::move(s));
         }
+        if (!e.id_members.empty()) out.push_back("every id member a " + e.id_members);
         if (e.body)
             for (const auto& n : e.body->not_contains) out.push_back("body without " + n);
         for (const auto& j : e.json) out.push_back("json " + (j.pointer.empty() ? std::string("(whole body)") : j.pointer) + " checked");
+    }
+    for (const auto& ce : c.collected) {
+        std::vector<std::string> what;
+        if (ce.distinct) what.emplace_back("distinct");
+        if (ce.same) what.emplace_back("all equal");
+        if (ce.time_ordered) what.emplace_back("in time order");
+        if (ce.random) what.emplace_back("random-looking");
+        out.push_back(ce.list + " " + join(what, ", "));
     }
     return join(out, "; ");
 }

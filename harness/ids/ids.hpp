@@ -216,6 +216,10 @@ enum class ViewableError { none, wrong_prefix, wrong_length, lower_case, exclude
 [[nodiscard]] std::string generate_viewable(const ViewableFormat& f = {});
 // The RE2 pattern equivalent to check_viewable, e.g. ^TR-[0-9A-HJKMNP-TV-Z]{7}$
 [[nodiscard]] std::string viewable_pattern(const ViewableFormat& f = {});
+// The format of a viewable id whose prefix ends at its last '-' ("TR-8F2K3P2"
+// -> {"TR-", 7}); nullopt when the text has no '-' or a symbol after it is
+// not upper-case Crockford. Lets mutations start from a live viewable id.
+[[nodiscard]] std::optional<ViewableFormat> infer_viewable_format(std::string_view text);
 
 // --------------------------------------------------------- UUIDv8 legacy
 
@@ -229,7 +233,15 @@ struct LegacyLayout {
     int hash2_offset = 66, hash2_bits = 62;
     // Empty when valid, else what is wrong (overlap, out of range, ...).
     [[nodiscard]] std::string validate() const;
+    friend bool operator==(const LegacyLayout&, const LegacyLayout&) = default;
 };
+// A layout as one line of text, "flag=0 id=1:32 type=33:15 hash1=52:12
+// hash2=66:62" (offset:bits), so a layout can travel in a suite variable.
+[[nodiscard]] std::string format_layout(const LegacyLayout& l);
+// Parses format_layout()'s text (fields in any order, missing ones keep the
+// default); nullopt and `error` set when a field is unknown or malformed or
+// the layout does not validate().
+[[nodiscard]] std::optional<LegacyLayout> parse_layout(std::string_view text, std::string* error = nullptr);
 struct LegacyFields {
     bool legacy_flag = false;
     std::uint64_t legacy_id = 0;
@@ -257,5 +269,8 @@ struct Mutation {
 [[nodiscard]] std::vector<Mutation> mutations(const Uuid& u);
 // Negative forms of a ULID (upper-case, overflow, bad char, length).
 [[nodiscard]] std::vector<Mutation> ulid_mutations(const Ulid& u);
+// Negative forms of a valid viewable id of format `f`: lower/mixed case,
+// each excluded letter I L O U, one symbol short/long, wrong/no prefix.
+[[nodiscard]] std::vector<Mutation> viewable_mutations(std::string_view text, const ViewableFormat& f);
 
 }  // namespace idconform::ids

@@ -73,4 +73,53 @@ bool verify_legacy_hash(const Uuid& u, std::string_view salt, const LegacyLayout
     return f.legacy_flag && encode_legacy(f.legacy_id, f.entity_type, salt, l) == u;
 }
 
+std::string format_layout(const LegacyLayout& l) {
+    auto f = [](int offset, int bits) { return std::to_string(offset) + ":" + std::to_string(bits); };
+    return "flag=" + std::to_string(l.flag_bit) + " id=" + f(l.id_offset, l.id_bits) + " type=" +
+           f(l.type_offset, l.type_bits) + " hash1=" + f(l.hash1_offset, l.hash1_bits) + " hash2=" +
+           f(l.hash2_offset, l.hash2_bits);
+}
+
+std::optional<LegacyLayout> parse_layout(std::string_view text, std::string* error) {
+    LegacyLayout l;
+    auto fail = [&](std::string why) -> std::optional<LegacyLayout> {
+        if (error) *error = std::move(why);
+        return std::nullopt;
+    };
+    auto number = [](std::string_view s, int& out) {
+        if (s.empty() || s.size() > 3) return false;
+        out = 0;
+        for (char c : s) {
+            if (c < '0' || c > '9') return false;
+            out = out * 10 + (c - '0');
+        }
+        return true;
+    };
+    while (!text.empty()) {
+        const std::size_t sp = text.find(' ');
+        const std::string_view item = text.substr(0, sp);
+        text = sp == std::string_view::npos ? std::string_view{} : text.substr(sp + 1);
+        if (item.empty()) continue;
+        const std::size_t eq = item.find('=');
+        if (eq == std::string_view::npos) return fail("'" + std::string(item) + "' is not name=value");
+        const std::string_view name = item.substr(0, eq), value = item.substr(eq + 1);
+        if (name == "flag") {
+            if (!number(value, l.flag_bit)) return fail("flag=" + std::string(value) + " is not a bit number");
+            continue;
+        }
+        int* slots[2] = {nullptr, nullptr};
+        if (name == "id") slots[0] = &l.id_offset, slots[1] = &l.id_bits;
+        else if (name == "type") slots[0] = &l.type_offset, slots[1] = &l.type_bits;
+        else if (name == "hash1") slots[0] = &l.hash1_offset, slots[1] = &l.hash1_bits;
+        else if (name == "hash2") slots[0] = &l.hash2_offset, slots[1] = &l.hash2_bits;
+        else return fail("unknown layout field '" + std::string(name) + "' (flag, id, type, hash1, hash2)");
+        const std::size_t colon = value.find(':');
+        if (colon == std::string_view::npos || !number(value.substr(0, colon), *slots[0]) ||
+            !number(value.substr(colon + 1), *slots[1]))
+            return fail(std::string(name) + "=" + std::string(value) + " is not offset:bits");
+    }
+    if (std::string why = l.validate(); !why.empty()) return fail(why);
+    return l;
+}
+
 }  // namespace idconform::ids

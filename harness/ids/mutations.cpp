@@ -178,4 +178,47 @@ std::vector<Mutation> ulid_mutations(const Ulid& u) {
     return out;
 }
 
+std::optional<ViewableFormat> infer_viewable_format(std::string_view text) {
+    const std::size_t dash = text.rfind('-');
+    if (dash == std::string_view::npos || dash + 1 >= text.size()) return std::nullopt;
+    ViewableFormat f;
+    f.prefix = std::string(text.substr(0, dash + 1));
+    f.length = text.size() - dash - 1;
+    if (check_viewable(text, f) != ViewableError::none) return std::nullopt;
+    return f;
+}
+
+std::vector<Mutation> viewable_mutations(std::string_view text, const ViewableFormat& f) {
+    std::vector<Mutation> out;
+    if (check_viewable(text, f) != ViewableError::none) return out;
+    const std::string s(text);
+    const std::size_t body = f.prefix.size();
+    auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+    std::string all_lower = s;
+    for (char& c : all_lower) c = lower(c);
+    if (all_lower != s) out.push_back({"lower-case", all_lower, "case: viewable ids are upper-case"});
+    for (std::size_t i = body; i < s.size(); ++i) {
+        if (s[i] < 'A' || s[i] > 'Z') continue;
+        std::string t = s;
+        t[i] = lower(t[i]);
+        out.push_back({"mixed-case", t, "case: one symbol lower-case"});
+        break;
+    }
+    for (char bad : {'I', 'L', 'O', 'U'}) {
+        std::string t = s;
+        t.back() = bad;
+        out.push_back({std::string("excluded-letter-") + lower(bad), t, "alphabet: Crockford base32 excludes I L O U"});
+    }
+    out.push_back({"one-symbol-short", s.substr(0, s.size() - 1),
+                   "length: " + std::to_string(f.length - 1) + " symbols after the prefix"});
+    out.push_back({"one-symbol-long", s + "0", "length: " + std::to_string(f.length + 1) + " symbols after the prefix"});
+    if (!f.prefix.empty()) {
+        std::string t = s;
+        t[0] = t[0] == 'X' ? 'Y' : 'X';
+        out.push_back({"wrong-prefix", t, "prefix: not " + f.prefix});
+        out.push_back({"no-prefix", s.substr(body), "prefix: missing"});
+    }
+    return out;
+}
+
 }  // namespace idconform::ids

@@ -6,6 +6,8 @@
 
 #include "suite/loader.hpp"
 
+#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <set>
 
@@ -59,6 +61,17 @@ public:
         resource_vars(vars);
         for (auto& v : s_.vars) vars.push_back(std::move(v));
         s_.vars = std::move(vars);
+        legacy_ids();
+        // Cases that need a variable this target cannot have are skipped
+        // with the reason and what to do about it.
+        for (auto& c : s_.cases) {
+            if (!c.skip.empty()) continue;
+            for (const auto& need : c.needs)
+                if (auto it = unset_reasons_.find(need); it != unset_reasons_.end()) {
+                    c.skip = it->second;
+                    break;
+                }
+        }
         std::vector<suite::Step> setup;
         for (const auto& ref : r_.references) ensure_created(ref.resource, setup);
         for (auto& st : s_.setup) setup.push_back(std::move(st));
@@ -171,7 +184,65 @@ private:
             var(out, which + "_value", json::value("${entity." + ref.resource + "}"), ref.pos, true);
         }
         if (!r_.time_field.empty()) var(out, "res.time_field", json::value(r_.time_field), r_.pos);
+        pack_vars(out);
         if (p_.principals.size() >= 2) var(out, "other_principal", json::value("other"), p_.principals[1].pos);
+    }
+
+    // The variables of the db-identifiers, uuidv8-legacy and viewable-id packs.
+    void pack_vars(std::vector<suite::Variable>& out) {
+        if (r_.lookup) {
+            var(out, "res.lookup", json::value(r_.lookup->path), r_.lookup->pos);
+            var(out, "res.lookup_param", json::value(r_.lookup->param), r_.lookup->pos);
+        }
+        if (r_.action) {
+            endpoint_vars(out, "action", r_.action, true);
+            var(out, "res.action_id_at", json::value(r_.action->id_at), r_.action->pos);
+        }
+        if (r_.job) {
+            var(out, "res.job_at", json::value(r_.job->pointer), r_.job->pos);
+            if (!r_.job->read.empty()) var(out, "res.job_read", json::value(r_.job->read), r_.job->pos);
+        }
+        if (!p_.request_id.empty()) var(out, "res.request_id", json::value(p_.request_id), p_.pos);
+        if (r_.legacy) {
+            const Legacy& l = *r_.legacy;
+            var(out, "res.legacy_lookup", json::value(l.lookup.path), l.lookup.pos);
+            var(out, "res.legacy_type", json::value(std::to_string(l.entity_type)), l.pos);
+            var(out, "res.legacy_layout", json::value(ids::format_layout(l.layout)), l.pos);
+            // The salt never appears in a file: the variable names the
+            // environment variable, is read at run time and redacted.
+            if (const char* salt = std::getenv(l.salt_env.c_str()); salt && *salt) {
+                var(out, "res.legacy_salt", json::value("${env:" + l.salt_env + "}"), l.pos);
+                out.back().secret = true;
+            } else {
+                unset_reasons_["res.legacy_salt"] =
+                    "not run: the hash bits can only be verified with the salt; set the environment variable " +
+                    l.salt_env + " (profile legacy.salt_env) to the target's salt";
+            }
+        }
+        if (r_.viewable) {
+            const Viewable& w = *r_.viewable;
+            var(out, "res.viewable_at", json::value(w.pointer), w.pos);
+            if (!w.read.empty()) var(out, "res.viewable_read", json::value(w.read), w.pos);
+            var(out, "res.viewable_prefix", json::value(w.prefix), w.pos);
+            var(out, "res.viewable_format", json::value(w.format), w.pos);
+        }
+    }
+
+    // The legacy ids of the profile replace the pack's `legacy_ids` vector set.
+    void legacy_ids() {
+        if (!r_.legacy) return;
+        suite::VectorSet set;
+        set.pos = r_.legacy->pos;
+        set.name = "legacy_ids";
+        set.description = "legacy ids of '" + r_.name + "' from the target profile";
+        for (std::uint64_t id : r_.legacy->ids) {
+            suite::Vector v;
+            v.pos = r_.legacy->pos;
+            v.name = std::to_string(id);
+            v.value = json::value(std::to_string(id));
+            set.vectors.push_back(std::move(v));
+        }
+        s_.vector_sets["legacy_ids"] = std::move(set);
     }
 
     static bool has_(const std::vector<suite::Variable>& vars, const std::string& name) {
@@ -215,6 +286,7 @@ private:
     const Resource& r_;
     suite::Suite s_;
     std::set<std::string> created_;
+    std::map<std::string, std::string> unset_reasons_;  // variable -> why it is undefined here
 };
 
 }  // namespace
@@ -225,8 +297,22 @@ Expansion expand(const Profile& profile, const std::string& packs_dir) {
     if (packs.empty())
         for (const auto& k : known_packs())
             if (std::filesystem::is_directory(std::filesystem::path(packs_dir) / k)) packs.push_back(k);
+    const bool chosen = !profile.packs.empty();
     for (const auto& pack : packs) {
         const auto dir = std::filesystem::path(packs_dir) / pack;
+        if (chosen && std::none_of(profile.resources.begin(), profile.resources.end(),
+                                   [&](const Resource& r) { return pack_applies(pack, r); })) {
+            Diagnostic d;
+            d.pos = profile.pos;
+            d.title = "pack '" + pack + "' applies to no resource of the profile";
+            d.hint = pack == "db-identifiers"   ? "it checks resources with id: {kind: ulid} and a create endpoint"
+                     : pack == "uuidv8-legacy" ? "it checks resources with a legacy: section"
+                     : pack == "viewable-id"   ? "it checks resources with a viewable: section and a create endpoint"
+                                               : "it checks resources with UUID ids and a create endpoint";
+            d.hint += "; describe one, or remove '" + pack + "' from packs";
+            out.diagnostics.push_back(std::move(d));
+            continue;
+        }
         if (!std::filesystem::is_directory(dir)) {
             Diagnostic d;
             d.pos = profile.pos;
@@ -243,7 +329,7 @@ Expansion expand(const Profile& profile, const std::string& packs_dir) {
             for (auto& d : loaded.diagnostics) out.diagnostics.push_back(std::move(d));
             if (!loaded.suite) continue;
             for (const auto& r : profile.resources) {
-                if (!r.create) continue;
+                if (!pack_applies(pack, r)) continue;
                 out.suites.push_back(Instance(profile, r, *loaded.suite).build());
             }
         }

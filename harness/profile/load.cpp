@@ -6,6 +6,8 @@
 
 #include "suite/yaml_reader.hpp"
 
+#include <re2/re2.h>
+
 #include <algorithm>
 #include <cstddef>
 #include <filesystem>
@@ -25,19 +27,24 @@ namespace {
 // ------------------------------------------------------------ constants
 
 const std::vector<std::string> profile_keys = {"name",       "base_url",   "headers", "tls",       "timeout",
-                                               "clock_skew", "principals", "packs",   "resources", "grpc"};
+                                               "clock_skew", "principals", "packs",   "resources", "request_id",
+                                               "grpc"};
 const std::vector<std::string> grpc_target_keys = {"address", "tls", "reflection", "protos", "import_paths"};
 const std::vector<std::string> grpc_op_keys = {"create", "read", "update", "delete", "list", "put"};
 const std::vector<std::string> tls_keys = {"cacert", "cert", "key", "insecure"};
 const std::vector<std::string> timeout_keys = {"connect", "read"};
 const std::vector<std::string> principal_keys = {"headers"};
-const std::vector<std::string> resource_keys = {"create", "read",   "update",     "delete",     "list",      "put",
-                                                "id",     "location", "fields", "references", "time_field", "grpc"};
+const std::vector<std::string> resource_keys = {"create", "read",     "update", "delete",     "list",       "put",
+                                                "id",     "location", "fields", "references", "time_field", "lookup",
+                                                "action", "job",      "legacy", "viewable",   "grpc"};
+const std::vector<std::string> job_keys = {"at", "read"};
+const std::vector<std::string> legacy_keys = {"lookup", "ids", "entity_type", "salt_env", "layout"};
+const std::vector<std::string> layout_keys = {"flag", "id", "type", "hash1", "hash2"};
+const std::vector<std::string> bit_field_keys = {"offset", "bits"};
+const std::vector<std::string> viewable_keys = {"at", "read", "prefix", "length", "format"};
 const std::vector<std::string> id_keys = {"at", "kind"};
 const std::vector<std::string> reference_keys = {"resource", "required", "kind"};
 const std::vector<std::string> methods = {"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"};
-// Packs whose suites come later; a profile may name them already.
-const std::vector<std::string> later_packs = {"db-identifiers", "uuidv8-legacy", "viewable-id"};
 
 const char* const profile_example =
     "\n  name: my-api\n  base_url: http://127.0.0.1:8080\n  principals:\n    alice: {headers: {Authorization: "
@@ -51,6 +58,8 @@ struct Operation {
     bool has_body;         // takes `body:`
     bool has_items;        // takes `items:` (list)
     const char* example;
+    bool has_param = false;  // takes `param:` (lookup), required
+    bool has_id_at = false;  // takes `id_at:` (action), required
 };
 
 const Operation operations[] = {
@@ -60,19 +69,31 @@ const Operation operations[] = {
     {"delete", "DELETE", true, false, false, "{path: \"/v1/products/{id}\"}"},
     {"list", "GET", false, false, true, "{path: /v1/products, items: /items}"},
     {"put", "PUT", true, true, false, "{path: \"/v1/products/{id}\", body: {name: idconform-put}}"},
+    {"lookup", "GET", false, false, false, "{path: /v1/orders, param: id}", true, false},
+    {"action", "POST", false, true, false, "{path: /v1/order-confirmations, id_at: /order_id}", false, true},
 };
+// The legacy lookup: {id} is the legacy integer id.
+const Operation legacy_lookup_op = {"lookup", "GET", true, false, false, "{path: \"/v1/staff/{id}\"}"};
+// A path read by a related or viewable id, written as a plain path.
+const Operation read_path_op = {"read", "GET", true, false, false, "\"/v1/jobs/{id}\""};
 
 std::vector<std::string> endpoint_keys(const Operation& op) {
     std::vector<std::string> keys = {"method", "path"};
     if (op.has_body) keys.emplace_back("body");
     if (op.has_items) keys.emplace_back("items");
+    if (op.has_param) keys.emplace_back("param");
+    if (op.has_id_at) keys.emplace_back("id_at");
     return keys;
 }
 
-std::vector<std::string> accepted_packs() {
-    std::vector<std::string> all = known_packs();
-    all.insert(all.end(), later_packs.begin(), later_packs.end());
-    return all;
+std::vector<std::string> accepted_packs() { return known_packs(); }
+
+// An environment variable name as a shell accepts it.
+bool env_name_ok(std::string_view s) {
+    if (s.empty() || (s[0] >= '0' && s[0] <= '9')) return false;
+    for (char c : s)
+        if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return false;
+    return true;
 }
 
 // RFC 6901 escaping of one member name.
@@ -161,6 +182,15 @@ public:
                      "{headers: {Authorization: \"Bearer ${env:IDCONFORM_TOKEN_A:-alice}\"}}");
         if (const auto* e = m->find("packs")) packs(e->val(), p);
         if (const auto* e = m->find("grpc")) grpc_target(e->val(), p);
+        if (const auto* e = m->find("request_id")) {
+            if (auto s = r_.string(e->val(), "request_id", "request_id: X-Request-Id")) {
+                if (s->empty() || s->find_first_of(" \t:()<>@,;\\\"/[]?={}") != std::string::npos)
+                    r_.error(e->val(), "'" + *s + "' is not a header name",
+                             "name the answer header that carries the request id, e.g. request_id: X-Request-Id");
+                else
+                    p.request_id = *s;
+            }
+        }
         if (const auto* e = m->find("resources"))
             resources(*e, p);
         else
@@ -397,11 +427,27 @@ private:
         res.pos = r_.pos(entry.key_val());
         res.id.pos = res.pos;
         res.id.pointer = "/id";
-        std::optional<Endpoint>* slots[] = {&res.create, &res.read, &res.update, &res.del, &res.list, &res.put};
+        std::optional<Endpoint>* slots[] = {&res.create, &res.read, &res.update, &res.del,
+                                            &res.list,   &res.put,  &res.lookup, &res.action};
         for (std::size_t i = 0; i < std::size(operations); ++i)
             if (const auto* x = m->find(operations[i].key)) *slots[i] = endpoint(x->val(), operations[i]);
         if (const auto* x = m->find("id")) {
             if (auto id = id_field(x->val(), "id", "/id")) res.id = std::move(*id);
+        } else if (m->find("legacy")) {
+            res.id.kind = "uuidv8-legacy";  // a legacy lookup answers UUIDv8 legacy ids
+        }
+        if (const auto* x = m->find("job")) res.job = job(x->val());
+        if (const auto* x = m->find("legacy")) {
+            res.legacy = legacy(x->val());
+            if (res.legacy && res.id.kind != "uuidv8-legacy")
+                r_.error(x->key_val(), "a resource with 'legacy' has ids of kind uuidv8-legacy, not " + res.id.kind,
+                         "write id: {at: /id, kind: uuidv8-legacy} (or leave 'id' out)");
+        }
+        if (const auto* x = m->find("viewable")) {
+            res.viewable = viewable(x->val());
+            if (res.viewable && !m->find("create"))
+                r_.error(x->key_val(), "'viewable' needs a create endpoint on '" + res.name + "'",
+                         "the viewable-id pack creates entities to see their viewable ids; add create: {...}");
         }
         if (const auto* x = m->find("location"))
             if (auto b = r_.boolean(x->val(), "location")) res.location = *b;
@@ -455,6 +501,28 @@ private:
         if (const auto* x = m->find("items")) {
             if (auto s = r_.string(x->val(), "items", "items: /items"); s && r_.check_pointer_at(x->val(), *s))
                 ep.items = *s;
+        }
+        if (op.has_param) {
+            if (const auto* x = m->find("param")) {
+                if (auto s = r_.string(x->val(), "param", "param: id")) {
+                    if (s->empty())
+                        r_.error(x->val(), "empty query parameter name", "name the parameter that carries the id, e.g. param: id");
+                    ep.param = *s;
+                }
+            } else {
+                r_.error(v, std::string("missing required key 'param' in ") + op.key,
+                         std::string("name the query parameter that carries the id, e.g. ") + op.key + ": " + op.example);
+            }
+        }
+        if (op.has_id_at) {
+            if (const auto* x = m->find("id_at")) {
+                if (auto s = r_.string(x->val(), "id_at", "id_at: /order_id");
+                    s && member_pointer(x->val(), *s, "id_at", "/order_id"))
+                    ep.id_at = *s;
+            } else {
+                r_.error(v, std::string("missing required key 'id_at' in ") + op.key,
+                         std::string("say where the entity's id goes in the body, e.g. ") + op.key + ": " + op.example);
+            }
         }
         if (diags_->size() != before) return std::nullopt;
         return ep;
@@ -513,6 +581,171 @@ private:
                  "'' is the whole entity; point at its member, e.g. " + std::string(what) + ": " +
                      std::string(example));
         return false;
+    }
+
+    // A plain path with {id}, e.g. read: "/v1/jobs/{id}".
+    std::optional<std::string> id_path(const Val& v, std::string_view what) {
+        auto s = r_.string(v, what, "\"/v1/jobs/{id}\"");
+        if (!s || !path_ok(v, *s, read_path_op)) return std::nullopt;
+        return s;
+    }
+
+    std::optional<RelatedId> job(const Val& v) {
+        const char* const example = "{at: /job_id, read: \"/v1/jobs/{id}\"}";
+        auto m = r_.mapping(v, "job", job_keys, example);
+        if (!m) return std::nullopt;
+        const std::size_t before = diags_->size();
+        RelatedId j;
+        j.pos = r_.pos(v);
+        if (const auto* x = m->find("at")) {
+            if (auto s = r_.string(x->val(), "at", "at: /job_id"); s && member_pointer(x->val(), *s, "at", "/job_id"))
+                j.pointer = *s;
+        } else {
+            r_.error(v, "missing required key 'at' in job",
+                     std::string("say where the create answer carries the job id, e.g. job: ") + example);
+        }
+        if (const auto* x = m->find("read")) {
+            if (auto s = id_path(x->val(), "read")) j.read = *s;
+        }
+        if (diags_->size() != before) return std::nullopt;
+        return j;
+    }
+
+    // A non-negative integer that fits `max`.
+    std::optional<std::uint64_t> integer(const Val& v, std::string_view what, std::uint64_t max, std::string_view example,
+                                         std::uint64_t min = 0) {
+        const std::string& t = v.node.IsScalar() ? v.node.Scalar() : std::string();
+        bool digits = v.node.IsScalar() && !t.empty() && t.size() <= 19 && detail::is_plain(v.node);
+        for (char c : t) digits = digits && c >= '0' && c <= '9';
+        if (!digits || std::stoull(t) > max || std::stoull(t) < min) {
+            r_.error(v, "'" + std::string(what) + "' must be an integer from " + std::to_string(min) + " to " +
+                            std::to_string(max),
+                     "e.g. " + std::string(example));
+            return std::nullopt;
+        }
+        return std::stoull(t);
+    }
+
+    std::optional<Legacy> legacy(const Val& v) {
+        const char* const example =
+            "{lookup: {path: \"/v1/staff/{id}\"}, ids: [17, 4242], entity_type: 500, salt_env: MY_LEGACY_SALT}";
+        auto m = r_.mapping(v, "legacy", legacy_keys, example);
+        if (!m) return std::nullopt;
+        const std::size_t before = diags_->size();
+        Legacy l;
+        l.pos = r_.pos(v);
+        if (const auto* x = m->find("layout")) layout(x->val(), l.layout);
+        if (const auto* x = m->find("lookup")) {
+            if (auto e = endpoint(x->val(), legacy_lookup_op)) l.lookup = std::move(*e);
+        } else {
+            r_.error(v, "missing required key 'lookup' in legacy",
+                     "say where an entity is found by its legacy integer id ({id}), e.g. lookup: {path: "
+                     "\"/v1/staff/{id}\"}");
+        }
+        const std::uint64_t id_max =
+            l.layout.id_bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << l.layout.id_bits) - 1;
+        const std::uint64_t type_max =
+            l.layout.type_bits >= 32 ? 0xffffffffu : (std::uint64_t{1} << l.layout.type_bits) - 1;
+        if (const auto* x = m->find("ids")) {
+            if (auto items = r_.sequence(x->val(), "ids", "ids: [17, 4242]")) {
+                if (items->empty())
+                    r_.error(x->val(), "no legacy ids", "list at least one legacy id the target knows, e.g. ids: [17]");
+                for (const auto& item : *items)
+                    if (auto n = integer(item, "ids", id_max, "ids: [17, 4242]")) l.ids.push_back(*n);
+            }
+        } else {
+            r_.error(v, "missing required key 'ids' in legacy",
+                     "list legacy integer ids the target has migrated, e.g. ids: [17, 4242]");
+        }
+        if (const auto* x = m->find("entity_type")) {
+            if (auto n = integer(x->val(), "entity_type", type_max, "entity_type: 500"))
+                l.entity_type = static_cast<std::uint32_t>(*n);
+        } else {
+            r_.error(v, "missing required key 'entity_type' in legacy",
+                     "give the entity type the target's ids carry, e.g. entity_type: 500 (staff)");
+        }
+        if (const auto* x = m->find("salt_env")) {
+            if (auto s = r_.string(x->val(), "salt_env", "salt_env: MY_LEGACY_SALT")) {
+                if (!env_name_ok(*s))
+                    r_.error(x->val(), "'" + *s + "' is not an environment variable name",
+                             "name the variable that holds the salt (never the salt itself), e.g. salt_env: MY_LEGACY_SALT");
+                else
+                    l.salt_env = *s;
+            }
+        }
+        if (diags_->size() != before) return std::nullopt;
+        return l;
+    }
+
+    // {flag: 0, id: {offset: 1, bits: 32}, ...}; fields left out keep the seed's layout.
+    void layout(const Val& v, ids::LegacyLayout& l) {
+        const char* const example = "{flag: 0, id: {offset: 1, bits: 32}, type: {offset: 33, bits: 15}}";
+        auto m = r_.mapping(v, "layout", layout_keys, example);
+        if (!m) return;
+        const std::size_t before = diags_->size();
+        if (const auto* x = m->find("flag"))
+            if (auto n = integer(x->val(), "flag", 127, "flag: 0")) l.flag_bit = static_cast<int>(*n);
+        struct Slot { const char* key; int* offset; int* bits; };
+        const Slot slots[] = {{"id", &l.id_offset, &l.id_bits},
+                              {"type", &l.type_offset, &l.type_bits},
+                              {"hash1", &l.hash1_offset, &l.hash1_bits},
+                              {"hash2", &l.hash2_offset, &l.hash2_bits}};
+        for (const auto& slot : slots) {
+            const auto* x = m->find(slot.key);
+            if (!x) continue;
+            auto fm = r_.mapping(x->val(), slot.key, bit_field_keys, "{offset: 1, bits: 32}");
+            if (!fm) continue;
+            if (const auto* y = fm->find("offset"))
+                if (auto n = integer(y->val(), "offset", 127, "offset: 1")) *slot.offset = static_cast<int>(*n);
+            if (const auto* y = fm->find("bits"))
+                if (auto n = integer(y->val(), "bits", 64, "bits: 32")) *slot.bits = static_cast<int>(*n);
+        }
+        if (diags_->size() != before) return;
+        if (std::string why = l.validate(); !why.empty())
+            r_.error(v, "bad legacy layout: " + why,
+                     "bits count from 0 (the top bit of the first byte); the version (48-51) and variant (64-65) "
+                     "bits are fixed, and no two fields may overlap");
+    }
+
+    std::optional<Viewable> viewable(const Val& v) {
+        const char* const example = "{at: /viewable_id, read: \"/v1/products/by-viewable/{id}\"}";
+        auto m = r_.mapping(v, "viewable", viewable_keys, example);
+        if (!m) return std::nullopt;
+        const std::size_t before = diags_->size();
+        Viewable w;
+        w.pos = r_.pos(v);
+        if (const auto* x = m->find("at")) {
+            if (auto s = r_.string(x->val(), "at", "at: /viewable_id"); s && member_pointer(x->val(), *s, "at", "/viewable_id"))
+                w.pointer = *s;
+        }
+        if (const auto* x = m->find("read")) {
+            if (auto s = id_path(x->val(), "read")) w.read = *s;
+        }
+        if (const auto* x = m->find("prefix")) {
+            if (auto s = r_.string(x->val(), "prefix", "prefix: \"TR-\"")) {
+                if (s->empty() || s->back() != '-' || s->find_first_of(" /?#%{}") != std::string::npos)
+                    r_.error(x->val(), "the viewable prefix '" + *s + "' does not end with '-'",
+                             "a prefix is ASCII text ending in '-', e.g. prefix: \"TR-\"");
+                else
+                    w.prefix = *s;
+            }
+        }
+        if (const auto* x = m->find("length")) {
+            if (auto n = integer(x->val(), "length", 12, "length: 7", 1)) w.length = static_cast<std::size_t>(*n);
+        }
+        w.format = ids::viewable_pattern(ids::ViewableFormat{w.prefix, w.length});
+        if (const auto* x = m->find("format")) {
+            if (auto s = r_.string(x->val(), "format", "format: \"^TR-[0-9A-HJKMNP-TV-Z]{7}$\"")) {
+                RE2 re(*s, RE2::Quiet);
+                if (!re.ok())
+                    r_.error(x->val(), "bad regular expression '" + *s + "': " + re.error(),
+                             "the format is an RE2 pattern matching a whole viewable id, e.g. ^TR-[0-9A-HJKMNP-TV-Z]{7}$");
+                else
+                    w.format = *s;
+            }
+        }
+        if (diags_->size() != before) return std::nullopt;
+        return w;
     }
 
     bool kind_ok(const Val& v, const std::string& kind) {
@@ -690,8 +923,18 @@ private:
 }  // namespace
 
 const std::vector<std::string>& known_packs() {
-    static const std::vector<std::string> packs = {"data-id", "nil-max"};
+    static const std::vector<std::string> packs = {"data-id", "nil-max", "db-identifiers", "uuidv8-legacy",
+                                                   "viewable-id"};
     return packs;
+}
+
+bool pack_applies(const std::string& pack, const Resource& r) {
+    const bool uuid_keyed = r.id.kind.rfind("uuid", 0) == 0 && r.id.kind != "uuidv8-legacy";
+    if (pack == "data-id" || pack == "nil-max") return r.create && uuid_keyed;
+    if (pack == "db-identifiers") return r.create && r.id.kind == "ulid";
+    if (pack == "uuidv8-legacy") return r.legacy.has_value();
+    if (pack == "viewable-id") return r.create && r.viewable.has_value();
+    return r.create.has_value();
 }
 
 LoadResult load_profile_text(const std::string& text, const std::string& path) {

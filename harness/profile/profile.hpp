@@ -7,6 +7,7 @@
 #pragma once
 
 #include "core/diagnostic.hpp"
+#include "ids/ids.hpp"
 #include "suite/model.hpp"
 
 #include <boost/json/value.hpp>
@@ -24,6 +25,37 @@ struct Endpoint {
     std::string path;    // template; `{id}` is the entity id (percent-encoded at run time)
     std::optional<boost::json::value> body;  // JSON body template (create/update/put), an object
     std::string items;   // list only: JSON pointer of the array of entities in the answer ("" = root array)
+    std::string param;   // lookup only: the query parameter that carries the id
+    std::string id_at;   // action only: JSON pointer of the entity's id in the body sent
+};
+
+// Another generated id an entity's answers carry (a job, a batch) and where
+// it is read (db-identifiers R7).
+struct RelatedId {
+    SourcePos pos;
+    std::string pointer;   // in the create answer, e.g. /job_id
+    std::string read;      // path template with {id}, e.g. /v1/jobs/{id}
+};
+
+// A lookup of migrated entities by their legacy integer id, answering
+// deterministic UUIDv8 ids (pack uuidv8-legacy).
+struct Legacy {
+    SourcePos pos;
+    Endpoint lookup;                     // path with {id} = the legacy integer id
+    std::vector<std::uint64_t> ids;      // legacy ids the target knows, probed by the pack
+    std::uint32_t entity_type = 0;       // the type the target's ids must carry
+    ids::LegacyLayout layout;            // default: the seed's layout
+    std::string salt_env = "IDCONFORM_LEGACY_SALT";  // environment variable holding the salt
+};
+
+// Short human-friendly ids beside the internal id (pack viewable-id).
+struct Viewable {
+    SourcePos pos;
+    std::string pointer = "/viewable_id";  // in the entity
+    std::string read;                      // path template with {id} = the viewable id
+    std::string prefix = "TR-";
+    std::size_t length = 7;                // Crockford symbols after the prefix
+    std::string format;                    // RE2; default ids::viewable_pattern(prefix, length)
 };
 
 struct IdField {
@@ -78,6 +110,11 @@ struct Resource {
     std::vector<Reference> references;
     std::string time_field;           // JSON pointer of an explicit creation-time field ("" = none)
     std::optional<GrpcOps> grpc;      // the same resource over gRPC
+    std::optional<Endpoint> lookup;   // read by the id in a query parameter (db-identifiers R5.1)
+    std::optional<Endpoint> action;   // the application's own form/button endpoint taking the id in its body (R5.2)
+    std::optional<RelatedId> job;     // another generated id of the entity (R7)
+    std::optional<Legacy> legacy;     // pack uuidv8-legacy
+    std::optional<Viewable> viewable; // pack viewable-id
 };
 
 struct Principal {
@@ -100,6 +137,7 @@ struct Profile {
     std::vector<std::string> packs;               // e.g. data-id, nil-max; empty = every pack that applies
     std::vector<Resource> resources;              // in file order
     std::optional<GrpcTarget> grpc;               // gRPC address and schemas, when resources bind gRPC methods
+    std::string request_id;                       // answer header with a request/correlation id ("" = none)
 };
 
 struct LoadResult {
@@ -109,6 +147,10 @@ struct LoadResult {
 
 // Known pack names (did-you-mean on typos).
 [[nodiscard]] const std::vector<std::string>& known_packs();
+// Whether `pack` is instantiated for `r`: data-id and nil-max for UUID-keyed
+// resources with create, db-identifiers for ULID-keyed ones, uuidv8-legacy
+// for resources with `legacy:`, viewable-id for resources with `viewable:`.
+[[nodiscard]] bool pack_applies(const std::string& pack, const Resource& r);
 
 [[nodiscard]] LoadResult load_profile(const std::string& path);
 [[nodiscard]] LoadResult load_profile_text(const std::string& text, const std::string& path);

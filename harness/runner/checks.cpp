@@ -3,6 +3,7 @@
 #include "runner/checks.hpp"
 
 #include "ids/ids.hpp"
+#include "runner/sequence_checks.hpp"
 #include "scan/rules.hpp"
 
 #include <boost/json/parse.hpp>
@@ -108,7 +109,8 @@ std::string last_path_segment(std::string_view url) {
 }
 
 CheckResult check_id(const suite::IdExpect& e, const json::value* value, const Exchange& x, const CheckContext& ctx) {
-    const std::string where = e.at ? resolve_pointer(*e.at, *ctx.scope) : "header " + e.header.value_or("?");
+    const std::string where =
+        e.at ? resolve_pointer(*e.at, *ctx.scope) : "header " + resolve_pointer(e.header.value_or("?"), *ctx.scope);
     std::string what = "id " + where + " " + e.kind;
     std::string want = e.kind;
     if (e.canonical) want = "canonical " + want;
@@ -131,19 +133,59 @@ CheckResult check_id(const suite::IdExpect& e, const json::value* value, const E
 
     const ids::Recognition r = ids::recognize(text);
     std::string actual = "'" + excerpt(text) + "': " + r.describe();
+    if (e.collect.size() && ctx.collected) (*ctx.collected)[e.collect].push_back(text);
     bool ok = true;
-    if (e.kind == "ulid") {
-        ok = r.kind == ids::Kind::ulid && (!e.canonical || r.canonical);
+    if (e.pattern) {
+        // A configured form (a profile's viewable format) replaces the kind's built-in one.
+        std::string err;
+        const std::string pat = interp_or(*e.pattern, ctx, err);
+        const RE2 re(pat, RE2::Quiet);
+        want += " matching " + pat;
+        if (!err.empty() || !re.ok()) return make(ctx, e, what, want, err.empty() ? "bad pattern: " + re.error() : err, false);
+        ok = RE2::FullMatch(text, re);
+        if (!ok && e.kind == "viewable") actual = "'" + excerpt(text) + "': " + std::string(ids::to_string(ids::check_viewable(text)));
     } else if (e.kind == "viewable") {
-        ok = ids::check_viewable(text) == ids::ViewableError::none;
-    } else if (e.kind == "uuidv8-legacy") {
-        ok = r.kind == ids::Kind::uuid && r.value && r.version == 8 && r.variant == ids::Variant::rfc9562 &&
-             (!e.canonical || r.canonical) && ids::decode_legacy(*r.value).legacy_flag;
-    } else {  // uuid, uuidv1..uuidv8
-        const int want_version = e.kind.size() == 6 ? e.kind[5] - '0' : -1;
-        ok = r.kind == ids::Kind::uuid && r.value.has_value() && (!e.canonical || r.canonical) &&
-             r.special == ids::Special::none;
-        if (want_version > 0) ok = ok && r.version == want_version && r.variant == ids::Variant::rfc9562;
+        const ids::ViewableError ve = ids::check_viewable(text);
+        ok = ve == ids::ViewableError::none;
+        if (!ok) actual = "'" + excerpt(text) + "': not a viewable id (" + std::string(ids::to_string(ve)) + ")";
+    } else {
+        ok = is_kind(text, e.kind, e.canonical);
+    }
+    if (ok && e.kind == "uuidv8-legacy" && r.value) {
+        // The flag, the decoded fields and the hash, per the configured layout.
+        ids::LegacyLayout layout;
+        std::string err;
+        auto value_of = [&](const std::string& tmpl) { return tmpl.empty() ? std::string() : interp_or(tmpl, ctx, err); };
+        const std::string spec = e.legacy ? value_of(e.legacy->layout) : std::string();
+        if (!spec.empty()) {
+            std::string why;
+            if (auto l = ids::parse_layout(spec, &why)) layout = *l;
+            else err = "bad layout '" + spec + "': " + why;
+        }
+        const ids::LegacyFields f = ids::decode_legacy(*r.value, layout);
+        actual += "; flag " + std::to_string(f.legacy_flag) + ", legacy id " + std::to_string(f.legacy_id) +
+                  ", entity type " + std::to_string(f.entity_type);
+        ok = f.legacy_flag;
+        want += ", legacy flag set";
+        if (e.legacy && err.empty()) {
+            const std::string want_id = value_of(e.legacy->legacy_id), want_type = value_of(e.legacy->entity_type);
+            const std::string salt = value_of(e.legacy->salt);
+            if (!want_id.empty()) {
+                want += ", legacy id " + want_id;
+                ok = ok && std::to_string(f.legacy_id) == want_id;
+            }
+            if (!want_type.empty()) {
+                want += ", entity type " + want_type;
+                ok = ok && std::to_string(f.entity_type) == want_type;
+            }
+            if (!e.legacy->salt.empty() && err.empty()) {
+                want += ", hash bits verifying with the salt";
+                const bool hash_ok = !salt.empty() && ids::verify_legacy_hash(*r.value, salt, layout);
+                if (!hash_ok) actual += salt.empty() ? "; the salt is empty" : "; the hash bits do not verify with the salt";
+                ok = ok && hash_ok;
+            }
+        }
+        if (!err.empty()) return make(ctx, e, what, want, err, false);
     }
     if (ok && e.minted && r.value) {
         std::int64_t ms = -1;
@@ -302,7 +344,7 @@ std::vector<CheckResult> evaluate(const suite::Expect& e, const Exchange& x, con
 
     for (const auto& id : e.ids) {
         if (id.header) {
-            const std::string* h = resp.header(*id.header);
+            const std::string* h = resp.header(resolve_pointer(*id.header, *ctx.scope));  // the name may be a variable
             std::optional<json::value> v;
             if (h) v = json::value(last_path_segment(*h));
             out.push_back(check_id(id, v ? &*v : nullptr, x, ctx));
@@ -336,16 +378,25 @@ std::vector<CheckResult> evaluate(const suite::Expect& e, const Exchange& x, con
             }
         }
     }
+    if (!e.id_members.empty()) {
+        if (const json::value* root = parsed_body()) {
+            for (auto& v : check_id_members(*root, e.id_members))
+                out.push_back(make(ctx, e, std::move(v.what), std::move(v.expected), std::move(v.actual), v.ok));
+        } else {
+            out.push_back(make(ctx, e, "id members", "a JSON body", body.error(), false));
+        }
+    }
     if (e.advisory)
         for (auto& c : out)
             if (!c.ok) c.warning = true;
     return out;
 }
 
-namespace {
 // The shape rules for one value live in scan/rules.hpp, shared with the
 // file scan, so an id is judged the same in an answer and in an export.
-using scan::id_named;
+bool id_named(std::string_view key) { return scan::id_named(key); }
+
+namespace {
 
 void scan_value(const json::value& v, std::string& ptr, std::string& shape, std::string_view key,
                 std::vector<CheckResult>& out, std::map<std::string, std::set<int>>* versions) {

@@ -22,6 +22,7 @@ struct CheckContext {
     std::string rule;                             // default rule for the checks (case rules joined)
     std::chrono::milliseconds clock_skew{5000};   // widening of the send/receive window for `minted`
     std::set<std::string>* seen_ids = nullptr;    // ids seen so far in the suite, for `unique`
+    std::map<std::string, std::vector<std::string>>* collected = nullptr;  // the case's `collect:` lists
 };
 
 // An answer's body parsed as JSON at most once, on first use, and shared
@@ -58,6 +59,9 @@ private:
 // versions seen, for the one-version-per-field check (DATA-ID-003).
 [[nodiscard]] std::vector<CheckResult> scan_ids(const boost::json::value& body,
                                                 std::map<std::string, std::set<int>>* versions);
+
+// An id-named JSON member: "id", "ID", "*_id" (also "_id"), "*Id".
+[[nodiscard]] bool id_named(std::string_view key);
 
 // Milliseconds since the epoch of an ISO-8601 UTC time ("2022-02-22T19:22:22.123456Z");
 // `exact_ms` tells whether the text carries no precision beyond the millisecond.

@@ -6,8 +6,9 @@
 #include "runner/checks.hpp"
 #include "runner/kafka_step.hpp"
 #include "runner/scope.hpp"
-#include "transport/kafka/kafka_request.hpp"
+#include "runner/sequence_checks.hpp"
 #include "scan/scan.hpp"
+#include "transport/kafka/kafka_request.hpp"
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -332,6 +333,8 @@ private:
                 muts = ids::mutations(*u);
             } else if (auto ul = ids::parse_ulid(*idtext, ids::CasePolicy::lower_only); ul.value) {
                 muts = ids::ulid_mutations(*ul.value);
+            } else if (auto vf = ids::infer_viewable_format(*idtext)) {
+                muts = ids::viewable_mutations(*idtext, *vf);
             } else {
                 Expanded e{&c, c.name, {}, {},
                            f.pos.str() + ": for_each mutations needs a canonical UUID or lower-case ULID, got '" + *idtext + "'", {}};
@@ -542,7 +545,8 @@ private:
         return out;
     }
 
-    awaitable<StepOutcome> run_step(SuiteRun& run, const suite::Step& st, Scope& scope, const std::string& rule) {
+    awaitable<StepOutcome> run_step(SuiteRun& run, const suite::Step& st, Scope& scope, const std::string& rule,
+                                    std::map<std::string, std::vector<std::string>>* collected = nullptr) {
         if (st.kind == suite::Step::Kind::file) co_return run_file_step(st, scope, rule);
         StepOutcome out;
         out.record.name = !st.name.empty()                     ? st.name
@@ -565,7 +569,7 @@ private:
             co_await t.async_wait(use_awaitable);
         }
         x.attempts = attempt;
-        CheckContext ctx{&scope, rule, opts_.clock_skew, &run.seen_ids};
+        CheckContext ctx{&scope, rule, opts_.clock_skew, &run.seen_ids, collected};
         if (!x.error) {
             BodyJson body(*x.response);  // parsed once for checks, scan, captures and cleanup
             out.record.checks = evaluate(st.expect, x, ctx, body);
@@ -777,35 +781,107 @@ private:
         for (const auto& [k, v] : e.bindings) scope.set(k, v);
         scope.set(case_started_var, json::value(ids::system_unix_ms()));
         const std::string rule = join(c.rules, ",");
+        std::map<std::string, std::vector<std::string>> collected;  // `collect:` lists of this case
+        bool stopped = false;
         for (const auto& st : c.steps) {
-            StepOutcome so = co_await run_step(run, st, scope, rule);
-            r.steps.push_back(std::move(so.record));
-            const StepRecord& rec = r.steps.back();
-            if (!so.suite_error.empty()) {
-                r.outcome = Outcome::error;
-                r.message = so.suite_error;
-                ++report_.suite_errors;
-                break;
-            }
-            if (so.transport_error) {
-                r.outcome = Outcome::error;
-                r.message = describe_transport_error(rec.exchange);
-                ++report_.transport_errors;
-                break;
-            }
-            if (so.failed) {
-                r.outcome = Outcome::failed;
-                for (const auto& ch : rec.checks) {
-                    if (ch.ok || ch.warning) continue;
-                    r.message = ch.what + ": expected " + ch.expected + ", got " + ch.actual;
+            for (int rep = 0; rep < st.repeat && !stopped; ++rep) {
+                StepOutcome so = co_await run_step(run, st, scope, rule, &collected);
+                if (st.repeat > 1) so.record.name += " [" + std::to_string(rep + 1) + "/" + std::to_string(st.repeat) + "]";
+                r.steps.push_back(std::move(so.record));
+                const StepRecord& rec = r.steps.back();
+                if (!so.suite_error.empty()) {
+                    r.outcome = Outcome::error;
+                    r.message = so.suite_error;
+                    ++report_.suite_errors;
+                    stopped = true;
                     break;
                 }
-                file_under_broken_rule(r);
-                break;
+                if (so.transport_error) {
+                    r.outcome = Outcome::error;
+                    r.message = describe_transport_error(rec.exchange);
+                    ++report_.transport_errors;
+                    stopped = true;
+                    break;
+                }
+                if (so.failed) {
+                    r.outcome = Outcome::failed;
+                    for (const auto& ch : rec.checks) {
+                        if (ch.ok || ch.warning) continue;
+                        r.message = ch.what + ": expected " + ch.expected + ", got " + ch.actual;
+                        break;
+                    }
+                    file_under_broken_rule(r);
+                    stopped = true;
+                }
+                if (r.outcome != Outcome::passed) stopped = true;
             }
+            if (stopped) break;
+        }
+        if (!stopped && !c.collected.empty()) {
+            if (evaluate_collected(c, scope, rule, collected, r)) file_under_broken_rule(r);
         }
         r.seconds = seconds_since(t0);
         co_return r;
+    }
+
+    // The case's `collected:` checks, as one more step record; true when one failed.
+    static bool evaluate_collected(const suite::Case& c, const Scope& scope, const std::string& rule,
+                                   const std::map<std::string, std::vector<std::string>>& collected, CaseResult& r) {
+        StepRecord rec;
+        rec.name = "checks over the collected ids";
+        // Reproduced by sending the case's requests again, in order (a run of
+        // identical requests, e.g. from `repeat`, as one shell loop).
+        for (std::size_t i = 0; i < r.steps.size();) {
+            std::size_t j = i;
+            while (j < r.steps.size() && r.steps[j].reproduce == r.steps[i].reproduce) ++j;
+            if (!r.steps[i].reproduce.empty()) {
+                if (!rec.reproduce.empty()) rec.reproduce += "\n";
+                rec.reproduce += j - i == 1 ? r.steps[i].reproduce
+                                            : "for i in $(seq " + std::to_string(j - i) + "); do " + r.steps[i].reproduce +
+                                                  "; echo; done";
+            }
+            i = j;
+        }
+        for (const auto& ce : c.collected) {
+            static const std::vector<std::string> none;
+            const auto it = collected.find(ce.list);
+            const std::vector<std::string>& values = it == collected.end() ? none : it->second;
+            auto add = [&](SequenceVerdict v) {
+                CheckResult ch;
+                ch.rule = rule;
+                ch.what = "'" + ce.list + "': " + v.what;
+                ch.expected = std::move(v.expected);
+                ch.actual = std::move(v.actual);
+                ch.ok = v.ok;
+                ch.pos = ce.pos;
+                rec.checks.push_back(std::move(ch));
+            };
+            const std::size_t want = ce.min_count > 0 ? static_cast<std::size_t>(ce.min_count) : 2;
+            if (values.size() < want) {
+                add({false, "number of values", "at least " + std::to_string(want),
+                     std::to_string(values.size()) + " collected"});
+                continue;
+            }
+            if (ce.distinct) add(check_distinct(values));
+            if (ce.same) add(check_same(values));
+            if (ce.time_ordered) add(check_time_ordered(values));
+            if (ce.random) {
+                auto prefix = interpolate(*ce.random, scope);
+                if (prefix) add(check_random(values, *prefix));
+                else add({false, "randomness", "a prefix", prefix.error()});
+            }
+        }
+        const bool failed = std::any_of(rec.checks.begin(), rec.checks.end(), [](const CheckResult& ch) { return !ch.ok; });
+        if (failed) {
+            r.outcome = Outcome::failed;
+            for (const auto& ch : rec.checks)
+                if (!ch.ok) {
+                    r.message = ch.what + ": expected " + ch.expected + ", got " + ch.actual;
+                    break;
+                }
+        }
+        r.steps.push_back(std::move(rec));
+        return failed;
     }
 
     // Runs setup or teardown steps in order on the suite scope. On the first

@@ -42,9 +42,13 @@ const std::vector<std::string> tls_keys = {"cacert", "cert", "key", "insecure"};
 const std::vector<std::string> timeout_keys = {"connect", "read"};
 const std::vector<std::string> principal_keys = {"headers"};
 const std::vector<std::string> secret_var_keys = {"value", "secret"};
-const std::vector<std::string> case_keys = {"name", "description", "rule", "tags", "skip", "for_each", "steps", "requires"};
+const std::vector<std::string> case_keys = {"name", "description", "rule", "tags", "skip", "for_each", "steps", "requires",
+                                            "collected"};
+const std::vector<std::string> collected_keys = {"distinct", "same", "time_ordered", "random", "min_count"};
+const std::vector<std::string> random_keys = {"prefix"};
+const std::vector<std::string> legacy_keys = {"layout", "id", "type", "salt"};
 const std::vector<std::string> for_each_keys = {"vectors", "mutations", "count", "as", "only", "except"};
-const std::vector<std::string> step_keys = {"name", "http", "call", "kafka", "file", "expect", "capture", "use", "cleanup"};
+const std::vector<std::string> step_keys = {"name", "http", "call", "kafka", "file", "expect", "capture", "use", "cleanup", "repeat"};
 const std::vector<std::string> call_keys = {"op", "id", "filter", "json", "set", "unset", "principal", "via"};
 const std::vector<std::string> kafka_keys = {"produce", "consume"};
 const std::vector<std::string> produce_keys = {"topic", "key", "headers", "json", "raw", "partition"};
@@ -56,13 +60,14 @@ const std::vector<std::string> cleanup_keys = {"path", "id"};
 const std::vector<std::string> http_keys = {"method", "path", "query", "headers", "json", "raw", "principal",
                                             "path_params", "set", "unset"};
 const std::vector<std::string> methods = {"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"};
-const std::vector<std::string> expect_keys = {"rule", "status", "status_not", "headers", "json", "body", "id", "advisory"};
+const std::vector<std::string> expect_keys = {"rule", "status", "status_not", "headers", "json", "body", "id", "advisory",
+                                              "id_members"};
 const std::vector<std::string> header_ops = {"equals", "regex", "absent", "present"};
 const std::vector<std::string> json_ops = {"equals", "absent", "present", "null", "type", "regex", "one_of"};
 const std::vector<std::string> json_types = {"string", "number", "integer", "boolean", "object", "array", "null"};
 const std::vector<std::string> body_keys = {"contains", "not_contains"};
 const std::vector<std::string> id_keys = {"at", "header", "kind", "canonical", "minted", "allow_null", "equals",
-                                          "unique", "time_field"};
+                                          "unique", "time_field", "collect", "pattern", "legacy"};
 const std::vector<std::string> id_kinds = {"uuid",   "uuidv1", "uuidv3", "uuidv4", "uuidv5",   "uuidv6",
                                            "uuidv7", "uuidv8", "ulid",   "viewable", "uuidv8-legacy"};
 const std::vector<std::string> capture_keys = {"json", "header", "status"};
@@ -695,6 +700,14 @@ private:
                 step.cleanup = std::move(cl);
             }
         }
+        if (const auto* x = m->find("repeat")) {
+            auto n = r.json(x->val(), false);
+            if (!n || !n->is_int64() || n->as_int64() < 1 || n->as_int64() > 10000)
+                r.error(x->val(), "repeat must be an integer from 1 to 10000",
+                        "send the step several times in a row, e.g. repeat: 50");
+            else
+                step.repeat = static_cast<int>(n->as_int64());
+        }
         if (r_errors() != before) return std::nullopt;
         return step;
     }
@@ -1074,6 +1087,14 @@ private:
                 x.body = std::move(b);
             }
         }
+        if (const auto* y = m->find("id_members")) {
+            if (auto s = r.string(y->val(), "id_members", "id_members: ulid")) {
+                if (std::find(id_kinds.begin(), id_kinds.end(), *s) == id_kinds.end())
+                    r.error(y->val(), "unknown id kind '" + *s + "'", detail::suggest(*s, id_kinds, "kinds"));
+                else
+                    x.id_members = *s;
+            }
+        }
         if (const auto* y = m->find("id")) {
             const Val v = y->val();
             if (v.node.IsSequence()) {
@@ -1321,6 +1342,37 @@ private:
         if (const auto* q = m->find("time_field"))
             if (auto s = r.string(q->val(), "time_field", "time_field: /created_at"); s && pointer_ok(r, q->val(), *s))
                 id.time_field = *s;
+        if (const auto* q = m->find("collect")) {
+            if (auto s = r.string(q->val(), "collect", "collect: order_ids")) {
+                if (!valid_name(*s))
+                    r.error(q->val(), "bad list name '" + *s + "'",
+                            "names use letters, digits, '_' and '-' and start with a letter, e.g. collect: order_ids");
+                else
+                    id.collect = *s;
+            }
+        }
+        if (const auto* q = m->find("pattern")) {
+            if (auto s = r.string(q->val(), "pattern", "pattern: \"^TR-[0-9A-HJKMNP-TV-Z]{7}$\"", true)) {
+                // A pattern that is a variable is compiled when it is used.
+                if (s->find("${") != std::string::npos || compile_regex(r, q->val(), *s)) id.pattern = *s;
+            }
+        }
+        if (const auto* q = m->find("legacy")) {
+            const char* const example = "{layout: \"${res.legacy_layout}\", id: \"${lid}\", type: 500, salt: \"${res.legacy_salt}\"}";
+            if (auto lm = r.mapping(q->val(), "legacy", legacy_keys, example)) {
+                IdExpect::Legacy l;
+                l.pos = r.pos(q->val());
+                std::string* slots[] = {&l.layout, &l.legacy_id, &l.entity_type, &l.salt};
+                const char* names[] = {"layout", "id", "type", "salt"};
+                for (std::size_t i = 0; i < 4; ++i)
+                    if (const auto* z = lm->find(names[i]))
+                        if (auto s = r.string(z->val(), names[i], example, true)) *slots[i] = *s;
+                id.legacy = std::move(l);
+            }
+            if (id.kind != "uuidv8-legacy")
+                r.error(q->key_val(), "'legacy' checks need kind: uuidv8-legacy (found kind '" + id.kind + "')",
+                        "write {at: /id, kind: uuidv8-legacy, legacy: {...}}");
+        }
         if (diags.size() != before) return std::nullopt;
         return id;
     }
@@ -1429,18 +1481,84 @@ private:
         if (const auto* x = m->find("for_each")) c.for_each = for_each(r, x->val());
         if (const auto* x = m->find("requires"))
             if (auto s = r.strings(x->val(), "requires", "requires: [res.put]")) c.needs = *s;
+        collected_marks_.clear();
+        if (const auto* x = m->find("collected")) collected(r, x->val(), c);
         if (const auto* x = m->find("steps")) {
             c.steps = step_list(r, x->val(), "steps");
             if (x->val().node.IsSequence() && x->val().node.size() == 0)
                 r.error(x->val(), "the case has no steps",
                         "add at least one step, e.g. - http: {method: GET, path: /v1/products}");
+        } else if (!c.skip.empty()) {
+            // A rule nothing can observe from outside: reported skipped with its reason.
         } else {
             r.error(v, "missing required key 'steps' in case",
                     "list the steps, e.g.\n  steps:\n    - http: {method: GET, path: /v1/products}");
         }
+        for (std::size_t i = 0; i < c.collected.size() && i < collected_marks_.size(); ++i) {
+            const auto& ce = c.collected[i];
+            bool found = false;
+            for (const auto& st : c.steps)
+                for (const auto& id : st.expect.ids) found = found || id.collect == ce.list;
+            if (!found)
+                r.error(collected_marks_[i], "nothing collects '" + ce.list + "' in this case",
+                        "add collect: " + ce.list + " to an id check of a step, e.g. id: {at: /id, kind: ulid, collect: " +
+                            ce.list + "}");
+        }
         if (diags.size() != before) return std::nullopt;
         return c;
     }
+
+    // `collected: {LIST: {distinct: true, ...}}`; every LIST must be
+    // collected by some id check of the case (checked after the steps load).
+    void collected(Reader& r, const Val& v, Case& c) {
+        const char* const example = "{order_ids: {time_ordered: true, distinct: true}}";
+        collected_marks_.clear();
+        auto m = r.mapping(v, "collected", {}, example);
+        if (!m) return;
+        for (const auto& entry : m->entries) {
+            auto cm = r.mapping(entry.val(), "collected list", collected_keys, "{distinct: true, min_count: 50}");
+            if (!cm) continue;
+            CollectedExpect ce;
+            ce.pos = r.pos(entry.key_val());
+            ce.list = entry.key;
+            bool any = false;
+            for (auto [key, slot] : {std::pair{"distinct", &ce.distinct}, std::pair{"same", &ce.same},
+                                     std::pair{"time_ordered", &ce.time_ordered}})
+                if (const auto* x = cm->find(key))
+                    if (auto b = r.boolean(x->val(), key)) {
+                        *slot = *b;
+                        any = any || *b;
+                    }
+            if (const auto* x = cm->find("random")) {
+                const Val rv = x->val();
+                if (rv.node.IsMap()) {
+                    if (auto rm = r.mapping(rv, "random", random_keys, "{prefix: \"TR-\"}")) {
+                        std::string prefix;
+                        if (const auto* p = rm->find("prefix"))
+                            if (auto s = r.string(p->val(), "prefix", "prefix: \"TR-\"", true)) prefix = *s;
+                        ce.random = prefix;
+                        any = true;
+                    }
+                } else if (auto b = r.boolean(rv, "random")) {
+                    if (*b) ce.random = std::string();
+                    any = any || *b;
+                }
+            }
+            if (const auto* x = cm->find("min_count")) {
+                auto n = r.json(x->val(), false);
+                if (!n || !n->is_int64() || n->as_int64() < 1 || n->as_int64() > 100000)
+                    r.error(x->val(), "min_count must be an integer from 1 to 100000", "e.g. min_count: 50");
+                else
+                    ce.min_count = static_cast<int>(n->as_int64());
+            }
+            if (!any)
+                r.error(entry.val(), "the collected list '" + entry.key + "' is checked for nothing",
+                        "say what must hold, e.g. " + entry.key + ": {distinct: true}");
+            c.collected.push_back(std::move(ce));
+            collected_marks_.push_back(entry.key_val().mark);
+        }
+    }
+    std::vector<YAML::Mark> collected_marks_;  // of the case being parsed, for the check after its steps
 
     std::optional<ForEach> for_each(Reader& r, const Val& v) {
         auto m = r.mapping(v, "for_each", for_each_keys, "{vectors: rfc9562, as: v}");

@@ -100,6 +100,16 @@ struct IdExpect : Positioned {
     bool unique = false;                // never seen before in this suite run (distinct ids, no reuse)
     std::string time_field;             // JSON pointer: advisory DATA-ID-005 check that this time
                                         // field is not merely the id's own timestamp
+    // Packs db-identifiers / viewable-id / uuidv8-legacy:
+    std::string collect;                // append the id text to the case's list of this name (`collected:`)
+    std::optional<std::string> pattern; // template: RE2 full match replacing the kind's built-in form check
+    struct Legacy : Positioned {        // kind uuidv8-legacy: what the bits must say (templates; "" = unchecked)
+        std::string layout;             // ids::format_layout() spec; "" = the default layout
+        std::string legacy_id;          // decoded legacy id must be this number
+        std::string entity_type;        // decoded entity type must be this number
+        std::string salt;               // hash bits must verify with this salt
+    };
+    std::optional<Legacy> legacy;
 };
 
 struct Expect : Positioned {
@@ -110,6 +120,7 @@ struct Expect : Positioned {
     std::vector<IdExpect> ids;
     std::string rule;  // overrides the case's rules for these checks when set
     bool advisory = false;  // failing checks become warnings (reported, never fail the case)
+    std::string id_members;  // a kind: every id-named member of the JSON body holds an id of it (R1)
 };
 
 struct Capture : Positioned {
@@ -218,6 +229,7 @@ struct Step : Positioned {
     Expect expect;
     std::vector<Capture> captures;
     std::optional<Cleanup> cleanup;  // a 2xx answer created an entity: delete it at the end of the suite
+    int repeat = 1;                  // sent this many times in a row, each with its checks and captures
 };
 
 struct ForEach : Positioned {
@@ -229,6 +241,18 @@ struct ForEach : Positioned {
     std::vector<std::string> except; // element names to drop
 };
 
+// A check over the values a case's id checks collected (`collect:`), in the
+// order the steps ran; evaluated after the last step when no step failed.
+struct CollectedExpect : Positioned {
+    std::string list;              // the `collect:` name
+    bool distinct = false;         // no value twice
+    bool same = false;             // every value equal (deterministic ids)
+    bool time_ordered = false;     // ULIDs: 48-bit times non-decreasing in order
+    std::optional<std::string> random;  // template: prefix to strip; then no sequential or low-entropy
+                                        // pattern in the Crockford symbols (runner/sequence_checks.hpp)
+    int min_count = 0;             // fewer collected values is a failure (0 = at least 2)
+};
+
 struct Case : Positioned {
     std::string name;
     std::string description;
@@ -238,6 +262,7 @@ struct Case : Positioned {
     std::vector<Step> steps;
     std::string skip;  // non-empty: skipped with this reason
     std::vector<std::string> needs;    // variables that must be defined (not null), else skipped
+    std::vector<CollectedExpect> collected;  // checks over collected ids, after the steps
 };
 
 // --------------------------------------------------------------- vectors

@@ -4,6 +4,9 @@
 # A defect: exit 1 and a <failure> filed under the defect's rule.
 source "$(dirname "$0")/lib.sh"
 PROFILE="$SRC/examples/products.target.yaml"
+# The example server's legacy-id salt; the harness gets the same one, so the
+# uuidv8-legacy hash bits are verified (mode legacy-salt tests without it).
+export PRODUCTS_LEGACY_SALT=e2e-legacy-salt
 mode=$1
 api() { curl -sS -H "Authorization: Bearer $1" "${@:2}"; }
 
@@ -20,10 +23,20 @@ conformant)
   junit_valid
   [ "$(junit_xpath 'string(/testsuites/@failures)')" = 0 ] || fail "failures against the conformant server"
   [ "$(junit_xpath 'string(/testsuites/@errors)')" = 0 ] || fail "errors against the conformant server"
-  for rule in DATA-ID-001 DATA-ID-002 DATA-ID-003 DATA-ID-004 DATA-ID-005 DATA-ID-006 DATA-ID-007 nil-max; do
+  for rule in DATA-ID-001 DATA-ID-002 DATA-ID-003 DATA-ID-004 DATA-ID-005 DATA-ID-006 DATA-ID-007 nil-max \
+    R1 R2 R4 R5.1 R5.2 R7 "ULID order" LEGACY-VERSION LEGACY-FLAG LEGACY-DECODE LEGACY-STABLE LEGACY-HASH \
+    VIEWABLE-FORMAT VIEWABLE-LOOKUP VIEWABLE-IMMUTABLE VIEWABLE-DISTINCT VIEWABLE-RANDOM VIEWABLE-MALFORMED; do
     n=$(junit_xpath "count(//testcase[contains(@classname, '.$rule')][not(skipped)])")
     [ "${n%.*}" -ge 1 ] || fail "no testcase ran for $rule"
   done
+  # R3 and R6 cannot be observed from outside: skipped with that reason, never passed
+  for rule in R3 R6; do
+    n=$(junit_xpath "count(//testcase[contains(@classname, '.$rule')][skipped[contains(@message, 'not observable from outside')]])")
+    [ "${n%.*}" -ge 1 ] || fail "$rule is not reported as not observable from outside"
+    n=$(junit_xpath "count(//testcase[contains(@classname, '.$rule')][not(skipped)])")
+    [ "${n%.*}" = 0 ] || fail "$rule is reported as run"
+  done
+  grep -q "$PRODUCTS_LEGACY_SALT" "$WORK/junit.xml" && fail "the legacy salt appears in the report"
   grep -q 'not run: needs ${res.put}' "$WORK/junit.xml" || fail "a check without an endpoint is not reported as skipped with its reason"
   api alice "$BASE_URL/v1/products/$prod_id" >"$WORK/after.json"
   cmp -s "$WORK/before.json" "$WORK/after.json" || fail "the run changed an entity it did not create"
@@ -42,6 +55,24 @@ cleanup)
   [ "$(junit_xpath "count(//testcase[@name='cleanup'][error])")" != 0 ] || fail "undeletable entities are not reported"
   grep -q "could not delete" "$WORK/junit.xml" || fail "cleanup error does not say what remains"
   echo "ok: entities that cannot be deleted are reported"
+  ;;
+legacy-salt)
+  start_server
+  unset PRODUCTS_LEGACY_SALT
+  run_idconform --target "$PROFILE" --filter '*hash bits*'
+  expect_code 0
+  n=$(junit_xpath "count(//testcase[contains(@classname, '.LEGACY-HASH')][skipped[contains(@message, 'PRODUCTS_LEGACY_SALT')]])")
+  [ "${n%.*}" -ge 1 ] || fail "without the salt the hash check is not skipped with its reason"
+  PRODUCTS_LEGACY_SALT=e2e-legacy-salt run_idconform --target "$PROFILE" --filter '*hash bits*'
+  expect_code 0
+  n=$(junit_xpath "count(//testcase[contains(@classname, '.LEGACY-HASH')][not(skipped)][not(failure)])")
+  [ "${n%.*}" -ge 1 ] || fail "with the salt the hash check does not pass"
+  PRODUCTS_LEGACY_SALT=another-salt run_idconform --target "$PROFILE" --filter '*hash bits*'
+  expect_code 1
+  n=$(junit_xpath "count(//testcase[contains(@classname, '.LEGACY-HASH')][failure])")
+  [ "${n%.*}" -ge 1 ] || fail "with the wrong salt the hash check does not fail"
+  grep -q another-salt "$WORK/junit.xml" && fail "the salt appears in the report"
+  echo "ok: the legacy hash check is skipped without the salt, passes with it, fails with a wrong one"
   ;;
 *)
   defect=$1 rule=$2

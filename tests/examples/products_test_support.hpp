@@ -21,6 +21,7 @@ struct Reply {
     std::string body;
     std::string location;
     std::string allow;
+    std::string request_id;  // X-Request-Id (orders API)
     json::value json;  // null when the body is empty or not JSON
 
     [[nodiscard]] const json::object& obj() const {
@@ -50,6 +51,7 @@ inline Reply call(products::ProductsService& svc, std::string_view method, std::
     r.body = std::move(res.body);
     r.location = std::move(res.location);
     r.allow = std::string(res.allow);
+    r.request_id = std::move(res.request_id);
     boost::system::error_code ec;
     if (!r.body.empty()) r.json = json::parse(r.body, ec);
     if (ec) r.json = nullptr;

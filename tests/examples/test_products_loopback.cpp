@@ -181,7 +181,7 @@ TEST_CASE("defects from the command line: accepted, listed, unknown name exits 2
     CHECK(list.exit_code == 0);
     int lines = 0;
     for (char c : list.output) lines += c == '\n';
-    CHECK(lines == 39);
+    CHECK(lines == 63);
     CHECK(list.output.find("v4-ids\tDATA-ID-001\t") != std::string::npos);
 
     Server server({"--defect", "v4-ids", "--defect", "location-upper"});

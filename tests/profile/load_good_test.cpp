@@ -206,7 +206,8 @@ TEST_CASE("id kinds and references: shorthand and mapping forms") {
 }
 
 TEST_CASE("known_packs lists the bundled packs") {
-    CHECK(known_packs() == std::vector<std::string>{"data-id", "nil-max"});
+    CHECK(known_packs() ==
+          std::vector<std::string>{"data-id", "nil-max", "db-identifiers", "uuidv8-legacy", "viewable-id"});
 }
 
 TEST_CASE("load_profile reads a file and keeps its path in positions") {
@@ -236,7 +237,7 @@ TEST_CASE("the complete example in docs/target-profile.md loads") {
     REQUIRE(p.principals.size() == 2);
     CHECK(p.principals[1].name == "bob");
     CHECK(p.packs == std::vector<std::string>{"data-id", "nil-max"});
-    REQUIRE(p.resources.size() == 2);
+    REQUIRE(p.resources.size() == 4);
     const Resource& products = p.resources[1];
     CHECK(products.name == "products");
     REQUIRE(products.list);
@@ -272,7 +273,7 @@ TEST_CASE("the bundled example server's profile loads") {
     REQUIRE(p.principals.size() == 2);
     CHECK(p.principals[0].name == "alice");
     CHECK(p.principals[1].name == "bob");
-    REQUIRE(p.resources.size() == 2);
+    REQUIRE(p.resources.size() == 4);
     CHECK(p.resources[0].name == "categories");
     CHECK(p.resources[0].create);
     CHECK(p.resources[0].read);
@@ -294,4 +295,15 @@ TEST_CASE("the bundled example server's profile loads") {
     CHECK(products.references[1].field == "parent_id");
     CHECK_FALSE(products.references[1].required);
     CHECK(products.time_field == "/created_at");
+    REQUIRE(products.viewable);
+    CHECK(products.viewable->read == "/v1/products/by-viewable/{id}");
+    const Resource& orders = p.resources[2];
+    CHECK(orders.id.kind == "ulid");
+    REQUIRE(orders.job);
+    CHECK(orders.lookup->param == "id");
+    const Resource& staff = p.resources[3];
+    REQUIRE(staff.legacy);
+    CHECK(staff.legacy->salt_env == "PRODUCTS_LEGACY_SALT");
+    CHECK(staff.legacy->entity_type == 500);
+    CHECK(p.request_id == "X-Request-Id");
 }
