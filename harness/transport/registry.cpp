@@ -2,6 +2,7 @@
 // its line here (and its library to idconform_transport in CMakeLists.txt).
 #include "transport/transport.hpp"
 
+#include "transport/grpc/grpc_transport.hpp"
 #include "transport/http/http_transport.hpp"
 
 namespace idconform::transport {
@@ -10,6 +11,8 @@ const std::map<std::string, Factory>& registry() {
     static const std::map<std::string, Factory> factories = {
         {"http", &http::make_http_transport},
         {"https", &http::make_http_transport},
+        {"grpc", &grpcdyn::make_grpc_transport},   // plaintext
+        {"grpcs", &grpcdyn::make_grpc_transport},  // TLS
     };
     return factories;
 }

@@ -13,7 +13,9 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace idconform::transport {
 
@@ -24,6 +26,15 @@ struct TlsOptions {
     bool insecure = false;    // skip verification (loud warning printed by the CLI)
 };
 
+// What the gRPC transport needs beyond the common options (see
+// transport/grpc/README.md). Paths are as the suite resolved them.
+struct GrpcOptions {
+    std::vector<std::string> protos;        // .proto files to load the schema from
+    std::vector<std::string> import_paths;  // where imports are looked up (/usr/include is always added)
+    bool reflection = true;                 // ask the server (v1, then v1alpha) for services not in `protos`
+    std::optional<TlsOptions> tls;          // for grpcs; unset: Options::tls
+};
+
 struct Options {
     std::chrono::milliseconds connect_timeout{5000};
     std::chrono::milliseconds read_timeout{10000};  // whole response, per attempt
@@ -31,6 +42,7 @@ struct Options {
     bool follow_redirects = false;
     int max_redirects = 5;
     TlsOptions tls;
+    GrpcOptions grpc;
 };
 
 class Transport {
