@@ -34,6 +34,15 @@ struct Target : Positioned {
     std::string ca_file, cert_file, key_file;
     bool insecure = false;
     std::optional<long> connect_timeout_ms, read_timeout_ms;
+    struct Grpc : Positioned {
+        std::string address;                    // template, "host:port" (or grpc://, grpcs://)
+        std::vector<std::string> protos;        // .proto files, relative to the suite file
+        std::vector<std::string> import_paths;  // relative to the suite file
+        bool reflection = true;                 // ask the server for services not in `protos`
+        bool tls = false;                       // grpcs
+        std::string ca_file, cert_file, key_file;  // relative to the suite file; empty: the target's tls
+    };
+    std::optional<Grpc> grpc;             // `grpc:` section; grpc steps need it
 };
 
 struct Principal : Positioned {
@@ -54,6 +63,7 @@ struct Variable : Positioned {
 struct StatusExpect : Positioned {
     std::vector<int> exact;      // 200, 201
     std::vector<int> classes;    // 4 for "4xx"
+    std::vector<int> grpc_codes; // NOT_FOUND (5), or a number 0..16: the gRPC status code of a grpc step
     bool negate = false;         // `status_not:` - none of these may match
 };
 
@@ -128,6 +138,17 @@ struct HttpRequest : Positioned {
     std::vector<std::string> unset;
 };
 
+// A unary gRPC call (Step::Kind::grpc): the message is JSON converted with
+// the method's descriptor; principal headers become metadata (lower-case).
+struct GrpcCall : Positioned {
+    std::string method;                         // template, "package.Service/Method"
+    boost::json::value message = boost::json::object();  // string leaves may hold placeholders
+    std::vector<std::pair<std::string, std::string>> metadata;  // templates
+    std::string principal;
+    std::vector<std::pair<std::string, boost::json::value>> set;  // as HttpRequest::set
+    std::vector<std::string> unset;
+};
+
 // What a step created, so the run can delete it at the end.
 struct Cleanup : Positioned {
     std::string path;     // template of the delete path; `{id}` is the created id
@@ -138,9 +159,10 @@ struct Step : Positioned {
     // Which transport the step talks to; the member of that name holds the
     // request. A new transport adds its kind, its request struct and a
     // request builder in the runner.
-    enum class Kind { http } kind = Kind::http;
-    std::string name;  // defaults to "METHOD path"
+    enum class Kind { http, grpc } kind = Kind::http;
+    std::string name;  // defaults to "METHOD path" ("grpc Service/Method")
     HttpRequest http;
+    GrpcCall grpc;
     Expect expect;
     std::vector<Capture> captures;
     std::optional<Cleanup> cleanup;  // a 2xx answer created an entity: delete it at the end of the suite

@@ -90,23 +90,31 @@ struct Call {
     grpc::ClientContext ctx;
     grpc::ByteBuffer request;
     grpc::ByteBuffer response;
+    std::string wire;  // the answer's bytes, copied out while the call still owns its buffers
 };
 
-// Starts the call and resumes the awaiting coroutine on its own executor
-// with the final status. The tracked executor keeps the runner's event loop
-// alive while gRPC's threads own the call.
-asio::awaitable<grpc::Status> unary(grpc::GenericStub& stub, const std::string& path, std::shared_ptr<Call> call) {
-    auto ex = co_await asio::this_coro::executor;
-    co_return co_await asio::async_initiate<const asio::use_awaitable_t<>&, void(grpc::Status)>(
-        [&stub, &path, call, ex](auto handler) {
-            auto h = std::make_shared<decltype(handler)>(std::move(handler));
-            auto work = asio::prefer(ex, asio::execution::outstanding_work.tracked);
-            stub.UnaryCall(&call->ctx, path, grpc::StubOptions(), &call->request, &call->response,
-                           [h, call, work](grpc::Status st) {
-                               asio::post(work, [h, st = std::move(st)]() mutable { (*h)(std::move(st)); });
-                           });
-        },
-        asio::use_awaitable);
+// Starts the call and resumes the awaiting coroutine on `ex` with the final
+// status. The tracked executor keeps the runner's event loop alive while
+// gRPC's threads own the call. The Call is shared by the callback and the
+// awaiting coroutine, so whichever finishes last frees it.
+asio::awaitable<grpc::Status> unary(grpc::GenericStub& stub, const std::string& path, std::shared_ptr<Call> call,
+                                    asio::any_io_executor ex) {
+    auto init = [&stub, &path, call, ex](auto handler) {
+        auto h = std::make_shared<decltype(handler)>(std::move(handler));
+        auto work = asio::prefer(ex, asio::execution::outstanding_work.tracked);
+        stub.UnaryCall(&call->ctx, path, grpc::StubOptions(), &call->request, &call->response,
+                       [h, call, work](grpc::Status st) {
+                           // The received buffer is read here, on gRPC's thread,
+                           // while the call surely owns it.
+                           std::vector<grpc::Slice> slices;
+                           if (st.ok() && call->response.Dump(&slices).ok())
+                               for (const auto& sl : slices)
+                                   call->wire.append(reinterpret_cast<const char*>(sl.begin()), sl.size());
+                           asio::post(work, [h, st = std::move(st)]() mutable { (*h)(std::move(st)); });
+                       });
+    };
+    return asio::async_initiate<const asio::use_awaitable_t<>&, void(grpc::Status)>(std::move(init),
+                                                                                     asio::use_awaitable);
 }
 
 class GrpcTransport final : public Transport {
@@ -162,7 +170,9 @@ public:
         const std::string path = "/" + service + "/" + method;
 
         x.sent = Clock::now();
-        grpc::Status st = co_await unary(*t->stub, path, call);
+        const asio::any_io_executor ex = co_await asio::this_coro::executor;
+        auto pending = unary(*t->stub, path, call, ex);
+        grpc::Status st = co_await std::move(pending);
         x.received = Clock::now();
 
         CallOutcome outcome = classify(static_cast<int>(st.error_code()), st.error_message(), tls);
@@ -180,14 +190,10 @@ public:
         meta.insert(meta.end(), r.headers.begin(), r.headers.end());
         r.headers = std::move(meta);
         if (st.ok()) {
-            std::vector<grpc::Slice> slices;
-            std::string wire;
-            if (call->response.Dump(&slices).ok())
-                for (const auto& s : slices) wire.append(reinterpret_cast<const char*>(s.begin()), s.size());
             std::unique_ptr<pb::Message> out(factory.GetPrototype(md->output_type())->New());
-            if (!out->ParseFromString(wire)) {
+            if (!out->ParseFromString(call->wire)) {
                 x.error = TransportError{TransportErrorKind::protocol,
-                                         "the answer does not parse as " + md->output_type()->full_name(), true};
+                                         "the answer (" + std::to_string(call->wire.size()) + " bytes) does not parse as " + md->output_type()->full_name(), true};
                 co_return x;
             }
             if (!message_to_json(*out, r.body, problem)) {
