@@ -6,6 +6,7 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/value.hpp>
 #include <google/protobuf/util/json_util.h>
+#include <google/protobuf/util/type_resolver_util.h>
 
 namespace idconform::transport::grpcdyn {
 
@@ -56,43 +57,69 @@ bool check_members(const json::value& v, const pb::Descriptor& d, const std::str
     return true;
 }
 
-}  // namespace
+std::string type_url(const pb::Descriptor& d) { return "type.googleapis.com/" + d.full_name(); }
 
-bool json_to_message(const std::string& text, pb::Message& msg, std::string& error) {
-    const std::string& in = text.empty() ? std::string("{}") : text;
+// The precise reason a request JSON does not fit: checked only after the
+// fast conversion failed, so the common case parses the text once.
+std::string explain(const std::string& in, const pb::Descriptor& d, std::string_view protobuf_message) {
     boost::system::error_code ec;
     json::value v = json::parse(in, ec);
-    if (ec) {
-        error = "the message is not JSON: " + ec.message();
-        return false;
-    }
-    const pb::Descriptor& d = *msg.GetDescriptor();
-    if (!v.is_object() && !special_json(d)) {
-        error = "the message for " + d.full_name() + " must be a JSON object";
-        return false;
-    }
-    if (!check_members(v, d, "", error)) return false;
+    if (ec) return "the message is not JSON: " + ec.message();
+    if (!v.is_object() && !special_json(d)) return "the message for " + d.full_name() + " must be a JSON object";
+    std::string error;
+    if (!check_members(v, d, "", error)) return error;
+    return "the message does not fit " + d.full_name() + ": " + std::string(protobuf_message);
+}
+
+}  // namespace
+
+Codec::Codec(const pb::DescriptorPool* pool)
+    : resolver_(pb::util::NewTypeResolverForDescriptorPool("type.googleapis.com", pool)) {}
+
+bool Codec::json_to_binary(const pb::Descriptor& type, const std::string& text, std::string& out,
+                           std::string& error) const {
+    const std::string& in = text.empty() ? std::string("{}") : text;
     pb::util::JsonParseOptions opts;
     opts.ignore_unknown_fields = false;
-    const auto st = pb::util::JsonStringToMessage(in, &msg, opts);
-    if (!st.ok()) {
-        error = "the message does not fit " + d.full_name() + ": " + std::string(st.message());
+    out.clear();
+    const auto st = pb::util::JsonToBinaryString(resolver_.get(), type_url(type), in, &out, opts);
+    if (st.ok()) {
+        // The converter takes a top-level array or scalar for a message; the
+        // contract says a request message is an object.
+        const auto first = in.find_first_not_of(" \t\r\n");
+        if (special_json(type) || (first != std::string::npos && in[first] == '{')) return true;
+    }
+    error = explain(in, type, std::string(st.message()));
+    return false;
+}
+
+bool Codec::binary_to_json(const pb::Descriptor& type, const std::string& wire, std::string& out,
+                           std::string& error) const {
+    pb::util::JsonPrintOptions opts;
+    opts.preserve_proto_field_names = true;
+    opts.always_print_primitive_fields = false;  // absent stays absent
+    out.clear();
+    const auto st = pb::util::BinaryToJsonString(resolver_.get(), type_url(type), wire, &out, opts);
+    if (st.ok()) return true;
+    error = "the answer (" + std::to_string(wire.size()) + " bytes) does not parse as " + type.full_name() + ": " +
+            std::string(st.message());
+    return false;
+}
+
+bool json_to_message(const std::string& text, pb::Message& msg, std::string& error) {
+    const Codec codec(msg.GetDescriptor()->file()->pool());
+    std::string wire;
+    if (!codec.json_to_binary(*msg.GetDescriptor(), text, wire, error)) return false;
+    if (!msg.ParseFromString(wire)) {
+        error = "the message does not fit " + msg.GetDescriptor()->full_name();
         return false;
     }
     return true;
 }
 
 bool message_to_json(const pb::Message& msg, std::string& out, std::string& error) {
-    pb::util::JsonPrintOptions opts;
-    opts.preserve_proto_field_names = true;
-    opts.always_print_primitive_fields = false;  // absent stays absent
-    out.clear();
-    const auto st = pb::util::MessageToJsonString(msg, &out, opts);
-    if (!st.ok()) {
-        error = "cannot print the " + msg.GetDescriptor()->full_name() + " answer as JSON: " + std::string(st.message());
-        return false;
-    }
-    return true;
+    const Codec codec(msg.GetDescriptor()->file()->pool());
+    return codec.binary_to_json(*msg.GetDescriptor(), msg.SerializeAsString(), out, error);
 }
 
 }  // namespace idconform::transport::grpcdyn

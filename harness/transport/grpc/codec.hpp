@@ -8,10 +8,29 @@
 
 #include <google/protobuf/descriptor.h>
 #include <google/protobuf/message.h>
+#include <google/protobuf/util/type_resolver.h>
 
+#include <memory>
 #include <string>
 
 namespace idconform::transport::grpcdyn {
+
+// Converts straight between JSON text and the wire bytes of messages of one
+// descriptor pool (no message objects in between; the type resolver is made
+// once per pool, which is most of the cost of a conversion otherwise).
+class Codec {
+public:
+    explicit Codec(const google::protobuf::DescriptorPool* pool);
+    // The request JSON (empty = {}) as wire bytes; errors as json_to_message.
+    [[nodiscard]] bool json_to_binary(const google::protobuf::Descriptor& type, const std::string& json,
+                                      std::string& out, std::string& error) const;
+    // An answer's wire bytes as JSON (proto field names, present fields only).
+    [[nodiscard]] bool binary_to_json(const google::protobuf::Descriptor& type, const std::string& wire,
+                                      std::string& out, std::string& error) const;
+
+private:
+    std::unique_ptr<google::protobuf::util::TypeResolver> resolver_;
+};
 
 // Parses `json` into `msg` (a fresh message of the method's input type).
 // Empty text means `{}`. On failure returns false with `error` saying where:

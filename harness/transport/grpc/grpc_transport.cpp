@@ -14,7 +14,6 @@
 #include <boost/asio/prefer.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
-#include <google/protobuf/dynamic_message.h>
 #include <grpcpp/create_channel.h>
 #include <grpcpp/generic/generic_stub.h>
 #include <grpcpp/security/credentials.h>
@@ -155,16 +154,14 @@ public:
         const pb::MethodDescriptor* md = resolve(*t, service, method, metadata, deadline, tls, schema_error);
         if (!md) co_return fail(std::move(*schema_error));
 
-        pb::DynamicMessageFactory& factory = factory_for(md->file()->pool());
-        std::unique_ptr<pb::Message> in(factory.GetPrototype(md->input_type())->New());
-        if (!json_to_message(req.body, *in, problem)) co_return fail(request_error(problem));
+        const Codec& codec = codec_for(md->file()->pool());
+        std::string bytes;
+        if (!codec.json_to_binary(*md->input_type(), req.body, bytes, problem)) co_return fail(request_error(problem));
         x.findings = findings_for(*md);
 
         auto call = std::make_shared<Call>();
         for (const auto& h : metadata) call->ctx.AddMetadata(h.name, h.value);
         call->ctx.set_deadline(std::chrono::system_clock::now() + opts_.read_timeout);
-        std::string bytes;
-        in->SerializeToString(&bytes);
         grpc::Slice slice(bytes);
         call->request = grpc::ByteBuffer(&slice, 1);
         const std::string path = "/" + service + "/" + method;
@@ -190,13 +187,7 @@ public:
         meta.insert(meta.end(), r.headers.begin(), r.headers.end());
         r.headers = std::move(meta);
         if (st.ok()) {
-            std::unique_ptr<pb::Message> out(factory.GetPrototype(md->output_type())->New());
-            if (!out->ParseFromString(call->wire)) {
-                x.error = TransportError{TransportErrorKind::protocol,
-                                         "the answer (" + std::to_string(call->wire.size()) + " bytes) does not parse as " + md->output_type()->full_name(), true};
-                co_return x;
-            }
-            if (!message_to_json(*out, r.body, problem)) {
+            if (!codec.binary_to_json(*md->output_type(), call->wire, r.body, problem)) {
                 x.error = TransportError{TransportErrorKind::protocol, problem, true};
                 co_return x;
             }
@@ -322,10 +313,10 @@ private:
         return md;
     }
 
-    pb::DynamicMessageFactory& factory_for(const pb::DescriptorPool* pool) {
-        auto& f = factories_[pool];
-        if (!f) f = std::make_unique<pb::DynamicMessageFactory>(pool);
-        return *f;
+    const Codec& codec_for(const pb::DescriptorPool* pool) {
+        auto& c = codecs_[pool];
+        if (!c) c = std::make_unique<Codec>(pool);
+        return *c;
     }
 
     const std::vector<ContractFinding>& findings_for(const pb::MethodDescriptor& md) {
@@ -338,7 +329,7 @@ private:
     std::unique_ptr<FileSchema> files_;
     std::string files_error_;
     std::map<std::string, Target> targets_;
-    std::map<const pb::DescriptorPool*, std::unique_ptr<pb::DynamicMessageFactory>> factories_;
+    std::map<const pb::DescriptorPool*, std::unique_ptr<Codec>> codecs_;
     std::map<const pb::MethodDescriptor*, std::vector<ContractFinding>> findings_;
 };
 
