@@ -682,7 +682,7 @@ private:
             grpc_call(r, *g, step.grpc, principal);
             grpc_steps_.push_back(r.pos(g->key_val()));
         } else
-            r.error(v, "missing required key 'http' or 'grpc' in " + std::string(what),
+            r.error(v, "missing required key 'http' in " + std::string(what),
                     "every step sends a request, e.g. http: {method: GET, path: /v1/products} or "
                     "grpc: {method: products.v1.Products/GetProduct, message: {id: \"${id}\"}}");
         if (const auto* n = m->find("name")) {
@@ -907,8 +907,8 @@ private:
             items.push_back(v);
         }
         const char* const hint =
-            "write a code from 100 to 599 (e.g. 201), a class such as 4xx or a gRPC status (NOT_FOUND, or 0 to 16), "
-            "alone or in a list: [200, 201]";
+            "write a code from 100 to 599 (e.g. 201) or a class such as 4xx, alone or in a list: [200, 201]; "
+            "grpc steps also take a gRPC status (NOT_FOUND, or 0 to 16)";
         bool ok = true;
         for (const auto& item : items) {
             if (!item.node.IsScalar()) {
