@@ -4,7 +4,7 @@
 source "$(dirname "$0")/lib.sh"
 if [ "$1" = conformant ]; then
   start_grpc_server
-  run_idconform "$SRC/suites/grpc-products.yaml" "$SRC/tests/e2e/grpc/reflection.yaml"
+  run_idconform "$SRC/suites/grpc/products.yaml" "$SRC/tests/e2e/grpc/reflection.yaml"
   expect_code 0
   junit_valid
   n=$(junit_xpath "count(//testcase)")
@@ -16,7 +16,7 @@ if [ "$1" = conformant ]; then
 fi
 defect=$1 rule=$2
 start_grpc_server --defect "$defect"
-run_idconform "$SRC/suites/grpc-products.yaml"
+run_idconform "$SRC/suites/grpc/products.yaml"
 expect_code 1
 junit_valid
 n=$(junit_xpath "count(//testcase[contains(@classname, '.$rule')][failure])")
