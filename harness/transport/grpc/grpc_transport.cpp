@@ -84,7 +84,7 @@ bool to_metadata(const std::vector<Header>& headers, std::vector<Header>& out, s
 
 std::string to_string(grpc::string_ref s) { return std::string(s.data(), s.size()); }
 
-// One call's state: alive until the callback has run, whoever waits for it.
+// One call's state, owned by the exchange that waits for it.
 struct Call {
     grpc::ClientContext ctx;
     grpc::ByteBuffer request;
@@ -94,23 +94,23 @@ struct Call {
 
 // Starts the call and resumes the awaiting coroutine on `ex` with the final
 // status. The tracked executor keeps the runner's event loop alive while
-// gRPC's threads own the call. The Call is shared by the callback and the
-// awaiting coroutine, so whichever finishes last frees it.
-asio::awaitable<grpc::Status> unary(grpc::GenericStub& stub, const std::string& path, std::shared_ptr<Call> call,
+// gRPC's threads own the call. The awaiting coroutine alone owns the Call:
+// the callback only borrows it, so the ClientContext is never destroyed on
+// gRPC's thread inside its own completion (which unrefs the call twice).
+asio::awaitable<grpc::Status> unary(grpc::GenericStub& stub, const std::string& path, Call& call,
                                     asio::any_io_executor ex) {
-    auto init = [&stub, &path, call, ex](auto handler) {
+    auto init = [&stub, &path, &call, ex](auto handler) {
         auto h = std::make_shared<decltype(handler)>(std::move(handler));
         auto work = asio::prefer(ex, asio::execution::outstanding_work.tracked);
-        stub.UnaryCall(&call->ctx, path, grpc::StubOptions(), &call->request, &call->response,
-                       [h, call, work](grpc::Status st) {
-                           // The received buffer is read here, on gRPC's thread,
-                           // while the call surely owns it.
-                           std::vector<grpc::Slice> slices;
-                           if (st.ok() && call->response.Dump(&slices).ok())
-                               for (const auto& sl : slices)
-                                   call->wire.append(reinterpret_cast<const char*>(sl.begin()), sl.size());
-                           asio::post(work, [h, st = std::move(st)]() mutable { (*h)(std::move(st)); });
-                       });
+        Call* c = &call;
+        stub.UnaryCall(&c->ctx, path, grpc::StubOptions(), &c->request, &c->response, [h, c, work](grpc::Status st) {
+            // The received buffer is read here, on gRPC's thread, while the
+            // call surely owns it.
+            std::vector<grpc::Slice> slices;
+            if (st.ok() && c->response.Dump(&slices).ok())
+                for (const auto& sl : slices) c->wire.append(reinterpret_cast<const char*>(sl.begin()), sl.size());
+            asio::post(work, [h, st = std::move(st)]() mutable { (*h)(std::move(st)); });
+        });
     };
     return asio::async_initiate<const asio::use_awaitable_t<>&, void(grpc::Status)>(std::move(init),
                                                                                      asio::use_awaitable);
@@ -159,7 +159,7 @@ public:
         if (!codec.json_to_binary(*md->input_type(), req.body, bytes, problem)) co_return fail(request_error(problem));
         x.findings = findings_for(*md);
 
-        auto call = std::make_shared<Call>();
+        auto call = std::make_unique<Call>();
         for (const auto& h : metadata) call->ctx.AddMetadata(h.name, h.value);
         call->ctx.set_deadline(std::chrono::system_clock::now() + opts_.read_timeout);
         grpc::Slice slice(bytes);
@@ -168,7 +168,7 @@ public:
 
         x.sent = Clock::now();
         const asio::any_io_executor ex = co_await asio::this_coro::executor;
-        auto pending = unary(*t->stub, path, call, ex);
+        auto pending = unary(*t->stub, path, *call, ex);
         grpc::Status st = co_await std::move(pending);
         x.received = Clock::now();
 
