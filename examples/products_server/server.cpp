@@ -3,6 +3,7 @@
 // timeouts on the streams; every request goes to ProductsService::handle.
 #include "defects.hpp"
 #include "events.hpp"
+#include "grpc_front.hpp"
 #include "service.hpp"
 
 #include <CLI/CLI.hpp>
@@ -140,6 +141,13 @@ int main(int argc, char** argv) {
     auto* key_opt = app.add_option("--tls-key", key_file, "PEM private key for --tls-cert");
     cert_opt->needs(key_opt);
     key_opt->needs(cert_opt);
+    int grpc_port = -1;
+    products::GrpcFrontOptions grpc_options;
+    app.add_option("--grpc-port", grpc_port, "also serve gRPC (products.v1.Products) on this port (0 = a free one)")
+        ->check(CLI::Range(0, 65535));
+    app.add_option("--grpc-delay-ms", grpc_options.delay_ms, "every gRPC call waits this long first (deadline tests)");
+    app.add_flag("--grpc-legacy", grpc_options.legacy,
+                 "also serve products.v1.LegacyProducts, whose ids are bytes (a DATA-ID-002 violation)");
     app.add_flag("--list-defects", list_defects, "print name<TAB>rule<TAB>description per defect and exit");
     auto* brokers_opt = app.add_option("--kafka-brokers", kafka_brokers,
                                        "publish events to / take commands from this Kafka cluster (bootstrap.servers)");
@@ -229,10 +237,27 @@ int main(int argc, char** argv) {
     std::cout << "listening on " << (tls ? "https" : "http") << "://" << shown_host << ':' << bound_port
               << std::endl;
 
+    // gRPC shares the store; TLS with the same certificate as HTTPS.
+    std::unique_ptr<products::GrpcFront> grpc_front;
+    if (grpc_port >= 0) {
+        grpc_options.host = shown_host;
+        grpc_options.port = static_cast<std::uint16_t>(grpc_port);
+        grpc_options.cert_file = cert_file;
+        grpc_options.key_file = key_file;
+        std::string grpc_error;
+        grpc_front = products::start_grpc_front(service, grpc_options, grpc_error);
+        if (!grpc_front) {
+            std::cerr << "products_server: gRPC: " << grpc_error << '\n';
+            return 1;
+        }
+        std::cout << "grpc listening on " << shown_host << ':' << grpc_front->port() << std::endl;
+    }
+
     std::vector<std::thread> pool;
     pool.reserve(threads - 1);
     for (unsigned i = 1; i < threads; ++i) pool.emplace_back([&ioc] { ioc.run(); });
     ioc.run();
     for (auto& t : pool) t.join();
+    if (grpc_front) grpc_front->shutdown();
     return 0;
 }

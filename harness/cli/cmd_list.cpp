@@ -3,6 +3,7 @@
 // README's rule table is this command's output (a test keeps them equal).
 #include "cli/commands.hpp"
 
+#include "core/grpc_status.hpp"
 #include "suite/loader.hpp"
 
 #include <boost/json/serialize.hpp>
@@ -35,6 +36,14 @@ std::string sent(const suite::Case& c) {
     }
     std::vector<std::string> steps;
     for (const auto& st : c.steps) {
+        if (st.kind == suite::Step::Kind::grpc) {
+            std::string s = "grpc " + st.grpc.method;
+            for (const auto& [p, v] : st.grpc.set) s += " message" + p + "=" + boost::json::serialize(v);
+            for (const auto& p : st.grpc.unset) s += " without message" + p;
+            if (!st.grpc.principal.empty()) s += " as " + st.grpc.principal;
+            steps.push_back(std::move(s));
+            continue;
+        }
         if (st.kind == suite::Step::Kind::kafka) {
             const auto& k = st.kafka;
             std::string s = std::string(k.op == suite::KafkaRequest::Op::produce ? "produce to " : "consume ") + k.topic;
@@ -81,6 +90,7 @@ std::string expected(const suite::Case& c) {
             std::vector<std::string> codes;
             for (int x : e.status->exact) codes.push_back(std::to_string(x));
             for (int x : e.status->classes) codes.push_back(std::to_string(x) + "xx");
+            for (int x : e.status->grpc_codes) codes.push_back(std::string(grpc_status::name(x)));
             out.push_back(std::string(e.status->negate ? "status not " : "status ") + join(codes, "/"));
         }
         for (const auto& id : e.ids) {

@@ -51,6 +51,19 @@ enum class TransportErrorKind { resolve, connect, tls, timeout, protocol, body_t
 struct TransportError {
     TransportErrorKind kind = TransportErrorKind::other;
     std::string message;
+    // False when another attempt cannot help (the request names a method the
+    // schema does not have, a message that does not fit it): no retries.
+    bool retryable = true;
+};
+
+// A problem a transport sees in the contract itself rather than in one
+// answer (a gRPC schema carrying an id as bytes or as an integer). The runner
+// reports each as a failed check under `rule`.
+struct ContractFinding {
+    std::string rule;      // e.g. DATA-ID-002
+    std::string what;      // e.g. "schema field products.v1.LegacyProduct.id"
+    std::string expected;
+    std::string actual;
 };
 
 using Clock = std::chrono::system_clock;
@@ -62,6 +75,7 @@ struct Exchange {
     Clock::time_point sent{};             // just before the first byte went out
     Clock::time_point received{};         // after the last byte came in (or the error)
     int attempts = 1;
+    std::vector<ContractFinding> findings;  // about the contract of this exchange (see above)
 };
 
 }  // namespace idconform

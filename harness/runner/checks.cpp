@@ -2,6 +2,8 @@
 // substrings and identifier checks (which ask the identifier module).
 #include "runner/checks.hpp"
 
+#include "core/grpc_status.hpp"
+
 #include "ids/ids.hpp"
 #include "runner/sequence_checks.hpp"
 #include "scan/rules.hpp"
@@ -37,16 +39,34 @@ CheckResult make(const CheckContext& ctx, const suite::Positioned& p, std::strin
     return c;
 }
 
-bool status_matches(int status, const suite::StatusExpect& s) {
+// The gRPC status code of an answer from the gRPC transport (its grpc-status header).
+std::optional<int> grpc_code(const Response& r) {
+    const std::string* h = r.header("grpc-status");
+    if (!h || h->empty() || h->size() > 2 || h->find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+    return std::stoi(*h);
+}
+
+bool status_matches(const Response& r, const suite::StatusExpect& s) {
+    const int status = r.status;
     for (int e : s.exact) if (status == e) return true;
     for (int c : s.classes) if (status / 100 == c) return true;
+    if (!s.grpc_codes.empty())
+        if (auto g = grpc_code(r))
+            for (int c : s.grpc_codes) if (*g == c) return true;
     return false;
+}
+
+// "404", or "NOT_FOUND (404)" for a gRPC answer.
+std::string actual_status(const Response& r) {
+    if (auto g = grpc_code(r)) return std::string(grpc_status::name(*g)) + " (" + std::to_string(r.status) + ")";
+    return std::to_string(r.status);
 }
 
 std::string status_text(const suite::StatusExpect& s) {
     std::string t;
     for (int e : s.exact) t += (t.empty() ? "" : " or ") + std::to_string(e);
     for (int c : s.classes) t += (t.empty() ? "" : " or ") + std::to_string(c) + "xx";
+    for (int c : s.grpc_codes) t += (t.empty() ? "" : " or ") + std::string(grpc_status::name(c));
     return (s.negate ? "not " : "") + t;
 }
 
@@ -249,8 +269,8 @@ std::vector<CheckResult> evaluate(const suite::Expect& e, const Exchange& x, con
     const Response& resp = *x.response;
 
     if (e.status) {
-        const bool m = status_matches(resp.status, *e.status);
-        out.push_back(make(ctx, *e.status, "status", status_text(*e.status), std::to_string(resp.status),
+        const bool m = status_matches(resp, *e.status);
+        out.push_back(make(ctx, *e.status, "status", status_text(*e.status), actual_status(resp),
                            e.status->negate ? !m : m));
     }
     for (const auto& h : e.headers) {

@@ -150,6 +150,7 @@ struct SuiteRun {
     bool started = false;  // setup ran: teardown and cleanup are due
     Scope scope;
     std::string base_url;
+    std::string grpc_url;  // "grpc://host:port" or "grpcs://host:port" from the target's grpc section
     std::vector<std::pair<std::string, std::string>> target_headers;  // interpolated
     std::set<std::string> seen_ids;                          // for `unique` id checks
     std::map<std::string, std::set<int>> field_versions;     // scan: UUID versions per field
@@ -234,6 +235,12 @@ private:
         if (!base) return s.target.pos.str() + ": base_url: " + base.error();
         run.base_url = *base;
         while (!run.base_url.empty() && run.base_url.back() == '/') run.base_url.pop_back();
+        if (s.target.grpc) {
+            auto addr = interpolate(s.target.grpc->address, run.scope);
+            if (!addr) return s.target.grpc->pos.str() + ": address: " + addr.error();
+            const bool has_scheme = addr->rfind("grpc://", 0) == 0 || addr->rfind("grpcs://", 0) == 0;
+            run.grpc_url = has_scheme ? *addr : (s.target.grpc->tls ? "grpcs://" : "grpc://") + *addr;
+        }
         for (const auto& [k, v] : s.target.headers) {
             auto hv = interpolate(v, run.scope);
             if (!hv) return s.target.pos.str() + ": header " + k + ": " + hv.error();
@@ -404,6 +411,7 @@ private:
                      st.call.pos.str() + ": call " + st.call.op +
                          ": no request is bound to this operation (a 'call' step runs from a target profile whose "
                          "resource declares '" + st.call.op + "'; guard the case with requires: [res." + st.call.op + "])");
+        if (st.kind == suite::Step::Kind::grpc) return build_grpc_request(run, st, scope);
         if (st.kind == suite::Step::Kind::kafka)
             return build_kafka_request(st.kafka, scope,
                                        KafkaContext{run.kafka.brokers, run.kafka_problem,
@@ -545,6 +553,60 @@ private:
         return out;
     }
 
+    // A grpc step's request: the message as JSON (after set/unset), target
+    // and principal headers plus the step's metadata, all with lower-case names.
+    Result<Request> build_grpc_request(const SuiteRun& run, const suite::Step& st, const Scope& scope) {
+        using R = Result<Request>;
+        const auto& g = st.grpc;
+        Request r;
+        if (run.grpc_url.empty())
+            return R(boost::system::in_place_error, g.pos.str() + ": a grpc step needs the target's grpc section");
+        r.url = run.grpc_url;
+        r.transport = r.url.rfind("grpcs://", 0) == 0 ? "grpcs" : "grpc";
+        auto method = interpolate(g.method, scope);
+        if (!method) return R(boost::system::in_place_error, g.pos.str() + ": method: " + method.error());
+        r.method = *method;
+        auto add = [&r](const std::string& name, std::string value) {
+            std::string key;
+            for (char c : name) key += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+            for (auto& e : r.headers)
+                if (e.name == key) { e.value = std::move(value); return; }
+            r.headers.push_back({key, std::move(value)});
+        };
+        for (const auto& [k, v] : run.target_headers) add(k, v);
+        if (!g.principal.empty()) {
+            const auto p = run.suite->principals.find(g.principal);
+            if (p == run.suite->principals.end())
+                return R(boost::system::in_place_error, g.pos.str() + ": unknown principal '" + g.principal + "'");
+            for (const auto& [k, v] : p->second.headers) {
+                auto hv = interpolate(v, scope);
+                if (!hv) return R(boost::system::in_place_error, p->second.pos.str() + ": " + hv.error());
+                add(k, *hv);
+            }
+        }
+        for (const auto& [k, v] : g.metadata) {
+            auto hv = interpolate(v, scope);
+            if (!hv) return R(boost::system::in_place_error, g.pos.str() + ": metadata " + k + ": " + hv.error());
+            add(k, *hv);
+        }
+        auto body = interpolate_json(g.message, scope);
+        if (!body) return R(boost::system::in_place_error, g.pos.str() + ": message: " + body.error());
+        for (const auto& [ptr, val] : g.set) {
+            auto p = interpolate(ptr, scope);
+            auto v = interpolate_json(val, scope);
+            if (!p || !v) return R(boost::system::in_place_error, g.pos.str() + ": set " + ptr + ": " + (p ? v.error() : p.error()));
+            if (!set_at_pointer(*body, *p, std::move(*v)))
+                return R(boost::system::in_place_error, g.pos.str() + ": set: cannot set " + *p + " in the message");
+        }
+        for (const auto& ptr : g.unset) {
+            auto p = interpolate(ptr, scope);
+            if (!p) return R(boost::system::in_place_error, g.pos.str() + ": unset: " + p.error());
+            (void)erase_at_pointer(*body, *p);
+        }
+        r.body = json::serialize(*body);
+        return r;
+    }
+
     awaitable<StepOutcome> run_step(SuiteRun& run, const suite::Step& st, Scope& scope, const std::string& rule,
                                     std::map<std::string, std::vector<std::string>>* collected = nullptr) {
         if (st.kind == suite::Step::Kind::file) co_return run_file_step(st, scope, rule);
@@ -564,7 +626,7 @@ private:
             ++attempt;
             co_await limiter_.acquire();
             x = co_await send(run, *req);
-            if (!x.error || attempt > opts_.retries) break;
+            if (!x.error || attempt > opts_.retries || !x.error->retryable) break;
             asio::steady_timer t(co_await asio::this_coro::executor, opts_.retry_backoff * (1 << std::min(attempt - 1, 10)));
             co_await t.async_wait(use_awaitable);
         }
@@ -580,6 +642,17 @@ private:
                 if (st.kafka.absent || x.response->status != 200) out.record.checks.clear();
                 out.record.checks.insert(out.record.checks.begin(), std::move(got));
             }
+            // What the transport found in the contract itself (an id field
+            // typed bytes or int64 in a gRPC schema) fails the step under its rule.
+            for (const auto& f : x.findings) {
+                CheckResult c;
+                c.rule = f.rule;
+                c.what = f.what;
+                c.expected = f.expected;
+                c.actual = f.actual;
+                c.pos = st.pos;
+                out.record.checks.push_back(std::move(c));
+            }
             const int status = x.response->status;
             if (run.suite->scan && status / 100 == 2) {
                 if (const json::value* parsed = body.get()) {
@@ -588,10 +661,11 @@ private:
                         c.pos = st.pos;
                         out.record.checks.push_back(std::move(c));
                     }
+                    std::string where = req->method;
+                    if (st.kind == suite::Step::Kind::kafka) where += " " + st.kafka.topic;
+                    else if (st.kind == suite::Step::Kind::http) where += " " + st.http.path;
                     for (auto& [field, versions] : seen)
-                        run.field_versions[req->method + " " + (st.kind == suite::Step::Kind::kafka ? st.kafka.topic : st.http.path) +
-                                           " " + field]
-                            .insert(versions.begin(), versions.end());
+                        run.field_versions[where + " " + field].insert(versions.begin(), versions.end());
                 }
             }
             if (opts_.warnings_fail)
@@ -599,7 +673,7 @@ private:
             out.failed = std::any_of(out.record.checks.begin(), out.record.checks.end(),
                                      [](const CheckResult& c) { return !c.ok && !c.warning; });
             // Only a successful DELETE proves it is gone: a 404 may be another principal being refused.
-            if (req->method == "DELETE" && status / 100 == 2) run.deleted.insert(delete_key(*req));
+            if (st.kind == suite::Step::Kind::http && req->method == "DELETE" && status / 100 == 2) run.deleted.insert(delete_key(*req));
             if (st.cleanup && status / 100 == 2) register_created(run, *st.cleanup, *req, x, body, scope, out.record.name);
             if (!st.captures.empty()) {
                 // Captured even when a check failed: teardown needs the ids
@@ -621,8 +695,9 @@ private:
         }
         x.request = redact(x.request.url.empty() ? *req : x.request, scope.secrets());
         if (x.response) redact_response(*x.response, scope.secrets());
-        out.record.reproduce = x.request.transport == "kafka" ? transport::kafka::kcat_command(x.request, run.kafka.brokers)
-                                                              : curl_command(x.request);
+        if (x.request.transport == "kafka") out.record.reproduce = transport::kafka::kcat_command(x.request, run.kafka.brokers);
+        else if (st.kind == suite::Step::Kind::grpc) out.record.reproduce = grpcurl_command(x.request, run.transport_options.grpc);
+        else out.record.reproduce = curl_command(x.request);
         out.record.exchange = std::move(x);
         co_return out;
     }
@@ -756,14 +831,17 @@ private:
         CaseResult r = case_skeleton(*run.suite, e);
         const suite::Step* first = c.steps.empty() ? nullptr : &c.steps.front();
         const auto kind = first ? first->kind : suite::Step::Kind::http;
-        r.properties.push_back({"transport", kind == suite::Step::Kind::kafka ? "kafka"
+        r.properties.push_back({"transport", kind == suite::Step::Kind::kafka  ? "kafka"
                                              : kind == suite::Step::Kind::file ? "file"
+                                             : kind == suite::Step::Kind::grpc ? "grpc"
                                                                                : "http"});
         if (kind == suite::Step::Kind::kafka)
             r.properties.push_back({"endpoint", std::string(first->kafka.op == suite::KafkaRequest::Op::produce ? "produce " : "consume ") +
                                                     first->kafka.topic});
         else if (kind == suite::Step::Kind::file)
             r.properties.push_back({"endpoint", "SCAN " + first->file.path});
+        else if (kind == suite::Step::Kind::grpc)
+            r.properties.push_back({"endpoint", first->grpc.method});
         else if (first)
             r.properties.push_back({"endpoint", first->http.method + " " + first->http.path});
         if (!e.pre_skip.empty()) {
@@ -1011,6 +1089,18 @@ private:
             to.follow_redirects = opts_.follow_redirects;
             to.kafka = run.kafka;
             to.single_threaded = true;  // run() drives the io_context from one thread
+            if (s.target.grpc) {
+                const auto& g = *s.target.grpc;
+                to.grpc.protos = g.protos;
+                to.grpc.import_paths = g.import_paths;
+                to.grpc.reflection = g.reflection;
+                if (!g.ca_file.empty() || !g.cert_file.empty()) {
+                    transport::TlsOptions t = to.tls;
+                    if (!g.ca_file.empty()) t.ca_file = g.ca_file;
+                    if (!g.cert_file.empty()) { t.cert_file = g.cert_file; t.key_file = g.key_file; }
+                    to.grpc.tls = std::move(t);
+                }
+            }
             run.transport_options = std::move(to);
             run.started = true;
             setup_result = co_await run_phase(run, s.setup, "setup");
@@ -1136,6 +1226,20 @@ std::string curl_command(const Request& r) {
     for (const auto& h : r.headers) c += " -H " + shell_quote(h.name + ": " + h.value);
     if (!r.body.empty()) c += " --data-raw " + shell_quote(r.body);
     return c;
+}
+
+std::string grpcurl_command(const Request& r, const transport::GrpcOptions& g) {
+    const bool tls = r.url.rfind("grpcs://", 0) == 0;
+    std::string address = r.url.substr(r.url.find("://") == std::string::npos ? 0 : r.url.find("://") + 3);
+    std::string c = "grpcurl";
+    if (!tls) c += " -plaintext";
+    else if (g.tls && !g.tls->ca_file.empty()) c += " -cacert " + shell_quote(g.tls->ca_file);
+    if (g.tls && !g.tls->cert_file.empty()) c += " -cert " + shell_quote(g.tls->cert_file) + " -key " + shell_quote(g.tls->key_file);
+    for (const auto& p : g.import_paths) c += " -import-path " + shell_quote(p);
+    for (const auto& p : g.protos) c += " -proto " + shell_quote(p);
+    for (const auto& h : r.headers) c += " -H " + shell_quote(h.name + ": " + h.value);
+    if (!r.body.empty()) c += " -d " + shell_quote(r.body);
+    return c + " " + shell_quote(address) + " " + shell_quote(r.method);
 }
 
 RunReport run(const std::vector<suite::Suite>& suites, const RunOptions& options, reporters::Reporter& reporter) {

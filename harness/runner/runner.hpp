@@ -50,6 +50,9 @@ struct RunReport {
 // A shell command reproducing the request (secrets already redacted in `r`).
 [[nodiscard]] std::string curl_command(const Request& r);
 
+// The grpcurl command reproducing a grpc request (protos and TLS files from `g`).
+[[nodiscard]] std::string grpcurl_command(const Request& r, const transport::GrpcOptions& g);
+
 // Simple glob: '*' any run of chars, '?' one char.
 [[nodiscard]] bool glob_match(std::string_view pattern, std::string_view text);
 

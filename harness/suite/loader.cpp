@@ -8,6 +8,7 @@
 #include "suite/yaml_reader.hpp"
 
 #include "scan/scan.hpp"
+#include "core/grpc_status.hpp"
 
 #include <re2/re2.h>
 
@@ -36,8 +37,10 @@ const std::vector<std::string> suite_keys = {"name",       "description", "tags"
                                              "fragments",  "setup",       "teardown", "cases", "scan"};
 const std::vector<std::string> library_keys = {"description", "include", "vectors", "fragments"};
 const std::vector<std::string> vector_file_keys = {"set", "description", "vectors"};
-const std::vector<std::string> target_keys = {"base_url", "headers", "tls", "timeout", "kafka"};
+const std::vector<std::string> target_keys = {"base_url", "headers", "tls", "timeout", "kafka", "grpc"};
 const std::vector<std::string> kafka_target_keys = {"brokers", "properties"};
+const std::vector<std::string> grpc_target_keys = {"address", "protos", "import_paths", "reflection", "tls"};
+const std::vector<std::string> grpc_keys = {"method", "message", "metadata", "principal", "set", "unset"};
 const std::vector<std::string> tls_keys = {"cacert", "cert", "key", "insecure"};
 const std::vector<std::string> timeout_keys = {"connect", "read"};
 const std::vector<std::string> principal_keys = {"headers"};
@@ -48,7 +51,7 @@ const std::vector<std::string> collected_keys = {"distinct", "same", "time_order
 const std::vector<std::string> random_keys = {"prefix"};
 const std::vector<std::string> legacy_keys = {"layout", "id", "type", "salt"};
 const std::vector<std::string> for_each_keys = {"vectors", "mutations", "count", "as", "only", "except"};
-const std::vector<std::string> step_keys = {"name", "http", "call", "kafka", "file", "expect", "capture", "use", "cleanup", "repeat"};
+const std::vector<std::string> step_keys = {"name", "http", "call", "kafka", "file", "grpc", "expect", "capture", "use", "cleanup", "repeat"};
 const std::vector<std::string> call_keys = {"op", "id", "filter", "json", "set", "unset", "principal", "via"};
 const std::vector<std::string> kafka_keys = {"produce", "consume"};
 const std::vector<std::string> produce_keys = {"topic", "key", "headers", "json", "raw", "partition"};
@@ -135,6 +138,7 @@ public:
         s.pos = r.pos(rv);
         s.target.pos = s.pos;
         push_include_frame(path);
+        suite_dir_ = fs::path(path).parent_path().string();
 
         // Includes and fragments first: steps refer to them.
         if (const auto* e = m->find("include")) includes(r, *e);
@@ -169,6 +173,15 @@ public:
 
         s.vector_sets = std::move(vector_sets_);  // one suite per Loader: no copy of large sets
         check_references(s);
+        if (!s.target.grpc)
+            for (const auto& p : grpc_steps_) {
+                Diagnostic d;
+                d.pos = p;
+                d.title = "a grpc step needs the target's grpc section";
+                d.hint = "say where the gRPC server is, e.g. target: {grpc: {address: \"${env:IDCONFORM_GRPC_ADDRESS:-127.0.0.1:50051}\"}}";
+                diags.push_back(std::move(d));
+                break;
+            }
         if (!diags.empty()) return std::nullopt;
         return s;
     }
@@ -196,6 +209,8 @@ private:
     std::vector<Ref> principal_refs_;
     std::set<std::string> used_fragments_;
     std::vector<SetUse> set_uses_;
+    std::vector<SourcePos> grpc_steps_;  // checked against the target's grpc section
+    std::string suite_dir_;              // relative paths of the grpc section
 
     static std::string canonical(const std::string& path) {
         std::error_code ec;
@@ -544,12 +559,77 @@ private:
                         r.pairs(y->val(), "properties", "{security.protocol: SASL_SSL, sasl.password: \"${env:KAFKA_PASSWORD}\"}");
             }
         }
+        if (const auto* x = m->find("grpc")) grpc_target(r, *x, t);
         if (const auto* x = m->find("timeout")) {
             if (auto to = r.mapping(x->val(), "timeout", timeout_keys, "{connect: 2s, read: 5s}")) {
                 if (const auto* y = to->find("connect")) t.connect_timeout_ms = r.duration(y->val(), "connect");
                 if (const auto* y = to->find("read")) t.read_timeout_ms = r.duration(y->val(), "read");
             }
         }
+    }
+
+    // A file or directory of the grpc section, relative to the suite file;
+    // nullopt (with a diagnostic) when it does not exist.
+    std::optional<std::string> grpc_path(Reader& r, const Val& v, const std::string& p, bool directory) {
+        fs::path full(p);
+        if (full.is_relative() && !suite_dir_.empty()) full = fs::path(suite_dir_) / full;
+        std::error_code ec;
+        const bool ok = directory ? fs::is_directory(full, ec) : fs::is_regular_file(full, ec);
+        if (!ok) {
+            r.error(v, std::string(directory ? "no such directory '" : "no such file '") + p + "'",
+                    "paths in the grpc section are relative to the suite file (" +
+                        (suite_dir_.empty() ? std::string(".") : suite_dir_) + ")");
+            return std::nullopt;
+        }
+        return full.string();
+    }
+
+    void grpc_target(Reader& r, const Entry& e, Target& t) {
+        const char* const example = "{address: \"${env:IDCONFORM_GRPC_ADDRESS:-127.0.0.1:50051}\", protos: [api.proto]}";
+        auto m = r.mapping(e.val(), "grpc", grpc_target_keys, example);
+        if (!m) return;
+        Target::Grpc g;
+        g.pos = r.pos(e.val());
+        if (const auto* x = m->find("address")) {
+            if (auto s = r.string(x->val(), "address", "address: \"127.0.0.1:50051\"", true)) g.address = *s;
+        } else {
+            r.error(e.val(), "missing required key 'address' in grpc", std::string("e.g. grpc: ") + example);
+        }
+        for (const char* key : {"protos", "import_paths"}) {
+            const auto* x = m->find(key);
+            if (!x) continue;
+            const bool dirs = std::string_view(key) == "import_paths";
+            auto items = r.sequence(x->val(), key, dirs ? "import_paths: [proto]" : "protos: [proto/api.proto]");
+            if (!items) continue;
+            for (const auto& item : *items) {
+                auto s = r.string(item, key, dirs ? "import_paths: [proto]" : "protos: [proto/api.proto]");
+                if (!s) continue;
+                if (auto full = grpc_path(r, item, *s, dirs)) (dirs ? g.import_paths : g.protos).push_back(*full);
+            }
+        }
+        if (const auto* x = m->find("reflection"))
+            if (auto b = r.boolean(x->val(), "reflection")) g.reflection = *b;
+        if (!g.protos.empty() && !m->find("reflection")) g.reflection = false;
+        if (const auto* x = m->find("tls")) {
+            const Val v = x->val();
+            if (v.node.IsScalar()) {
+                if (auto b = r.boolean(v, "tls")) g.tls = *b;
+            } else if (auto tm = r.mapping(v, "tls", {"cacert", "cert", "key"}, "{cacert: certs/ca.pem}")) {
+                g.tls = true;
+                if (const auto* y = tm->find("cacert"))
+                    if (auto s = r.string(y->val(), "cacert", "cacert: certs/ca.pem"))
+                        if (auto f = grpc_path(r, y->val(), *s, false)) g.ca_file = *f;
+                if (const auto* y = tm->find("cert"))
+                    if (auto s = r.string(y->val(), "cert", "cert: certs/client.pem"))
+                        if (auto f = grpc_path(r, y->val(), *s, false)) g.cert_file = *f;
+                if (const auto* y = tm->find("key"))
+                    if (auto s = r.string(y->val(), "key", "key: certs/client.key"))
+                        if (auto f = grpc_path(r, y->val(), *s, false)) g.key_file = *f;
+                if (g.cert_file.empty() != g.key_file.empty())
+                    r.error(v, "mTLS needs both 'cert' and 'key'", "give the client certificate and its key");
+            }
+        }
+        t.grpc = std::move(g);
     }
 
     void principals(Reader& r, const Entry& e, Suite& s) {
@@ -629,8 +709,8 @@ private:
         Step step;
         step.pos = r.pos(v);
         // One request per step: http, a pack's call, kafka, or a file to scan.
-        const Entry* kinds[] = {m->find("http"), m->find("call"), m->find("kafka"), m->find("file")};
-        const char* kind_names[] = {"http", "call", "kafka", "file"};
+        const Entry* kinds[] = {m->find("http"), m->find("call"), m->find("kafka"), m->find("file"), m->find("grpc")};
+        const char* kind_names[] = {"http", "call", "kafka", "file", "grpc"};
         int given = 0;
         const char* first = nullptr;
         for (std::size_t i = 0; i < std::size(kinds); ++i) {
@@ -651,6 +731,10 @@ private:
             } else if (i == 2) {
                 step.kind = Step::Kind::kafka;
                 kafka(r, *kinds[i], step.kafka);
+            } else if (i == 4) {
+                step.kind = Step::Kind::grpc;
+                grpc_call(r, *kinds[i], step.grpc, principal);
+                grpc_steps_.push_back(r.pos(kinds[i]->key_val()));
             } else {
                 step.kind = Step::Kind::file;
                 file_scan(r, *kinds[i], step.file);
@@ -663,9 +747,9 @@ private:
         }
         if (given == 0) {
             r.error(v, "missing required key 'http' in " + std::string(what),
-                    "every step sends a request, e.g. http: {method: GET, path: /v1/products} (or kafka: "
-                    "{produce: {...}} / kafka: {consume: {...}}), or scans a file, e.g. file: {path: "
-                    "\"${export_dir}/products.ndjson\"}");
+                    "every step sends a request, e.g. http: {method: GET, path: /v1/products}, grpc: {method: "
+                    "products.v1.Products/GetProduct, message: {id: \"${id}\"}} or kafka: {produce: {...}} / "
+                    "kafka: {consume: {...}}, or scans a file, e.g. file: {path: \"${export_dir}/products.ndjson\"}");
         }
         if (const auto* n = m->find("name")) {
             if (auto s = r.string(n->val(), "name", "name: create a product")) step.name = *s;
@@ -675,6 +759,7 @@ private:
             step.name = std::string("kafka ") + (step.kafka.op == KafkaRequest::Op::produce ? "produce " : "consume ") +
                         step.kafka.topic;
         if (step.name.empty() && step.kind == Step::Kind::file) step.name = "scan " + step.file.path;
+        if (step.name.empty() && step.kind == Step::Kind::grpc) step.name = "grpc " + step.grpc.method;
         if (step.name.empty() && step.kind == Step::Kind::http) step.name = step.http.method + " " + step.http.path;
         if (step.kind == Step::Kind::kafka)
             if (const auto* c = m->find("cleanup"))
@@ -683,7 +768,10 @@ private:
         step.expect.pos = step.pos;
         if (const auto* x = m->find("expect")) expect(r, *x, step.expect);
         if (const auto* c = m->find("capture")) captures(r, *c, step.captures);
-        if (const auto* c = m->find("cleanup")) {
+        if (const auto* c = m->find("cleanup"); c && step.kind == Step::Kind::grpc) {
+            r.error(c->key_val(), "'cleanup' is for http steps",
+                    "delete what a grpc step created with a teardown step calling the delete method");
+        } else if (c) {
             if (auto cm = r.mapping(c->val(), "cleanup", cleanup_keys, "{path: \"/v1/products/{id}\", id: /id}")) {
                 Cleanup cl;
                 cl.pos = r.pos(c->val());
@@ -1054,6 +1142,70 @@ private:
         }
     }
 
+    void grpc_call(Reader& r, const Entry& e, GrpcCall& call, std::optional<Ref>* principal) {
+        const char* const example = "{method: products.v1.Products/GetProduct, message: {id: \"${id}\"}}";
+        auto m = r.mapping(e.val(), "grpc", grpc_keys, example);
+        if (!m) return;
+        call.pos = r.pos(e.val());
+        if (const auto* x = m->find("method")) {
+            if (auto s = r.string(x->val(), "method", "method: products.v1.Products/GetProduct")) {
+                const bool templated = s->find("${") != std::string::npos;
+                const auto slash = s->find('/', s->empty() || s->front() != '/' ? 0 : 1);
+                const bool shaped = slash != std::string::npos && slash > 0 && slash + 1 < s->size() &&
+                                    s->find('/', slash + 1) == std::string::npos &&
+                                    s->find_first_of(" \t") == std::string::npos;
+                if (templated) {
+                    if (r.check_template_at(x->val(), *s, false)) call.method = *s;
+                } else if (!shaped) {
+                    r.error(x->val(), "'" + *s + "' is not a gRPC method name",
+                            "write package.Service/Method, e.g. products.v1.Products/GetProduct");
+                } else {
+                    call.method = *s;
+                }
+            }
+        } else {
+            r.error(e.val(), "missing required key 'method' in grpc", std::string("e.g. grpc: ") + example);
+        }
+        if (const auto* x = m->find("message")) {
+            if (auto j = r.json(x->val(), true)) {
+                if (!j->is_object() && !(j->is_string() && j->as_string().starts_with("${")))
+                    r.error(x->val(), "the message must be a mapping (the request message's fields)",
+                            "e.g. message: {id: \"${id}\"}");
+                else
+                    call.message = std::move(*j);
+            }
+        }
+        if (const auto* x = m->find("metadata")) {
+            call.metadata = r.pairs(x->val(), "metadata", "{x-request-id: abc}");
+            for (const auto& [k, v] : call.metadata)
+                if (k.empty() || k.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.") !=
+                                     std::string::npos)
+                    r.error(x->val(), "bad metadata key '" + k + "'",
+                            "gRPC metadata keys use letters, digits, '-', '_' and '.' (sent lower-case)");
+        }
+        if (const auto* x = m->find("principal")) {
+            if (auto s = r.string(x->val(), "principal", "principal: alice")) {
+                call.principal = *s;
+                *principal = ref(r, x->val(), *s);
+            }
+        }
+        if (const auto* x = m->find("set")) {
+            if (auto sm = r.mapping(x->val(), "set", {}, "{/category_id: \"${m}\"}")) {
+                for (const auto& entry : sm->entries) {
+                    if (!r.check_template_at(entry.key_val(), entry.key, false)) continue;
+                    if (entry.key.empty() || (entry.key[0] != '/' && entry.key.rfind("${", 0) != 0)) {
+                        r.error(entry.key_val(), "'" + entry.key + "' is not a JSON pointer",
+                                "a pointer starts with '/', e.g. /category_id");
+                        continue;
+                    }
+                    if (auto j = r.json(entry.val(), true)) call.set.emplace_back(entry.key, std::move(*j));
+                }
+            }
+        }
+        if (const auto* x = m->find("unset"))
+            if (auto u = r.strings(x->val(), "unset", "unset: [/category_id]", true)) call.unset = *u;
+    }
+
     // -------------------------------------------------------- expectations
 
     void expect(Reader& r, const Entry& e, Expect& x) {
@@ -1124,7 +1276,8 @@ private:
             items.push_back(v);
         }
         const char* const hint =
-            "write a code from 100 to 599 (e.g. 201) or a class such as 4xx, alone or in a list: [200, 201]";
+            "write a code from 100 to 599 (e.g. 201) or a class such as 4xx, alone or in a list: [200, 201]; "
+            "grpc steps also take a gRPC status (NOT_FOUND, or 0 to 16)";
         bool ok = true;
         for (const auto& item : items) {
             if (!item.node.IsScalar()) {
@@ -1141,9 +1294,23 @@ private:
                     st.exact.push_back(code);
                     continue;
                 }
+                if (code <= grpc_status::max_code && s.size() <= 2) {  // a gRPC code by number
+                    st.grpc_codes.push_back(code);
+                    continue;
+                }
             } else if (s.size() == 3 && s[0] >= '1' && s[0] <= '5' && (s[1] == 'x' || s[1] == 'X') &&
                        (s[2] == 'x' || s[2] == 'X')) {
                 st.classes.push_back(s[0] - '0');
+                continue;
+            } else if (auto code = grpc_status::from_name(s)) {
+                st.grpc_codes.push_back(*code);
+                continue;
+            } else if (std::any_of(s.begin(), s.end(), [](char c) { return c >= 'A' && c <= 'Z'; })) {
+                const std::string best = did_you_mean(s, grpc_status::names());
+                r.error(item, "unknown gRPC status '" + s + "'",
+                        best.empty() ? "gRPC codes are written as their names, e.g. NOT_FOUND or INVALID_ARGUMENT"
+                                     : "did you mean '" + best + "'?");
+                ok = false;
                 continue;
             }
             r.error(item, "bad status '" + s + "'", hint);

@@ -44,6 +44,15 @@ struct Target : Positioned {
     bool insecure = false;
     std::optional<long> connect_timeout_ms, read_timeout_ms;
     KafkaTarget kafka;
+    struct Grpc : Positioned {
+        std::string address;                    // template, "host:port" (or grpc://, grpcs://)
+        std::vector<std::string> protos;        // .proto files, relative to the suite file
+        std::vector<std::string> import_paths;  // relative to the suite file
+        bool reflection = true;                 // ask the server for services not in `protos`
+        bool tls = false;                       // grpcs
+        std::string ca_file, cert_file, key_file;  // relative to the suite file; empty: the target's tls
+    };
+    std::optional<Grpc> grpc;             // `grpc:` section; grpc steps need it
 };
 
 struct Principal : Positioned {
@@ -64,6 +73,7 @@ struct Variable : Positioned {
 struct StatusExpect : Positioned {
     std::vector<int> exact;      // 200, 201
     std::vector<int> classes;    // 4 for "4xx"
+    std::vector<int> grpc_codes; // NOT_FOUND (5), or a number 0..16: the gRPC status code of a grpc step
     bool negate = false;         // `status_not:` - none of these may match
 };
 
@@ -197,6 +207,17 @@ struct KafkaRequest : Positioned {
     bool absent = false;             // the check is that no matching message arrives in that time
 };
 
+// A unary gRPC call (Step::Kind::grpc): the message is JSON converted with
+// the method's descriptor; principal headers become metadata (lower-case).
+struct GrpcCall : Positioned {
+    std::string method;                         // template, "package.Service/Method"
+    boost::json::value message = boost::json::object();  // string leaves may hold placeholders
+    std::vector<std::pair<std::string, std::string>> metadata;  // templates
+    std::string principal;
+    std::vector<std::pair<std::string, boost::json::value>> set;  // as HttpRequest::set
+    std::vector<std::string> unset;
+};
+
 // What a step created, so the run can delete it at the end.
 struct Cleanup : Positioned {
     std::string path;     // template of the delete path; `{id}` is the created id
@@ -220,12 +241,13 @@ struct Step : Positioned {
     // Which transport the step talks to; the member of that name holds the
     // request. A new transport adds its kind, its request struct and a
     // request builder in the runner.
-    enum class Kind { http, call, kafka, file } kind = Kind::http;
-    std::string name;  // defaults to "METHOD path" ("kafka produce TOPIC", "scan path" for a file)
+    enum class Kind { http, call, kafka, file, grpc } kind = Kind::http;
+    std::string name;  // defaults to "METHOD path" ("kafka produce TOPIC", "scan path", "grpc Service/Method")
     HttpRequest http;
     OpCall call;         // Kind::call: replaced by a transport step when a profile is expanded
     KafkaRequest kafka;
     FileScan file;
+    GrpcCall grpc;
     Expect expect;
     std::vector<Capture> captures;
     std::optional<Cleanup> cleanup;  // a 2xx answer created an entity: delete it at the end of the suite

@@ -2,6 +2,7 @@
 // its line here (and its library to idconform_transport in CMakeLists.txt).
 #include "transport/transport.hpp"
 
+#include "transport/grpc/grpc_transport.hpp"
 #include "transport/http/http_transport.hpp"
 #include "transport/kafka/kafka_transport.hpp"
 
@@ -12,6 +13,8 @@ const std::map<std::string, Factory>& registry() {
         {"http", &http::make_http_transport},
         {"https", &http::make_http_transport},
         {"kafka", &kafka::make_kafka_transport},
+        {"grpc", &grpcdyn::make_grpc_transport},   // plaintext
+        {"grpcs", &grpcdyn::make_grpc_transport},  // TLS
     };
     return factories;
 }

@@ -13,6 +13,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -35,6 +36,15 @@ struct KafkaOptions {
     std::vector<std::pair<std::string, std::string>> properties;
 };
 
+// What the gRPC transport needs beyond the common options (see
+// transport/grpc/README.md). Paths are as the suite resolved them.
+struct GrpcOptions {
+    std::vector<std::string> protos;        // .proto files to load the schema from
+    std::vector<std::string> import_paths;  // where imports are looked up (/usr/include is always added)
+    bool reflection = true;                 // ask the server (v1, then v1alpha) for services not in `protos`
+    std::optional<TlsOptions> tls;          // for grpcs; unset: Options::tls
+};
+
 struct Options {
     std::chrono::milliseconds connect_timeout{5000};
     std::chrono::milliseconds read_timeout{10000};  // whole response, per attempt
@@ -46,6 +56,7 @@ struct Options {
     // The io_context runs on one thread only: a transport may then skip the
     // strands (and the coroutine hop onto them) that guard its I/O objects.
     bool single_threaded = false;
+    GrpcOptions grpc;
 };
 
 class Transport {

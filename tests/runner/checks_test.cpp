@@ -489,3 +489,38 @@ TEST_CASE("advisory: failures become warnings, passes stay plain") {
     CHECK_FALSE(strict[1].ok);
     CHECK_FALSE(strict[1].warning);
 }
+
+TEST_CASE("status: gRPC codes by name match the grpc-status of a grpc answer") {
+    Ctx c;
+    auto grpc_answer = [](int http, const char* code) {
+        return answered(http, "", {{"grpc-status", code}, {"grpc-message", "m"}});
+    };
+    auto e = status_expect({});
+    e.status->grpc_codes = {5, 3};
+    SUBCASE("NOT_FOUND matches") {
+        const auto r = one(e, grpc_answer(404, "5"), c.ctx);
+        CHECK(r.ok);
+        CHECK(r.expected == "NOT_FOUND or INVALID_ARGUMENT");
+        CHECK(r.actual == "NOT_FOUND (404)");
+    }
+    SUBCASE("OK does not") {
+        const auto r = one(e, grpc_answer(200, "0"), c.ctx);
+        CHECK_FALSE(r.ok);
+        CHECK(r.actual == "OK (200)");
+    }
+    SUBCASE("an HTTP answer never matches a gRPC code") {
+        const auto r = one(e, answered(404, ""), c.ctx);
+        CHECK_FALSE(r.ok);
+        CHECK(r.actual == "404");
+    }
+    SUBCASE("an HTTP code matches a gRPC answer's HTTP equivalent") {
+        const auto r = one(status_expect({404}), grpc_answer(404, "5"), c.ctx);
+        CHECK(r.ok);
+    }
+    SUBCASE("negated") {
+        auto n = status_expect({}, {}, true);
+        n.status->grpc_codes = {0};
+        CHECK_FALSE(one(n, grpc_answer(200, "0"), c.ctx).ok);
+        CHECK(one(n, grpc_answer(404, "5"), c.ctx).ok);
+    }
+}

@@ -1,0 +1,125 @@
+// JSON <-> dynamic protobuf messages. See codec.hpp.
+#include "transport/grpc/codec.hpp"
+
+#include "core/diagnostic.hpp"
+
+#include <boost/json/parse.hpp>
+#include <boost/json/value.hpp>
+#include <google/protobuf/util/json_util.h>
+#include <google/protobuf/util/type_resolver_util.h>
+
+namespace idconform::transport::grpcdyn {
+
+namespace pb = google::protobuf;
+namespace json = boost::json;
+
+namespace {
+
+// Well-known types have JSON forms of their own (Timestamp is a string,
+// Struct any object): their members are not fields to check.
+bool special_json(const pb::Descriptor& d) {
+    return d.file()->name().rfind("google/protobuf/", 0) == 0;
+}
+
+const pb::FieldDescriptor* field_for(const pb::Descriptor& d, const std::string& key) {
+    if (const auto* f = d.FindFieldByName(key)) return f;
+    for (int i = 0; i < d.field_count(); ++i)
+        if (d.field(i)->json_name() == key) return d.field(i);
+    return nullptr;
+}
+
+bool check_members(const json::value& v, const pb::Descriptor& d, const std::string& where, std::string& error) {
+    if (special_json(d)) return true;
+    if (!v.is_object()) return true;  // protobuf names the wrong type itself
+    for (const auto& kv : v.as_object()) {
+        const std::string key(kv.key());
+        const pb::FieldDescriptor* f = field_for(d, key);
+        if (!f) {
+            std::vector<std::string> names;
+            for (int i = 0; i < d.field_count(); ++i) names.push_back(d.field(i)->name());
+            error = "unknown field '" + key + "' in " + d.full_name() + (where.empty() ? "" : " (at " + where + ")");
+            if (const std::string best = did_you_mean(key, names); !best.empty())
+                error += " (did you mean '" + best + "'?)";
+            error += names.empty() ? "; it has no fields" : "; it has ";
+            for (std::size_t i = 0; i < names.size(); ++i) error += (i ? ", " : "") + names[i];
+            return false;
+        }
+        if (f->type() != pb::FieldDescriptor::TYPE_MESSAGE || f->is_map()) continue;
+        const std::string here = where + "/" + key;
+        if (f->is_repeated() && kv.value().is_array()) {
+            std::size_t i = 0;
+            for (const auto& item : kv.value().as_array())
+                if (!check_members(item, *f->message_type(), here + "/" + std::to_string(i++), error)) return false;
+        } else if (!check_members(kv.value(), *f->message_type(), here, error)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+std::string type_url(const pb::Descriptor& d) { return "type.googleapis.com/" + d.full_name(); }
+
+// The precise reason a request JSON does not fit: checked only after the
+// fast conversion failed, so the common case parses the text once.
+std::string explain(const std::string& in, const pb::Descriptor& d, std::string_view protobuf_message) {
+    boost::system::error_code ec;
+    json::value v = json::parse(in, ec);
+    if (ec) return "the message is not JSON: " + ec.message();
+    if (!v.is_object() && !special_json(d)) return "the message for " + d.full_name() + " must be a JSON object";
+    std::string error;
+    if (!check_members(v, d, "", error)) return error;
+    return "the message does not fit " + d.full_name() + ": " + std::string(protobuf_message);
+}
+
+}  // namespace
+
+Codec::Codec(const pb::DescriptorPool* pool)
+    : resolver_(pb::util::NewTypeResolverForDescriptorPool("type.googleapis.com", pool)) {}
+
+bool Codec::json_to_binary(const pb::Descriptor& type, const std::string& text, std::string& out,
+                           std::string& error) const {
+    const std::string& in = text.empty() ? std::string("{}") : text;
+    pb::util::JsonParseOptions opts;
+    opts.ignore_unknown_fields = false;
+    out.clear();
+    const auto st = pb::util::JsonToBinaryString(resolver_.get(), type_url(type), in, &out, opts);
+    if (st.ok()) {
+        // The converter takes a top-level array or scalar for a message; the
+        // contract says a request message is an object.
+        const auto first = in.find_first_not_of(" \t\r\n");
+        if (special_json(type) || (first != std::string::npos && in[first] == '{')) return true;
+    }
+    error = explain(in, type, std::string(st.message()));
+    return false;
+}
+
+bool Codec::binary_to_json(const pb::Descriptor& type, const std::string& wire, std::string& out,
+                           std::string& error) const {
+    pb::util::JsonPrintOptions opts;
+    opts.preserve_proto_field_names = true;
+    opts.always_print_primitive_fields = false;  // absent stays absent
+    out.clear();
+    const auto st = pb::util::BinaryToJsonString(resolver_.get(), type_url(type), wire, &out, opts);
+    if (st.ok()) return true;
+    error = "the answer (" + std::to_string(wire.size()) + " bytes) does not parse as " + type.full_name() + ": " +
+            std::string(st.message());
+    return false;
+}
+
+bool json_to_message(const std::string& text, pb::Message& msg, std::string& error) {
+    const Codec codec(msg.GetDescriptor()->file()->pool());
+    std::string wire;
+    if (!codec.json_to_binary(*msg.GetDescriptor(), text, wire, error)) return false;
+    if (!msg.ParseFromString(wire)) {
+        error = "the message does not fit " + msg.GetDescriptor()->full_name();
+        return false;
+    }
+    return true;
+}
+
+bool message_to_json(const pb::Message& msg, std::string& out, std::string& error) {
+    const Codec codec(msg.GetDescriptor()->file()->pool());
+    return codec.binary_to_json(*msg.GetDescriptor(), msg.SerializeAsString(), out, error);
+}
+
+}  // namespace idconform::transport::grpcdyn

@@ -1,0 +1,200 @@
+// Descriptor sources (files, reflection), method lookup and the DATA-ID-002
+// schema findings. See schema.hpp.
+#include "transport/grpc/schema.hpp"
+
+#include "core/diagnostic.hpp"
+
+#include <google/protobuf/descriptor.pb.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <functional>
+
+namespace idconform::transport::grpcdyn {
+
+namespace pb = google::protobuf;
+namespace fs = std::filesystem;
+
+bool split_method(std::string_view full, std::string& service, std::string& method) {
+    if (!full.empty() && full.front() == '/') full.remove_prefix(1);
+    const auto slash = full.find('/');
+    if (slash == std::string_view::npos || slash == 0 || slash + 1 == full.size()) return false;
+    if (full.find('/', slash + 1) != std::string_view::npos) return false;
+    service = std::string(full.substr(0, slash));
+    method = std::string(full.substr(slash + 1));
+    return true;
+}
+
+// ------------------------------------------------------------ FileSchema
+
+void FileSchema::Errors::AddError(const std::string& file, int line, int column, const std::string& message) {
+    // The importer's line and column are 0-based; -1 means "the whole file".
+    text += file;
+    if (line >= 0) text += ":" + std::to_string(line + 1) + ":" + std::to_string(column + 1);
+    text += ": " + message + "\n";
+}
+
+FileSchema::FileSchema() : importer_(&tree_, &errors_) {}
+
+std::unique_ptr<FileSchema> FileSchema::load(const std::vector<std::string>& protos,
+                                             const std::vector<std::string>& import_paths, std::string& error) {
+    std::unique_ptr<FileSchema> s(new FileSchema());
+    std::vector<std::string> roots;
+    for (const auto& p : import_paths) {
+        std::error_code ec;
+        if (!fs::is_directory(p, ec)) {
+            error = "import path '" + p + "' is not a directory";
+            return nullptr;
+        }
+        roots.push_back(fs::weakly_canonical(p, ec).string());
+    }
+    // A file outside every import path: its own directory becomes one.
+    std::vector<std::string> virtual_names;
+    for (const auto& p : protos) {
+        std::error_code ec;
+        if (!fs::is_regular_file(p, ec)) {
+            error = "cannot read .proto file '" + p + "': no such file";
+            return nullptr;
+        }
+        const std::string abs = fs::weakly_canonical(p, ec).string();
+        std::string name;
+        for (const auto& r : roots) {
+            const std::string prefix = r + "/";
+            if (abs.rfind(prefix, 0) == 0) {
+                name = abs.substr(prefix.size());
+                break;
+            }
+        }
+        if (name.empty()) {
+            const fs::path ap(abs);
+            roots.push_back(ap.parent_path().string());
+            name = ap.filename().string();
+        }
+        virtual_names.push_back(name);
+    }
+    for (const auto& r : roots) s->tree_.MapPath("", r);
+    s->tree_.MapPath("", "/usr/include");  // google/protobuf/*.proto
+    for (const auto& name : virtual_names) {
+        const pb::FileDescriptor* f = s->importer_.Import(name);
+        if (!f) continue;
+        for (int i = 0; i < f->service_count(); ++i) s->services_.push_back(f->service(i)->full_name());
+    }
+    if (!s->errors_.text.empty()) {
+        error = s->errors_.text;
+        while (!error.empty() && error.back() == '\n') error.pop_back();
+        return nullptr;
+    }
+    return s;
+}
+
+// ------------------------------------------------------ ReflectionSchema
+
+ReflectionSchema::ReflectionSchema()
+    : generated_db_(*pb::DescriptorPool::generated_pool()), merged_(&db_, &generated_db_), pool_(&merged_) {}
+
+bool ReflectionSchema::add_file(const std::string& serialized) {
+    pb::FileDescriptorProto fd;
+    if (!fd.ParseFromString(serialized)) return false;
+    if (!files_.insert(fd.name()).second) return true;  // sent again: keep the first
+    for (const auto& d : fd.dependency()) dependencies_.insert(d);
+    return db_.Add(fd);
+}
+
+std::vector<std::string> ReflectionSchema::missing_dependencies() const {
+    std::vector<std::string> out;
+    for (const auto& d : dependencies_) {
+        if (files_.count(d)) continue;
+        if (pb::DescriptorPool::generated_pool()->FindFileByName(d)) continue;
+        out.push_back(d);
+    }
+    return out;
+}
+
+// ----------------------------------------------------------- lookups
+
+std::string no_service_error(const std::string& service, const std::vector<std::string>& services,
+                             std::string_view where) {
+    std::string e = "no service '" + service + "' in " + std::string(where);
+    if (services.empty()) return e + "; it has no services";
+    e += "; it has ";
+    for (std::size_t i = 0; i < services.size(); ++i) e += (i ? ", " : "") + services[i];
+    const std::string best = did_you_mean(service, services);
+    if (!best.empty()) e += " (did you mean '" + best + "'?)";
+    return e;
+}
+
+const pb::MethodDescriptor* find_method(const pb::DescriptorPool& pool, const std::string& service,
+                                        const std::string& method, const std::vector<std::string>& services,
+                                        std::string& error) {
+    const pb::ServiceDescriptor* sd = pool.FindServiceByName(service);
+    if (!sd) {
+        error = no_service_error(service, services, "the schema");
+        return nullptr;
+    }
+    if (const pb::MethodDescriptor* md = sd->FindMethodByName(method)) {
+        if (md->client_streaming() || md->server_streaming()) {
+            error = "method '" + method + "' of " + service + " is streaming; only unary calls are supported";
+            return nullptr;
+        }
+        return md;
+    }
+    std::vector<std::string> names;
+    for (int i = 0; i < sd->method_count(); ++i) names.push_back(sd->method(i)->name());
+    error = "no method '" + method + "' in " + service + "; it has ";
+    for (std::size_t i = 0; i < names.size(); ++i) error += (i ? ", " : "") + names[i];
+    if (names.empty()) error += "no methods";
+    const std::string best = did_you_mean(method, names);
+    if (!best.empty()) error += " (did you mean '" + best + "'?)";
+    return nullptr;
+}
+
+// ------------------------------------------------------------ findings
+
+bool id_named(std::string_view n) {
+    auto ends = [&](std::string_view suffix) {
+        return n.size() > suffix.size() && n.substr(n.size() - suffix.size()) == suffix;
+    };
+    return n == "id" || n == "uuid" || ends("_id") || ends("Id") || ends("_uuid") || ends("Uuid");
+}
+
+namespace {
+
+const char* type_text(const pb::FieldDescriptor& f) {
+    return f.type() == pb::FieldDescriptor::TYPE_MESSAGE ? "message" : f.type_name();
+}
+
+void scan(const pb::Descriptor& d, std::string_view role, std::set<const pb::Descriptor*>& seen,
+          std::vector<ContractFinding>& out) {
+    if (!seen.insert(&d).second) return;
+    for (int i = 0; i < d.field_count(); ++i) {
+        const pb::FieldDescriptor& f = *d.field(i);
+        if (id_named(f.name())) {
+            const bool is_string = f.type() == pb::FieldDescriptor::TYPE_STRING ||
+                                   (f.type() == pb::FieldDescriptor::TYPE_MESSAGE &&
+                                    f.message_type()->full_name() == "google.protobuf.StringValue");
+            if (!is_string) {
+                std::string actual = std::string(type_text(f));
+                if (f.type() == pb::FieldDescriptor::TYPE_MESSAGE) actual += " " + f.message_type()->full_name();
+                if (f.type() == pb::FieldDescriptor::TYPE_BYTES) actual += " (an id as raw bytes)";
+                out.push_back(ContractFinding{"DATA-ID-002",
+                                              "id field type in the " + std::string(role) + " schema: " + f.full_name(),
+                                              "string (the canonical text form)", actual});
+                continue;
+            }
+        }
+        if (f.type() == pb::FieldDescriptor::TYPE_MESSAGE) scan(*f.message_type(), role, seen, out);
+    }
+}
+
+}  // namespace
+
+std::vector<ContractFinding> id_type_findings(const pb::MethodDescriptor& method) {
+    std::vector<ContractFinding> out;
+    std::set<const pb::Descriptor*> seen;
+    scan(*method.input_type(), "request", seen, out);
+    seen.clear();
+    scan(*method.output_type(), "response", seen, out);
+    return out;
+}
+
+}  // namespace idconform::transport::grpcdyn
