@@ -35,10 +35,23 @@ json::value body_with_refs(const Resource& r, const std::optional<json::value>& 
 
 class Instance {
 public:
-    Instance(const Profile& p, const Resource& r, const suite::Suite& pack) : p_(p), r_(r), s_(pack) {}
+    // over_grpc: the instance runs the resource's gRPC operations (its
+    // `grpc:` section) instead of its HTTP endpoints.
+    Instance(const Profile& p, const Resource& r, const suite::Suite& pack, bool over_grpc = false)
+        : p_(p), r_(r), s_(pack), over_grpc_(over_grpc) {}
 
     suite::Suite build() {
-        s_.name = s_.name + " " + r_.name;
+        s_.name = s_.name + " " + r_.name + (over_grpc_ ? " over grpc" : "");
+        if (p_.grpc) {
+            suite::Target::Grpc g;
+            g.pos = p_.grpc->pos;
+            g.address = p_.grpc->address;
+            g.protos = p_.grpc->protos;
+            g.import_paths = p_.grpc->import_paths;
+            g.reflection = p_.grpc->reflection;
+            g.tls = p_.grpc->tls;
+            s_.target.grpc = std::move(g);
+        }
         s_.target.pos = p_.pos;
         s_.target.base_url = p_.base_url;
         s_.target.headers = p_.headers;
@@ -59,6 +72,9 @@ public:
         }
         std::vector<suite::Variable> vars;
         resource_vars(vars);
+        if (over_grpc_) grpc_vars(vars);
+        if (p_.grpc && r_.grpc && r_.grpc->read && r_.read)
+            var(vars, "res.other_read", json::value(over_grpc_ ? r_.read->path : r_.grpc->read->method), r_.grpc->pos);
         for (auto& v : s_.vars) vars.push_back(std::move(v));
         s_.vars = std::move(vars);
         legacy_ids();
@@ -76,6 +92,7 @@ public:
         for (const auto& ref : r_.references) ensure_created(ref.resource, setup);
         for (auto& st : s_.setup) setup.push_back(std::move(st));
         s_.setup = std::move(setup);
+        if (over_grpc_) drop_unsendable_vectors();
         for (auto& st : s_.setup) bind(st);
         for (auto& c : s_.cases)
             for (auto& st : c.steps) bind(st);
@@ -108,13 +125,115 @@ public:
         return nullptr;
     }
 
+    const std::optional<GrpcEndpoint>* grpc_endpoint(const std::string& op) const {
+        if (!r_.grpc) return nullptr;
+        const GrpcOps& g = *r_.grpc;
+        if (op == "create") return &g.create;
+        if (op == "read") return &g.read;
+        if (op == "update") return &g.update;
+        if (op == "delete") return &g.del;
+        if (op == "list") return &g.list;
+        if (op == "put") return &g.put;
+        return nullptr;
+    }
+
+    // A gRPC message carries ids in string fields: a vector element that is
+    // neither a string nor null (the number 0) cannot be sent at all, so the
+    // gRPC instance leaves it out of its for_each (the schema already rules
+    // out that spelling).
+    void drop_unsendable_vectors() {
+        for (auto& c : s_.cases) {
+            if (!c.for_each || c.for_each->source != suite::ForEach::Source::vectors) continue;
+            const auto set = s_.vector_sets.find(c.for_each->set);
+            if (set == s_.vector_sets.end()) continue;
+            for (const auto& v : set->second.vectors)
+                if (!v.value.is_string() && !v.value.is_null()) c.for_each->except.push_back(v.name);
+        }
+    }
+
+    // In an instance over gRPC the operation variables name the resource's
+    // gRPC methods (so `requires: [res.update]` follows what gRPC offers),
+    // and HTTP-only ones (Location) are gone.
+    void grpc_vars(std::vector<suite::Variable>& vars) const {
+        auto drop = [&](const std::string& name) {
+            vars.erase(std::remove_if(vars.begin(), vars.end(), [&](const suite::Variable& v) { return v.name == name; }),
+                       vars.end());
+        };
+        for (const std::string op : {"create", "read", "update", "delete", "list", "put"}) {
+            for (const char* suffix : {"", "_method", "_body"}) drop("res." + op + suffix);
+            if (const auto* e = grpc_endpoint(op); e && *e) {
+                suite::Variable v;
+                v.pos = (*e)->pos;
+                v.name = "res." + op;
+                v.value = json::value((*e)->method);
+                vars.push_back(std::move(v));
+            }
+        }
+        drop("res.list_items");
+        if (r_.grpc->list) {
+            suite::Variable v;
+            v.pos = r_.grpc->list->pos;
+            v.name = "res.list_items";
+            v.value = json::value(r_.grpc->list->items);
+            vars.push_back(std::move(v));
+        }
+        drop("res.location");
+    }
+
+    // The gRPC delete of an entity of `r`, or why there is none.
+    static suite::Cleanup grpc_cleanup_of(const Resource& r) {
+        suite::Cleanup cl;
+        cl.id_at = r.id.pointer;
+        if (r.grpc && r.grpc->del) {
+            cl.pos = r.grpc->del->pos;
+            cl.grpc_method = r.grpc->del->method;
+            cl.grpc_id_field = r.grpc->del->id_field;
+        } else {
+            cl.pos = r.pos;
+            cl.impossible = "the profile declares no gRPC delete operation for '" + r.name + "'";
+        }
+        return cl;
+    }
+
+    // A call bound to a gRPC method: the message is the operation's body
+    // (create/update/put) with the id written at its id field and list
+    // filters as top-level fields.
+    bool bind_grpc(suite::Step& st) const {
+        const suite::OpCall& c = st.call;
+        const std::optional<GrpcEndpoint>* e = grpc_endpoint(c.op);
+        if (!e || !*e) return false;
+        const GrpcEndpoint& ep = **e;
+        suite::GrpcCall g;
+        g.pos = c.pos;
+        g.method = ep.method;
+        g.principal = c.principal;
+        const bool has_body = c.op == "create" || c.op == "update" || c.op == "put";
+        g.message = has_body ? (c.json ? *c.json : body_with_refs(r_, ep.body)) : json::value(json::object());
+        if (!c.id.empty()) g.set.emplace_back(ep.id_field, json::value(c.id));
+        for (const auto& [k, v] : c.filter) g.set.emplace_back("/" + k, json::value(v));
+        if (has_body) {
+            for (const auto& kv : c.set) g.set.push_back(kv);
+            g.unset = c.unset;
+        }
+        if ((c.op == "create" || c.op == "put") && !st.cleanup) st.cleanup = grpc_cleanup_of(r_);
+        if (st.name.empty()) st.name = "grpc " + g.method;
+        st.grpc = std::move(g);
+        st.kind = suite::Step::Kind::grpc;
+        return true;
+    }
+
     // Turns a pack's `call` step into the request the profile declares for
-    // that operation of this resource. An operation the resource does not
-    // declare stays a call: cases using it are guarded by `requires:
-    // [res.<op>]`, and the runner reports one that is not.
+    // that operation of this resource: over the instance's transport, or the
+    // other one for `via: other`. An operation the resource does not declare
+    // stays a call: cases using it are guarded by `requires: [res.<op>]`, and
+    // the runner reports one that is not.
     void bind(suite::Step& st) const {
         if (st.kind != suite::Step::Kind::call) return;
         const suite::OpCall& c = st.call;
+        if (over_grpc_ != c.via_other) {
+            (void)bind_grpc(st);
+            return;
+        }
         const std::optional<Endpoint>* e = endpoint(c.op);
         if (!e || !*e) return;
         const Endpoint& ep = **e;
@@ -285,6 +404,7 @@ private:
     const Profile& p_;
     const Resource& r_;
     suite::Suite s_;
+    bool over_grpc_ = false;
     std::set<std::string> created_;
     std::map<std::string, std::string> unset_reasons_;  // variable -> why it is undefined here
 };
@@ -331,6 +451,10 @@ Expansion expand(const Profile& profile, const std::string& packs_dir) {
             for (const auto& r : profile.resources) {
                 if (!pack_applies(pack, r)) continue;
                 out.suites.push_back(Instance(profile, r, *loaded.suite).build());
+                // The operation packs run again over gRPC for a resource with
+                // gRPC methods (a create among them).
+                if ((pack == "data-id" || pack == "nil-max") && profile.grpc && r.grpc && r.grpc->create)
+                    out.suites.push_back(Instance(profile, r, *loaded.suite, true).build());
             }
         }
     }

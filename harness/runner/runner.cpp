@@ -202,7 +202,11 @@ public:
 
     // What identifies a deleted entity: a successful DELETE (or a transport's
     // delete call) of the same request target.
-    static std::string delete_key(const Request& r) { return r.transport + " " + r.url; }
+    // (An HTTP DELETE names its entity in the URL; a gRPC delete in its message.)
+    static std::string delete_key(const Request& r) {
+        if (r.transport == "http" || r.transport == "https") return r.transport + " " + r.url;
+        return r.transport + " " + r.url + " " + r.method + " " + r.body;
+    }
 
 private:
     static double seconds_since(std::chrono::steady_clock::time_point t0) {
@@ -746,6 +750,19 @@ private:
         if (!cl.impossible.empty()) {
             SuiteRun::Created c;
             c.problem = "no way to delete " + id + ": " + cl.impossible;
+            c.origin = step_name;
+            run.created.push_back(std::move(c));
+            return;
+        }
+        if (!cl.grpc_method.empty()) {
+            SuiteRun::Created c;
+            c.request.transport = req.transport;
+            c.request.url = req.url;
+            c.request.method = cl.grpc_method;
+            json::value msg = json::object();
+            (void)set_at_pointer(msg, cl.grpc_id_field, json::value(id));
+            c.request.body = json::serialize(msg);
+            c.request.headers = req.headers;
             c.origin = step_name;
             run.created.push_back(std::move(c));
             return;

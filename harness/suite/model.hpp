@@ -223,6 +223,10 @@ struct Cleanup : Positioned {
     std::string path;     // template of the delete path; `{id}` is the created id
     std::string id_at = "/id";  // JSON pointer of the created id in the answer
     std::string impossible;     // non-empty: it cannot be deleted, and why (reported by the cleanup)
+    // Set by the profile expander for entities made over gRPC: the delete is
+    // this unary method on the creating step's target, the id at this field.
+    std::string grpc_method;
+    std::string grpc_id_field = "/id";
 };
 
 // A file to scan (an export the target wrote): every violation of the

@@ -21,13 +21,19 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 start_server() {
   local out="$WORK/server.$RANDOM.out"
   : >"$out"  # exists before the server's redirection happens
-  "$PRODUCTS_SERVER" --port 0 "$@" >"$out" 2>&1 &
+  # Every server also speaks gRPC (the example profile runs the packs over
+  # both); its address goes to the profile through IDCONFORM_GRPC_ADDRESS.
+  "$PRODUCTS_SERVER" --port 0 --grpc-port 0 "$@" >"$out" 2>&1 &
   PIDS+=($!)
   for _ in $(seq 1 100); do
     BASE_URL=$(sed -n 's/^listening on \(http[s]*:\/\/[^ ]*\).*/\1/p' "$out" | head -n 1)
     # with --kafka-mock / --kafka-brokers the server names its Kafka cluster first
     KAFKA_BOOTSTRAP=$(sed -n 's/^kafka bootstrap \([^ ]*\).*/\1/p' "$out" | head -n 1)
-    [ -n "$BASE_URL" ] && return 0
+    GRPC_ADDRESS=$(sed -n 's/^grpc listening on \([^ ]*\).*/\1/p' "$out" | head -n 1)
+    if [ -n "$BASE_URL" ] && [ -n "$GRPC_ADDRESS" ]; then
+      export IDCONFORM_GRPC_ADDRESS="$GRPC_ADDRESS"
+      return 0
+    fi
     sleep 0.05
   done
   cat "$out" >&2
