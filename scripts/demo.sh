@@ -23,12 +23,13 @@ trap cleanup EXIT
 # The example server's salt for its legacy UUIDv8 ids; idconform reads the
 # same variable (profile legacy.salt_env) to verify their hash bits.
 export PRODUCTS_LEGACY_SALT="${PRODUCTS_LEGACY_SALT:-demo-legacy-salt}"
-build/examples/products_server/products_server --port 0 --kafka-mock >"$workdir/server.out" 2>"$workdir/server.err" &
+build/examples/products_server/products_server --port 0 --grpc-port 0 --kafka-mock >"$workdir/server.out" 2>"$workdir/server.err" &
 server_pid=$!
 base_url=""
 for _ in $(seq 1 100); do
   base_url=$(sed -n 's/^listening on \(http[s]*:\/\/[^ ]*\).*/\1/p' "$workdir/server.out" | head -n 1)
-  [ -n "$base_url" ] && break
+  grpc_address=$(sed -n 's/^grpc listening on \([^ ]*\).*/\1/p' "$workdir/server.out" | head -n 1)
+  [ -n "$base_url" ] && [ -n "$grpc_address" ] && break
   if ! kill -0 "$server_pid" 2>/dev/null; then
     echo "demo: the example server did not start:" >&2; cat "$workdir/server.err" >&2; exit 4
   fi
@@ -37,11 +38,13 @@ done
 [ -n "$base_url" ] || { echo "demo: the example server did not report its port" >&2; exit 4; }
 kafka_bootstrap=$(sed -n 's/^kafka bootstrap \([^ ]*\).*/\1/p' "$workdir/server.out" | head -n 1)
 [ -n "$kafka_bootstrap" ] || { echo "demo: the example server did not report its Kafka cluster" >&2; exit 4; }
-echo "demo: example products server at $base_url, events on the mock Kafka cluster at $kafka_bootstrap"
+[ -n "$grpc_address" ] || { echo "demo: the example server did not report its gRPC port" >&2; exit 4; }
+echo "demo: example products server at $base_url, gRPC at $grpc_address, events on the mock Kafka cluster at $kafka_bootstrap"
 
 mkdir -p reports
 status=0
-IDCONFORM_BASE_URL="$base_url" IDCONFORM_KAFKA_BROKERS="$kafka_bootstrap" build/harness/cli/idconform run suites/ --target examples/products.target.yaml \
+IDCONFORM_BASE_URL="$base_url" IDCONFORM_GRPC_ADDRESS="$grpc_address" IDCONFORM_KAFKA_BROKERS="$kafka_bootstrap" \
+  build/harness/cli/idconform run suites/ suites/grpc/ --target examples/products.target.yaml \
   --junit reports/junit.xml --json reports/report.json --concurrency 8 || status=$?
 echo "demo: JUnit report in reports/junit.xml (exit code $status)"
 exit "$status"

@@ -202,6 +202,13 @@ public:
 
     // What identifies a deleted entity: a successful DELETE (or a transport's
     // delete call) of the same request target.
+    // The command line that sends `r` again by hand, in the tool of its transport.
+    static std::string reproduce(const SuiteRun& run, const Request& r) {
+        if (r.transport == "kafka") return transport::kafka::kcat_command(r, run.kafka.brokers);
+        if (r.transport == "grpc" || r.transport == "grpcs") return grpcurl_command(r, run.transport_options.grpc);
+        return curl_command(r);
+    }
+
     // (An HTTP DELETE names its entity in the URL; a gRPC delete in its message.)
     static std::string delete_key(const Request& r) {
         if (r.transport == "http" || r.transport == "https") return r.transport + " " + r.url;
@@ -699,9 +706,7 @@ private:
         }
         x.request = redact(x.request.url.empty() ? *req : x.request, scope.secrets());
         if (x.response) redact_response(*x.response, scope.secrets());
-        if (x.request.transport == "kafka") out.record.reproduce = transport::kafka::kcat_command(x.request, run.kafka.brokers);
-        else if (st.kind == suite::Step::Kind::grpc) out.record.reproduce = grpcurl_command(x.request, run.transport_options.grpc);
-        else out.record.reproduce = curl_command(x.request);
+        out.record.reproduce = reproduce(run, x.request);
         out.record.exchange = std::move(x);
         co_return out;
     }
@@ -810,7 +815,7 @@ private:
                 StepRecord rec;
                 rec.name = "delete what '" + c.origin + "' created";
                 x.request = redact(x.request.url.empty() ? req : x.request, run.scope.secrets());
-                rec.reproduce = curl_command(x.request);
+                rec.reproduce = reproduce(run, x.request);
                 rec.exchange = std::move(x);
                 r.steps.push_back(std::move(rec));
             }
