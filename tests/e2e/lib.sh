@@ -68,20 +68,4 @@ junit_xpath() { xmllint --xpath "$1" "$WORK/junit.xml" 2>/dev/null || true; }
 
 # start_grpc_server [ARGS...]: products_server with its gRPC front on a free
 # port too; sets BASE_URL and GRPC_ADDRESS (exported as IDCONFORM_GRPC_ADDRESS).
-start_grpc_server() {
-  local out="$WORK/server.$RANDOM.out"
-  : >"$out"
-  "$PRODUCTS_SERVER" --port 0 --grpc-port 0 "$@" >"$out" 2>&1 &
-  PIDS+=($!)
-  for _ in $(seq 1 100); do
-    BASE_URL=$(sed -n 's/^listening on \(http[s]*:\/\/[^ ]*\).*/\1/p' "$out" | head -n 1)
-    GRPC_ADDRESS=$(sed -n 's/^grpc listening on \([^ ]*\).*/\1/p' "$out" | head -n 1)
-    if [ -n "$BASE_URL" ] && [ -n "$GRPC_ADDRESS" ]; then
-      export IDCONFORM_GRPC_ADDRESS="$GRPC_ADDRESS"
-      return 0
-    fi
-    sleep 0.05
-  done
-  cat "$out" >&2
-  fail "server did not start"
-}
+start_grpc_server() { start_server "$@"; }  # every server speaks gRPC (start_server)
