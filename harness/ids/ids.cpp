@@ -266,6 +266,12 @@ std::string Recognition::describe() const {
     return "not an identifier (" + defect_words() + ")";
 }
 
+bool id_named_field(std::string_view n) noexcept {
+    auto ends = [&](std::string_view suffix) { return n.size() >= suffix.size() && n.substr(n.size() - suffix.size()) == suffix; };
+    if (n == "id" || n == "ID" || n == "uuid") return true;
+    return ends("_id") || ends("Id") || ends("_uuid") || ends("Uuid");
+}
+
 bool looks_like_id(std::string_view t) noexcept {
     while (!t.empty() && is_space(static_cast<unsigned char>(t.front()))) t.remove_prefix(1);
     while (!t.empty() && is_space(static_cast<unsigned char>(t.back()))) t.remove_suffix(1);

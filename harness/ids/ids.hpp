@@ -130,6 +130,11 @@ struct Recognition {
 // on every string of every response.
 [[nodiscard]] bool looks_like_id(std::string_view text) noexcept;
 
+// Whether a field (JSON member, CSV column, protobuf field) is named like
+// one that holds an id: id, ID, uuid, or ending in _id, Id, _uuid, Uuid
+// ("_id" itself included). The one naming rule of every shape check.
+[[nodiscard]] bool id_named_field(std::string_view name) noexcept;
+
 // -------------------------------------------------------------- generators
 
 // A clock returning Unix milliseconds; injectable for tests.

@@ -60,8 +60,6 @@ private:
 [[nodiscard]] std::vector<CheckResult> scan_ids(const boost::json::value& body,
                                                 std::map<std::string, std::set<int>>* versions);
 
-// An id-named JSON member: "id", "ID", "*_id" (also "_id"), "*Id".
-[[nodiscard]] bool id_named(std::string_view key);
 
 // Milliseconds since the epoch of an ISO-8601 UTC time ("2022-02-22T19:22:22.123456Z");
 // `exact_ms` tells whether the text carries no precision beyond the millisecond.

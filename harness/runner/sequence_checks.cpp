@@ -251,7 +251,7 @@ void members(const json::value& v, std::string& ptr, std::string_view key, std::
         }
         return;
     }
-    if (key.empty() || !id_named(key) || v.is_null()) return;  // null: an absent reference
+    if (key.empty() || !ids::id_named_field(key) || v.is_null()) return;  // null: an absent reference
     ++seen;
     // The kind, not its spelling: letter case is R4's business, not R1's.
     const bool ok = v.is_string() && is_kind(v.as_string(), kind, false);

@@ -22,12 +22,7 @@ bool canonical_rfc_uuid(std::string_view s, int* version) noexcept {
 
 }  // namespace
 
-bool id_named(std::string_view key) noexcept {
-    if (key == "id" || key == "ID") return true;
-    // '*' may match nothing: MongoDB's "_id" is id-named too
-    if (key.size() >= 3 && key.substr(key.size() - 3) == "_id") return true;
-    return key.size() >= 2 && key.substr(key.size() - 2) == "Id";
-}
+bool id_named(std::string_view key) noexcept { return ids::id_named_field(key); }
 
 std::string excerpt(std::string_view s, std::size_t max) {
     if (s.size() <= max) return std::string(s);

@@ -333,3 +333,10 @@ TEST_CASE("strict check agrees with a byte-by-byte reference on every single-byt
     }
     CHECK(is_canonical(t));
 }
+
+TEST_CASE("id_named_field: the one naming rule of the shape checks") {
+    for (const char* k : {"id", "ID", "Id", "_id", "owner_id", "ownerId", "uuid", "Uuid", "owner_uuid", "ownerUuid"})
+        CHECK_MESSAGE(idconform::ids::id_named_field(k), k);
+    for (const char* k : {"", "idx", "name", "Identity", "valid", "uuids", "paid"})
+        CHECK_MESSAGE(!idconform::ids::id_named_field(k), k);
+}

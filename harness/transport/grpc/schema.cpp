@@ -2,6 +2,8 @@
 // schema findings. See schema.hpp.
 #include "transport/grpc/schema.hpp"
 
+#include "ids/ids.hpp"
+
 #include "core/diagnostic.hpp"
 
 #include <google/protobuf/descriptor.pb.h>
@@ -150,12 +152,7 @@ const pb::MethodDescriptor* find_method(const pb::DescriptorPool& pool, const st
 
 // ------------------------------------------------------------ findings
 
-bool id_named(std::string_view n) {
-    auto ends = [&](std::string_view suffix) {
-        return n.size() > suffix.size() && n.substr(n.size() - suffix.size()) == suffix;
-    };
-    return n == "id" || n == "uuid" || ends("_id") || ends("Id") || ends("_uuid") || ends("Uuid");
-}
+bool id_named(std::string_view n) { return ids::id_named_field(n); }
 
 namespace {
 
