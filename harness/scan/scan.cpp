@@ -11,6 +11,10 @@
 #include <sys/stat.h>
 #include <system_error>
 #include <thread>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <unistd.h>
 
 namespace idconform::scan {
@@ -295,10 +299,14 @@ bool count_lines(int fd, std::uint64_t n, std::size_t chunk, std::uint64_t& line
         if (got <= 0) return false;
         const char* p = buf.data();
         const char* e = p + got;
-        while ((p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(e - p)))) != nullptr) {
-            ++lines;
-            ++p;
-        }
+#if defined(__SSE2__)
+        // lines are short (one record): 16 bytes at a time beats a memchr per line
+        const __m128i nl = _mm_set1_epi8('\n');
+        for (; e - p >= 16; p += 16)
+            lines += static_cast<std::uint64_t>(__builtin_popcount(static_cast<unsigned>(
+                _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)), nl)))));
+#endif
+        for (; p < e; ++p) lines += *p == '\n' ? 1 : 0;
         at += static_cast<std::uint64_t>(got);
     }
     return true;
