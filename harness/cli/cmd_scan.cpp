@@ -61,6 +61,7 @@ Runner add_scan(CLI::App& app) {
         std::string format, junit, json_out;
         std::size_t max_violations = 0;
         std::size_t max_line_bytes = 8u << 20;
+        unsigned threads = 0;
         bool no_shape = false, quiet = false;
     };
     auto o = std::make_shared<Opts>();
@@ -79,6 +80,10 @@ Runner add_scan(CLI::App& app) {
     cmd->add_option("--max-violations", o->max_violations, "Stop after N violations in all (0: no limit)");
     cmd->add_option("--max-line-bytes", o->max_line_bytes, "NDJSON/CSV: a longer line is an error (default 8 MiB)")
         ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 40));
+    cmd->add_option("--threads", o->threads,
+                    "Regular NDJSON/CSV files of 32 MiB or more are scanned as two halves on two threads "
+                    "(same results); 1: one pass, 0: as many as there are cores (default)")
+        ->check(CLI::Range(0u, 2u));
     cmd->add_option("--junit", o->junit, "Write a JUnit XML report to FILE (one testsuite per scanned file)");
     cmd->add_option("--json", o->json_out, "Write a JSON report to FILE");
     cmd->add_flag("-q,--quiet", o->quiet, "Print no violation lines (only the summary and errors)");
@@ -175,6 +180,7 @@ Runner add_scan(CLI::App& app) {
             so.fields = *fmt == scan::Format::csv ? csv_fields : json_fields;
             so.shape = !o->no_shape;
             so.max_line_bytes = o->max_line_bytes;
+            so.threads = o->threads;
 
             std::map<std::string, RuleTally> tallies;
             const scan::Stats st = scan::scan_path(file, so, [&](const scan::Violation& v) {

@@ -46,7 +46,10 @@ public:
             st_.bytes = abs();
             return st_;
         }
+        if (second_) jump(split_->at, split_->line);
         while (!done()) {
+            if (at_split() && handoff()) break;
+            if (cancelled()) break;
             const int c = peek();
             if (c < 0) break;
             if (c == '\n' || c == '\r') {  // a blank line carries no record
@@ -59,7 +62,7 @@ public:
             }
             if (!record(false)) break;
         }
-        st_.bytes = abs();
+        if (!merged_) st_.bytes = abs();
         return st_;
     }
 
@@ -67,7 +70,7 @@ private:
     std::vector<std::string> names_;
     std::vector<int> declared_;     // per column: index in o_.fields, or -1
     std::vector<char> named_;       // per column: id-named
-    std::vector<VersionSeen> versions_;
+    std::vector<VersionSeen> versions_, saved_versions_;
     std::vector<std::string> wheres_;  // "column NAME"
     std::uint64_t record_line_ = 0;
 
@@ -182,8 +185,15 @@ private:
     void track(std::size_t column, std::string_view s, std::uint64_t fline, std::uint64_t fcol) {
         const int version = s[14] <= '9' ? s[14] - '0' : s[14] - 'a' + 10;
         if (versions_[column].version == version) return;
-        track_version(versions_[column], version, s, fline, fcol, wheres_[column]);
+        track_version(versions_[column], version, s, fline, fcol, wheres_[column], std::to_string(column));
     }
+
+    VersionSeen* version_slot(const std::string& key) override {
+        const std::size_t column = std::stoul(key);
+        return column < versions_.size() ? &versions_[column] : nullptr;
+    }
+    void save_versions() override { saved_versions_ = versions_; }
+    void restore_versions() override { versions_ = saved_versions_; }
 
     bool unquoted_field(std::string_view& out) {
         std::size_t s = pos_;
@@ -307,6 +317,10 @@ private:
 
 }  // namespace
 
-Stats scan_csv(Input& in, const Options& o, const Sink& sink) { return CsvReader(in, o, sink).run(); }
+Stats scan_csv(Input& in, const Options& o, const Sink& sink, Split* split, bool second) {
+    CsvReader r(in, o, sink);
+    r.set_split(split, second);
+    return r.run();
+}
 
 }  // namespace idconform::scan::detail

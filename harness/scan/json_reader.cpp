@@ -40,10 +40,12 @@ public:
     }
 
     Stats run() {
-        if (!start(ndjson_ ? "ndjson" : "json")) return st_;
+        if (second_) jump(split_->at, split_->line);  // NDJSON only; the file's start is the first half's
+        else if (!start(ndjson_ ? "ndjson" : "json")) return st_;
         if (ndjson_) run_ndjson();
         else run_array();
-        st_.bytes = abs();
+        if (!merged_) st_.bytes = abs();
+        if (second_) split_->tracked = versions_.size();
         return st_;
     }
 
@@ -66,7 +68,7 @@ private:
     std::uint64_t seen_ = 0;        // declared fields seen in this record (bit per field)
     std::uint64_t required_ = 0;    // declared fields that must be present
     std::unordered_map<std::string, VersionSeen> versions_;
-    static constexpr std::size_t max_tracked_fields = 4096;
+    std::unordered_map<std::string, VersionSeen> saved_versions_;
     std::string number_;
     std::vector<std::pair<std::string, VersionSeen*>> cache_;  // see track()
     std::size_t tracked_in_record_ = 0;
@@ -76,6 +78,8 @@ private:
 
     void run_ndjson() {
         for (;;) {
+            if (at_split() && handoff()) break;
+            if (cancelled()) break;
             int c = skip_ws();
             if (c < 0 || done()) break;
             if (c != '{') {
@@ -97,7 +101,10 @@ private:
             }
             if (done()) break;
         }
-        if (!st_.error && st_.records == 0) error_at(line_, col(), abs(), "no records: the file holds only blank lines");
+        if (!st_.error && st_.records == 0) {
+            if (second_) split_->no_records = true;
+            else error_at(line_, col(), abs(), "no records: the file holds only blank lines");
+        }
     }
 
     void run_array() {
@@ -414,7 +421,21 @@ private:
         ++tracked_in_record_;
         const int version = s[14] <= '9' ? s[14] - '0' : s[14] - 'a' + 10;
         if (seen->version == version) return;  // the common case: no pointer built
-        track_version(*seen, version, s, vline, vcol, pointer());
+        track_version(*seen, version, s, vline, vcol, pointer(), shape_);
+    }
+
+    VersionSeen* version_slot(const std::string& key) override {
+        auto it = versions_.find(key);
+        if (it == versions_.end()) {
+            if (versions_.size() >= max_tracked_fields) return nullptr;
+            it = versions_.emplace(key, VersionSeen{}).first;
+        }
+        return &it->second;
+    }
+    void save_versions() override { saved_versions_ = versions_; }
+    void restore_versions() override {
+        versions_ = std::move(saved_versions_);
+        cache_.clear();  // it points into the map
     }
 
     // Cheap filter before the shape rules: an id in any spelling has at
@@ -647,8 +668,10 @@ private:
 
 }  // namespace
 
-Stats scan_json(Input& in, const Options& o, const Sink& sink, bool ndjson) {
-    return JsonReader(in, o, sink, ndjson).run();
+Stats scan_json(Input& in, const Options& o, const Sink& sink, bool ndjson, Split* split, bool second) {
+    JsonReader r(in, o, sink, ndjson);
+    r.set_split(split, second);
+    return r.run();
 }
 
 }  // namespace idconform::scan::detail

@@ -8,6 +8,13 @@
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <sys/stat.h>
+#include <system_error>
+#include <thread>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <unistd.h>
 
 namespace idconform::scan {
@@ -21,6 +28,13 @@ Input::Input(int fd, std::size_t chunk) : fd_(fd), capacity_(std::max<std::size_
     data_ = owned_.get();
 }
 
+Input::Input(int fd, std::size_t chunk, std::uint64_t limit, std::function<void()> at_limit)
+    : Input(fd, chunk) {
+    positional_ = true;
+    limit_ = limit;
+    at_limit_ = std::move(at_limit);
+}
+
 Input::Input(std::string_view text) : data_(text.data()), end_(text.size()) {}
 
 bool Input::refill(std::size_t keep_from) {
@@ -31,7 +45,18 @@ bool Input::refill(std::size_t keep_from) {
     base_ += keep_from;
     end_ = kept;
     for (;;) {
-        const ssize_t n = ::read(fd_, buf + end_, capacity_ - end_);
+        ssize_t n;
+        if (positional_) {
+            const std::uint64_t at = base_ + end_;
+            if (at >= limit_) {
+                if (at_limit_) at_limit_();
+                unlimit();
+            }
+            const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(capacity_ - end_, limit_ - at));
+            n = ::pread(fd_, buf + end_, want, static_cast<off_t>(at));
+        } else {
+            n = ::read(fd_, buf + end_, capacity_ - end_);
+        }
         if (n < 0 && errno == EINTR) continue;
         if (n < 0) {
             errno_ = errno;
@@ -129,16 +154,78 @@ bool Scanner::utf8_step() {
     return true;
 }
 
+bool Scanner::handoff() {
+    Split& s = *split_;
+    split_ = nullptr;
+    s.finish();
+    const bool usable = !s.overflow && !s.failed && !s.stats.stopped && s.tracked < max_tracked_fields &&
+                        !(s.no_records && st_.records == 0);
+    if (usable) {
+        // Replay in file order: the buffered violations, and between them the
+        // first value of each version per field, judged against this half's
+        // version state exactly as one pass would have judged it.
+        save_versions();
+        const std::uint64_t before = st_.violations;
+        std::size_t ei = 0;
+        for (std::size_t vi = 0;; ++vi) {
+            for (; ei < s.events.size() && s.events[ei].at <= vi && !st_.stopped; ++ei) {
+                const VersionEvent& e = s.events[ei];
+                if (VersionSeen* seen = version_slot(e.key))
+                    track_version(*seen, e.version, e.value, e.line, e.column, e.where, e.key);
+            }
+            if (st_.stopped || vi == s.violations.size()) break;
+            Violation& v = s.violations[vi];
+            report(std::move(v.rule), v.line, v.column, std::move(v.where), std::move(v.expected), std::move(v.actual));
+        }
+        if (!st_.stopped) {
+            st_.records += s.stats.records;
+            st_.values += s.stats.values;
+            st_.bytes = s.stats.bytes;
+            if (s.stats.error) st_.error = s.stats.error;
+            st_.halves = true;
+            merged_ = true;
+            return true;
+        }
+        // The sink stopped inside the second half: read it again here (without
+        // delivering again) so that the scan stops where one pass stops and
+        // the counts say so.
+        restore_versions();
+        suppress_ = st_.violations - before;
+        st_.violations = before;
+        st_.stopped = false;
+    }
+    in_.unlimit();
+    return false;
+}
+
 void Scanner::report(std::string rule, std::uint64_t line, std::uint64_t column, std::string where,
                      std::string expected, std::string actual) {
     if (st_.stopped) return;
+    if (suppress_ > 0) {
+        ++st_.violations;
+        if (--suppress_ == 0) st_.stopped = true;
+        return;
+    }
     Violation v{std::move(rule), line, column, std::move(where), std::move(expected), std::move(actual)};
     ++st_.violations;
     if (!sink_(v)) st_.stopped = true;
 }
 
 void Scanner::track_version(VersionSeen& seen, int version, std::string_view value, std::uint64_t line,
-                            std::uint64_t column, const std::string& where) {
+                            std::uint64_t column, const std::string& where, std::string_view key) {
+    if (second_) {  // judged at the handoff: remember the first value of each version
+        if (seen.version < 0) seen.version = version;
+        if ((seen.reported >> version) & 1u) return;
+        seen.reported = static_cast<std::uint16_t>(seen.reported | (1u << version));
+        if (split_->events.size() >= Split::max_buffered) {
+            split_->overflow = true;
+            st_.stopped = true;
+            return;
+        }
+        split_->events.push_back(VersionEvent{std::string(key), version, std::string(value), line, column, where,
+                                              static_cast<std::size_t>(st_.violations)});
+        return;
+    }
     if (seen.version < 0) {
         seen.version = version;
         seen.line = line;
@@ -199,7 +286,91 @@ Stats dispatch(detail::Input& in, const Options& o, const Sink& sink) {
 }
 }  // namespace
 
+namespace {
+
+// Line breaks in the first `n` bytes of fd; false on a read error.
+bool count_lines(int fd, std::uint64_t n, std::size_t chunk, std::uint64_t& lines) {
+    std::vector<char> buf(std::max<std::size_t>(chunk, 1u << 16));
+    std::uint64_t at = 0;
+    while (at < n) {
+        const ssize_t got = ::pread(fd, buf.data(), static_cast<std::size_t>(std::min<std::uint64_t>(buf.size(), n - at)),
+                                    static_cast<off_t>(at));
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) return false;
+        const char* p = buf.data();
+        const char* e = p + got;
+#if defined(__SSE2__)
+        // lines are short (one record): 16 bytes at a time beats a memchr per line
+        const __m128i nl = _mm_set1_epi8('\n');
+        for (; e - p >= 16; p += 16)
+            lines += static_cast<std::uint64_t>(__builtin_popcount(static_cast<unsigned>(
+                _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)), nl)))));
+#endif
+        for (; p < e; ++p) lines += *p == '\n' ? 1 : 0;
+        at += static_cast<std::uint64_t>(got);
+    }
+    return true;
+}
+
+// The first line start at or after the middle of a `size`-byte file; 0: none.
+std::uint64_t split_point(int fd, std::uint64_t size) {
+    char buf[4096];
+    for (std::uint64_t at = size / 2; at < size;) {
+        const ssize_t got = ::pread(fd, buf, sizeof buf, static_cast<off_t>(at));
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) return 0;
+        if (const void* nl = std::memchr(buf, '\n', static_cast<std::size_t>(got))) {
+            const std::uint64_t s = at + static_cast<std::uint64_t>(static_cast<const char*>(nl) - buf) + 1;
+            return s < size ? s : 0;
+        }
+        at += static_cast<std::uint64_t>(got);
+    }
+    return 0;
+}
+
+Stats scan_halves(int fd, std::uint64_t at, const Options& o, const Sink& sink) {
+    detail::Split s;
+    s.at = at;
+    const bool ndjson = o.format == Format::ndjson;
+    try {
+        s.worker = std::thread([&s, fd, &o, ndjson] {
+            if (!count_lines(fd, s.at, o.buffer_bytes, s.line)) {
+                s.failed = true;
+                return;
+            }
+            detail::Input in(fd, o.buffer_bytes, UINT64_MAX, nullptr);
+            const Sink buffer = [&s](const Violation& v) {
+                if (s.violations.size() >= detail::Split::max_buffered) {
+                    s.overflow = true;
+                    return false;
+                }
+                s.violations.push_back(v);
+                return true;
+            };
+            s.stats = ndjson ? detail::scan_json(in, o, buffer, true, &s, true) : detail::scan_csv(in, o, buffer, &s, true);
+            if (s.stats.error && s.stats.error->message.rfind("read error", 0) == 0) s.failed = true;
+        });
+    } catch (const std::system_error&) {  // no thread: one pass
+        detail::Input in(fd, o.buffer_bytes);
+        return dispatch(in, o, sink);
+    }
+    detail::Input in(fd, o.buffer_bytes, at, [&s] { s.abandon(); });
+    Stats st = ndjson ? detail::scan_json(in, o, sink, true, &s, false) : detail::scan_csv(in, o, sink, &s, false);
+    s.abandon();  // the first half stopped early (error, sink): the second is not needed
+    return st;
+}
+
+}  // namespace
+
 Stats scan_fd(int fd, const Options& o, const Sink& sink) {
+    const unsigned threads = o.threads != 0 ? o.threads : std::thread::hardware_concurrency();
+    struct stat sb {};
+    if (threads >= 2 && (o.format == Format::ndjson || o.format == Format::csv) && ::fstat(fd, &sb) == 0 &&
+        S_ISREG(sb.st_mode) && static_cast<std::uint64_t>(sb.st_size) >= std::max<std::uint64_t>(o.split_min_bytes, 2) &&
+        ::lseek(fd, 0, SEEK_CUR) == 0) {
+        if (const std::uint64_t at = split_point(fd, static_cast<std::uint64_t>(sb.st_size)); at > 0)
+            return scan_halves(fd, at, o, sink);
+    }
     detail::Input in(fd, o.buffer_bytes);
     return dispatch(in, o, sink);
 }

@@ -33,6 +33,11 @@ struct Options {
     bool shape = true;                      // shape-scan every value
     std::size_t max_line_bytes = 8u << 20;  // NDJSON/CSV: a longer line is an error
     std::size_t buffer_bytes = 1u << 20;    // read size
+    // Regular NDJSON/CSV files of at least split_min_bytes are scanned as two
+    // halves on two threads (split at a line break) with results identical
+    // to one pass; threads 0 = as many as the machine has (at most 2), 1 = one pass.
+    unsigned threads = 0;
+    std::uint64_t split_min_bytes = 32u << 20;
 };
 
 // One broken rule at one place.
@@ -60,6 +65,7 @@ struct Stats {
     std::uint64_t values = 0;      // strings/fields looked at
     std::uint64_t violations = 0;
     bool stopped = false;          // the sink asked to stop
+    bool halves = false;           // scanned as two halves on two threads (Options::threads)
     std::optional<ScanError> error;
 };
 

@@ -111,7 +111,27 @@ echo "scanned ${size_mb} MiB with peak RSS ${rss_kb} KiB"
 [ "$size_mb" -ge 100 ] || fail "the generated file is too small"
 [ "$rss_kb" -lt 51200 ] || fail "peak RSS ${rss_kb} KiB >= 50 MiB"
 expect_stderr "FAILED scanned 1 file"
-rm -f "$WORK/big.ndjson"
+
+# --- two halves on two threads: the same lines as one pass, also when stopped
+# in the second half (the summary's time aside); a CSV copy as well
+python3 "$SRC/bench/scan_gen.py" csv "$WORK/big.csv" 40
+for f in big.ndjson big.csv; do
+  total=$({ "$IDCONFORM_BIN" scan --threads 1 "$WORK/$f" 2>/dev/null || true; } | wc -l)
+  [ "$total" -gt 10 ] || fail "$f: expected violations, got $total"
+  for extra in "" "--max-violations $((total * 3 / 4))"; do
+    set +e
+    # shellcheck disable=SC2086
+    "$IDCONFORM_BIN" scan --threads 1 $extra "$WORK/$f" >"$WORK/one.out" 2>"$WORK/one.err"; c1=$?
+    # shellcheck disable=SC2086
+    "$IDCONFORM_BIN" scan --threads 2 $extra "$WORK/$f" >"$WORK/two.out" 2>"$WORK/two.err"; c2=$?
+    set -e
+    [ "$c1" -eq "$c2" ] || fail "$f $extra: exit $c1 with one thread, $c2 with two"
+    cmp -s "$WORK/one.out" "$WORK/two.out" || fail "$f $extra: violations differ between one and two threads"
+    diff <(sed 's/ in [0-9.]* s:/ in T s:/' "$WORK/one.err") <(sed 's/ in [0-9.]* s:/ in T s:/' "$WORK/two.err") ||
+      fail "$f $extra: summaries differ between one and two threads"
+  done
+done
+rm -f "$WORK/big.ndjson" "$WORK/big.csv"
 
 # --- a suite: create over HTTP, trigger an export, scan the file it wrote
 mkdir -p "$WORK/exports"

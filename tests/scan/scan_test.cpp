@@ -33,7 +33,8 @@ struct Out {
     }
 };
 
-Out scan_once(const std::string& text, Options o, bool via_file, std::size_t stop_after = 0) {
+// via_file: through a 64-byte buffer, as one pass unless `split` (two halves on two threads).
+Out scan_once(const std::string& text, Options o, bool via_file, std::size_t stop_after = 0, bool split = false) {
     Out out;
     auto sink = [&](const Violation& v) {
         out.v.push_back(v);
@@ -49,6 +50,8 @@ Out scan_once(const std::string& text, Options o, bool via_file, std::size_t sto
     std::fflush(f);
     std::rewind(f);
     o.buffer_bytes = 64;
+    o.threads = split ? 2 : 1;
+    o.split_min_bytes = 0;
     out.st = scan_fd(fileno(f), o, sink);
     std::fclose(f);
     return out;
@@ -64,6 +67,14 @@ Out scan(const std::string& text, Format fmt, std::vector<FieldSpec> fields = {}
     CHECK(a.brief() == b.brief());
     CHECK(a.err() == b.err());
     CHECK(a.st.records == b.st.records);
+    if (fmt != Format::json) {
+        Out c = scan_once(text, o, true, 0, true);
+        CHECK(a.brief() == c.brief());
+        CHECK(a.err() == c.err());
+        CHECK(a.st.records == c.st.records);
+        CHECK(a.st.bytes == c.st.bytes);
+        CHECK(a.st.values == c.st.values);
+    }
     return a;
 }
 
@@ -270,4 +281,75 @@ TEST_CASE("an unreadable path is an error without a position") {
     REQUIRE(s.error.has_value());
     CHECK(s.error->line == 0);
     CHECK(format_error("/nonexistent/x.ndjson", *s.error) == "/nonexistent/x.ndjson: error: cannot open: No such file or directory");
+}
+
+// ------------------------------------------------------------ two halves
+
+namespace {
+// One pass from memory against two halves from a file, stopping after every
+// possible number of violations: identical violations, error and counts.
+void same_in_halves(const std::string& text, Format fmt, bool expect_halves, std::vector<FieldSpec> fields = {}) {
+    Options o;
+    o.format = fmt;
+    o.fields = std::move(fields);
+    const Out a = scan_once(text, o, false);
+    for (std::size_t stop = 0; stop <= a.v.size(); ++stop) {
+        CAPTURE(stop);
+        const Out one = scan_once(text, o, false, stop);
+        const Out two = scan_once(text, o, true, stop, true);
+        CHECK(one.brief() == two.brief());
+        for (std::size_t i = 0; i < one.v.size() && i < two.v.size(); ++i) {
+            CHECK(one.v[i].expected == two.v[i].expected);
+            CHECK(one.v[i].actual == two.v[i].actual);
+        }
+        CHECK(one.err() == two.err());
+        CHECK(one.st.records == two.st.records);
+        CHECK(one.st.values == two.st.values);
+        CHECK(one.st.bytes == two.st.bytes);
+        CHECK(one.st.violations == two.st.violations);
+        CHECK(one.st.stopped == two.st.stopped);
+        if (stop == 0) CHECK(two.st.halves == expect_halves);
+    }
+}
+}  // namespace
+
+TEST_CASE("two halves: violations and versions in both halves, in file order, at every stop") {
+    const std::string v4b = "2c5ea4c0-4067-41e0-a4ea-2bd8c1b2dd8a";
+    const std::string v1 = "c232ab00-9414-11ec-b3c8-9f6bdeced846";
+    std::string nd;
+    for (int i = 0; i < 40; ++i) {
+        std::string id = i == 3 || i == 30 ? v7u : i == 25 ? v4 : i == 33 ? v1 : v7;
+        std::string rec = "{\"id\":" + q(id) + ",\"n\":" + std::to_string(i);
+        if (i >= 22) rec += ",\"late_id\":" + q(i == 36 ? v4b : v7);  // a field first seen after the split
+        if (i == 10 || i == 28) rec += ",\"owner_id\":" + q(nil);
+        nd += rec + "}\n";
+    }
+    same_in_halves(nd, Format::ndjson, true);
+    same_in_halves(nd, Format::ndjson, true, {FieldSpec{"/id", "uuid", false}});
+    // an error in the second half, after violations in both
+    same_in_halves(nd + "{\"id\":" + q(v7u) + "}\n{\"id\": 1,}\n", Format::ndjson, true);
+
+    std::string csv = "id,name,owner_id\n";
+    for (int i = 0; i < 40; ++i) {
+        std::string id = i == 3 || i == 30 ? v7u : i == 25 ? v4 : i == 33 ? v1 : v7;
+        csv += id + ",n" + std::to_string(i) + "," + (i == 10 || i == 28 ? nil : i == 35 ? "\"\"" : "") + "\r\n";
+    }
+    same_in_halves(csv, Format::csv, true);
+    same_in_halves(csv + "1,2\n", Format::csv, true);  // a ragged row at the end
+}
+
+TEST_CASE("two halves: a split that is not a record boundary falls back to one pass") {
+    // a quoted CSV field spanning the middle of the file
+    std::string csv = "id,note\n" + v7u + ",x\n" + v7 + ",\"";
+    for (int i = 0; i < 30; ++i) csv += "line " + std::to_string(i) + ",\n";
+    csv += "\"\n" + v7u + ",y\n";
+    same_in_halves(csv, Format::csv, false);
+    // NDJSON with a blank line just before the split point, then records
+    std::string nd = "{\"id\":" + q(v7u) + "}\n";
+    nd += std::string(200, ' ') + "\n\n";
+    nd += "{\"id\":" + q(v7u) + "}\n";
+    same_in_halves(nd, Format::ndjson, false);
+    // only blank lines after the first half's records, and a file of blank lines
+    same_in_halves("{\"id\":" + q(v7u) + "}\n" + std::string(100, '\n'), Format::ndjson, false);
+    same_in_halves(std::string(100, '\n'), Format::ndjson, false);
 }
