@@ -74,9 +74,8 @@ void replace_all(std::string& s, const std::string& what, std::string_view with)
     for (std::size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + with.size())) s.replace(p, what.size(), with);
 }
 
-// The recorded copy of a request: sensitive headers and every secret value masked.
-Request redact(const Request& in, const std::set<std::string>& secrets) {
-    Request r = in;
+// The recorded request: sensitive headers and every secret value masked, in place.
+void redact(Request& r, const std::set<std::string>& secrets) {
     for (auto& h : r.headers)
         if (sensitive_header(h.name)) h.value = std::string(redacted);
     for (const auto& s : secrets) {
@@ -84,7 +83,6 @@ Request redact(const Request& in, const std::set<std::string>& secrets) {
         replace_all(r.body, s, redacted);
         for (auto& h : r.headers) replace_all(h.value, s, redacted);
     }
-    return r;
 }
 
 void redact_response(Response& resp, const std::set<std::string>& secrets) {
@@ -139,6 +137,7 @@ struct StepOutcome {
     bool transport_error = false;
     std::string suite_error;   // template problem: undefined variable, ...
     bool failed = false;
+    bool evidence_pending = false;  // run_step(defer_evidence): not redacted, no reproduce yet
 };
 
 struct SuiteRun {
@@ -618,8 +617,12 @@ private:
         return r;
     }
 
+    // With defer_evidence the redaction and the reproduce line are left to the
+    // caller (out.evidence_pending): run_case builds them only for cases that
+    // do not pass, whose reports show them.
     awaitable<StepOutcome> run_step(SuiteRun& run, const suite::Step& st, Scope& scope, const std::string& rule,
-                                    std::map<std::string, std::vector<std::string>>* collected = nullptr) {
+                                    std::map<std::string, std::vector<std::string>>* collected = nullptr,
+                                    bool defer_evidence = false) {
         if (st.kind == suite::Step::Kind::file) co_return run_file_step(st, scope, rule);
         StepOutcome out;
         out.record.name = !st.name.empty()                     ? st.name
@@ -704,11 +707,20 @@ private:
         } else {
             out.transport_error = true;
         }
-        x.request = redact(x.request.url.empty() ? *req : x.request, scope.secrets());
-        if (x.response) redact_response(*x.response, scope.secrets());
-        out.record.reproduce = reproduce(run, x.request);
+        if (x.request.url.empty()) x.request = std::move(*req);
         out.record.exchange = std::move(x);
+        if (defer_evidence) out.evidence_pending = true;
+        else add_evidence(run, out.record, scope.secrets());
         co_return out;
+    }
+
+    // The evidence of a step that sent something: its request and response
+    // redacted in place and the command line that sends the request again.
+    static void add_evidence(const SuiteRun& run, StepRecord& rec, const std::set<std::string>& secrets) {
+        Exchange& x = rec.exchange;
+        redact(x.request, secrets);
+        if (x.response) redact_response(*x.response, secrets);
+        rec.reproduce = reproduce(run, x.request);
     }
 
     // DATA-ID-003: all values of one field seen in the run share one version.
@@ -814,7 +826,8 @@ private:
                 ++failed;
                 StepRecord rec;
                 rec.name = "delete what '" + c.origin + "' created";
-                x.request = redact(x.request.url.empty() ? req : x.request, run.scope.secrets());
+                if (x.request.url.empty()) x.request = req;
+                redact(x.request, run.scope.secrets());
                 rec.reproduce = reproduce(run, x.request);
                 rec.exchange = std::move(x);
                 r.steps.push_back(std::move(rec));
@@ -882,12 +895,22 @@ private:
         scope.set(case_started_var, json::value(ids::system_unix_ms()));
         const std::string rule = join(c.rules, ",");
         std::map<std::string, std::vector<std::string>> collected;  // `collect:` lists of this case
+        // Steps whose evidence (redaction, reproduce line) is not built yet:
+        // built once the case is known not to pass, since a passed case's
+        // report shows neither (see compact_passed).
+        std::vector<std::size_t> pending;
+        auto add_pending_evidence = [&] {
+            for (std::size_t i : pending) add_evidence(run, r.steps[i], scope.secrets());
+            pending.clear();
+        };
         bool stopped = false;
         for (const auto& st : c.steps) {
             for (int rep = 0; rep < st.repeat && !stopped; ++rep) {
-                StepOutcome so = co_await run_step(run, st, scope, rule, &collected);
+                StepOutcome so = co_await run_step(run, st, scope, rule, &collected, true);
                 if (st.repeat > 1) so.record.name += " [" + std::to_string(rep + 1) + "/" + std::to_string(st.repeat) + "]";
                 r.steps.push_back(std::move(so.record));
+                if (so.evidence_pending) pending.push_back(r.steps.size() - 1);
+                if (!so.suite_error.empty() || so.transport_error || so.failed) add_pending_evidence();
                 const StepRecord& rec = r.steps.back();
                 if (!so.suite_error.empty()) {
                     r.outcome = Outcome::error;
@@ -918,30 +941,48 @@ private:
             if (stopped) break;
         }
         if (!stopped && !c.collected.empty()) {
-            if (evaluate_collected(c, scope, rule, collected, r)) file_under_broken_rule(r);
+            if (evaluate_collected(c, scope, rule, collected, r)) {
+                add_pending_evidence();
+                r.steps.back().reproduce = replay_steps(r.steps, r.steps.size() - 1);
+                file_under_broken_rule(r);
+            }
+        }
+        if (r.outcome == Outcome::passed) {
+            // What compact_passed keeps of the request is its method and URL.
+            for (std::size_t i : pending)
+                for (const auto& secret : scope.secrets()) replace_all(r.steps[i].exchange.request.url, secret, redacted);
+            compact_passed(r);
+        } else {
+            add_pending_evidence();
         }
         r.seconds = seconds_since(t0);
         co_return r;
     }
 
-    // The case's `collected:` checks, as one more step record; true when one failed.
+    // The reproduce line of the collected checks: the case's first n requests
+    // sent again, in order (a run of identical requests, e.g. from `repeat`,
+    // as one shell loop).
+    static std::string replay_steps(const std::vector<StepRecord>& steps, std::size_t n) {
+        std::string out;
+        for (std::size_t i = 0; i < n;) {
+            std::size_t j = i;
+            while (j < n && steps[j].reproduce == steps[i].reproduce) ++j;
+            if (!steps[i].reproduce.empty()) {
+                if (!out.empty()) out += "\n";
+                out += j - i == 1 ? steps[i].reproduce
+                                  : "for i in $(seq " + std::to_string(j - i) + "); do " + steps[i].reproduce + "; echo; done";
+            }
+            i = j;
+        }
+        return out;
+    }
+
+    // The case's `collected:` checks, as one more step record (its reproduce
+    // line is left to the caller, see replay_steps); true when one failed.
     static bool evaluate_collected(const suite::Case& c, const Scope& scope, const std::string& rule,
                                    const std::map<std::string, std::vector<std::string>>& collected, CaseResult& r) {
         StepRecord rec;
         rec.name = "checks over the collected ids";
-        // Reproduced by sending the case's requests again, in order (a run of
-        // identical requests, e.g. from `repeat`, as one shell loop).
-        for (std::size_t i = 0; i < r.steps.size();) {
-            std::size_t j = i;
-            while (j < r.steps.size() && r.steps[j].reproduce == r.steps[i].reproduce) ++j;
-            if (!r.steps[i].reproduce.empty()) {
-                if (!rec.reproduce.empty()) rec.reproduce += "\n";
-                rec.reproduce += j - i == 1 ? r.steps[i].reproduce
-                                            : "for i in $(seq " + std::to_string(j - i) + "); do " + r.steps[i].reproduce +
-                                                  "; echo; done";
-            }
-            i = j;
-        }
         for (const auto& ce : c.collected) {
             static const std::vector<std::string> none;
             const auto it = collected.find(ce.list);
@@ -1179,7 +1220,6 @@ private:
                             } else {
                                 CaseResult r = co_await run_case(run, e);
                                 if (r.outcome == Outcome::failed) ++failures_;
-                                if (r.outcome == Outcome::passed) compact_passed(r);
                                 results.emplace(i, std::move(r));
                             }
                             flush();

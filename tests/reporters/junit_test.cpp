@@ -6,6 +6,10 @@
 
 #include <pugixml.hpp>
 
+#include <sstream>
+#include <string>
+#include <vector>
+
 #include <doctest/doctest.h>
 
 using namespace idconform;
@@ -221,4 +225,52 @@ TEST_CASE("JUnit reporter: the run's summary cases are not what it reports") {
     std::string error;
     REQUIRE(r.run_finished(sample_run(), error));
     CHECK(read_file(dir / "junit.xml").find("<testcase") == std::string::npos);
+}
+
+TEST_CASE("JUnit: passed testcases printed directly are what pugixml prints") {
+    // Passed testcases with plain ASCII text skip pugixml (junit_reporter.cpp,
+    // passed_testcase_text); each must still be byte for byte pugixml's
+    // printing of the same element, escapes included. Names with '>' or
+    // non-ASCII text take the pugixml path and must agree as well.
+    RunSummary run;
+    SuiteResult s;
+    s.name = "escapes";
+    s.file = "suites/e.yaml";
+    const std::vector<std::string> names = {"a & b <c> \"q\"", "it's", "caf\xc3\xa9", "tab\there", "plain"};
+    for (const auto& name : names) {
+        CaseResult c;
+        c.name = name;
+        c.classname = "escapes.DATA-ID-001";
+        c.pos = SourcePos{"suites/e.yaml", 7, 3};
+        c.rules = {"DATA-ID-001"};
+        c.properties = {{"endpoint", "GET /v1/x?a=1&b=\"2\""}, {"", "dropped"}};
+        StepRecord st;
+        st.name = "get 'x' & <y>";
+        st.exchange.request.method = "GET";
+        st.exchange.request.url = "http://127.0.0.1:1/v1/x?a=1&b=2";
+        st.exchange.response = Response{};
+        st.exchange.response->status = 200;
+        st.exchange.response->reason = "OK";
+        st.checks.push_back(check("DATA-ID-001", "id /id", "canonical \"v7\"", "'a' -> <b> & c", true, pos("suites/e.yaml", 9, 5)));
+        c.steps.push_back(st);
+        s.cases.push_back(c);
+    }
+    CaseResult bare;  // no properties, rules or steps: a self-closed element
+    bare.name = "bare";
+    s.cases.push_back(bare);
+    run.suites.push_back(s);
+    const std::string xml = render_junit(run, "");
+    pugi::xml_document doc;
+    REQUIRE(doc.load_string(xml.c_str()));
+    std::size_t n = 0;
+    for (auto tc : doc.child("testsuites").child("testsuite").children("testcase")) {
+        std::ostringstream one;
+        tc.print(one, "  ", pugi::format_indent, pugi::encoding_utf8, 2);
+        CHECK_MESSAGE(xml.find(one.str()) != std::string::npos, one.str());
+        ++n;
+    }
+    CHECK(n == names.size() + 1);
+    const auto first = doc.child("testsuites").child("testsuite").child("testcase");
+    CHECK(std::string(first.attribute("name").value()) == names.front());
+    CHECK(std::string(first.child("system-out").text().get()).find("'a' -> <b> & c") != std::string::npos);
 }

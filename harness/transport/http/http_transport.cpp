@@ -280,8 +280,16 @@ asio::awaitable<Attempt> request_on(Stream& stream, Connection& conn, const Stat
             ec = beast::error::timeout;
         }
     };
+    // The request goes out as one buffer, laid out as Beast's serializer
+    // writes it (request line, the fields in order, blank line, body): its
+    // buffer-sequence machinery cost about a tenth of a small GET's CPU.
+    std::string wire;
+    wire.reserve(256 + r.body.size());
+    wire.append(req.method_string()).append(" ").append(req.target()).append(" HTTP/1.1\r\n");
+    for (const auto& f : req) wire.append(f.name_string()).append(": ").append(f.value()).append("\r\n");
+    wire.append("\r\n").append(req.body());
     a.sent = Clock::now();
-    auto [wec, written] = co_await bhttp::async_write(stream, req, nothrow_awaitable);
+    auto [wec, written] = co_await asio::async_write(stream, asio::buffer(wire), nothrow_awaitable);
     (void)written;
     if (wec) {
         a.received = Clock::now();
@@ -515,7 +523,7 @@ asio::awaitable<Attempt> send_hop(std::shared_ptr<State> st, const Target& t, co
 
 asio::awaitable<Exchange> run_exchange(std::shared_ptr<State> st, Request request) {
     Exchange ex;
-    ex.request = request;
+    ex.request = std::move(request);  // the request of the current hop: redirects replace it
     ex.attempts = 1;
     ex.sent = Clock::now();  // replaced by the real send time once something is written
     auto fail = [&](TransportErrorKind kind, std::string msg) {
@@ -523,9 +531,8 @@ asio::awaitable<Exchange> run_exchange(std::shared_ptr<State> st, Request reques
         ex.received = Clock::now();
     };
     try {
-        Request current = std::move(request);
+        const Request& current = ex.request;
         for (int hop = 0;; ++hop) {
-            ex.request = current;
             auto parsed = parse_target(current.url);
             if (!parsed.target) {
                 fail(TransportErrorKind::other, parsed.error);
@@ -553,7 +560,7 @@ asio::awaitable<Exchange> run_exchange(std::shared_ptr<State> st, Request reques
                 fail(TransportErrorKind::other, step.error);
                 co_return ex;
             }
-            current = std::move(*step.next);
+            ex.request = std::move(*step.next);
             ex.response.reset();
         }
     } catch (const std::exception& e) {
