@@ -81,7 +81,11 @@ legacy-salt)
   start_server --defect "$defect"
   extra=()
   [ "$rule" = DATA-ID-005 ] && extra=(--fail-on-warnings)
-  run_idconform --target "$PROFILE" --concurrency 8 "${extra[@]}"
+  # viewable-reused gives every second create the previous create's id: the
+  # creates of one case are consecutive only when nothing runs beside them.
+  conc=8
+  [ "$defect" = viewable-reused ] && conc=1
+  run_idconform --target "$PROFILE" --concurrency "$conc" "${extra[@]}"
   expect_code 1
   junit_valid
   n=$(junit_xpath "count(//testcase[contains(@classname, '.$rule')][failure])")
