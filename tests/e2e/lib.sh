@@ -25,7 +25,7 @@ start_server() {
   # both); its address goes to the profile through IDCONFORM_GRPC_ADDRESS.
   "$PRODUCTS_SERVER" --port 0 --grpc-port 0 "$@" >"$out" 2>&1 &
   PIDS+=($!)
-  for _ in $(seq 1 100); do
+  for _ in $(seq 1 600); do  # up to 30 s: a loaded CI runner starts slowly
     BASE_URL=$(sed -n 's/^listening on \(http[s]*:\/\/[^ ]*\).*/\1/p' "$out" | head -n 1)
     # with --kafka-mock / --kafka-brokers the server names its Kafka cluster first
     KAFKA_BOOTSTRAP=$(sed -n 's/^kafka bootstrap \([^ ]*\).*/\1/p' "$out" | head -n 1)
