@@ -18,3 +18,9 @@ if(NOT Protobuf_FOUND)
   find_package(Protobuf REQUIRED)
 endif()
 find_package(gRPC CONFIG REQUIRED)
+# jemalloc for the idconform executable: the runner allocates per case, and
+# glibc's malloc cost ~15-20% of the client's CPU in bench/run_http.sh. Not
+# with sanitizers (they bring their own allocator).
+if(IDCONFORM_JEMALLOC AND NOT IDCONFORM_SANITIZE)
+  pkg_check_modules(JEMALLOC REQUIRED IMPORTED_TARGET jemalloc)
+endif()

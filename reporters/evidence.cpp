@@ -41,14 +41,31 @@ std::string join_rules(const std::vector<std::string>& rules) {
     return out;
 }
 
-std::string check_line(const CheckResult& c) {
-    std::string s = c.ok ? "ok" : (c.warning ? "warn" : "FAIL");
-    if (!c.rule.empty()) s += " [" + c.rule + "]";
-    s += " " + c.what;
-    if (!c.expected.empty() || !c.actual.empty()) {
-        s += ": expected " + c.expected + ", actual " + c.actual;
+void append_check_line(std::string& s, const CheckResult& c) {
+    s += c.ok ? "ok" : (c.warning ? "warn" : "FAIL");
+    if (!c.rule.empty()) {
+        s += " [";
+        s += c.rule;
+        s += ']';
     }
-    if (!c.pos.file.empty() || c.pos.line != 0) s += " (at " + c.pos.str() + ")";
+    s += ' ';
+    s += c.what;
+    if (!c.expected.empty() || !c.actual.empty()) {
+        s += ": expected ";
+        s += c.expected;
+        s += ", actual ";
+        s += c.actual;
+    }
+    if (!c.pos.file.empty() || c.pos.line != 0) {
+        s += " (at ";
+        c.pos.append_to(s);
+        s += ')';
+    }
+}
+
+std::string check_line(const CheckResult& c) {
+    std::string s;
+    append_check_line(s, c);
     return s;
 }
 
@@ -114,19 +131,46 @@ std::string failure_detail(const CaseResult& c, const ReportOptions& opts) {
 
 std::string transcript(const CaseResult& c, const ReportOptions& opts) {
     std::string out;
+    append_transcript(out, c, opts);
+    return out;
+}
+
+void append_transcript(std::string& out, const CaseResult& c, const ReportOptions& opts) {
+    // Every passed case's JUnit testcase holds this: built by appending, with
+    // one scratch line for the checks (they are redacted as a whole line).
+    std::string line;
     int n = 0;
     for (const auto& s : c.steps) {
         const Exchange& x = s.exchange;
-        out += "step " + std::to_string(++n) + " '" + s.name + "': " + x.request.method + " " +
-               redact_url(x.request.url) + " -> ";
-        if (x.response) out += status_line(*x.response);
-        else if (x.error) out += std::string("error: ") + to_string(x.error->kind) + ": " + redact_text(x.error->message, opts.redact_headers);
-        else out += "not sent";
+        out += "step ";
+        out += std::to_string(++n);
+        out += " '";
+        out += s.name;
+        out += "': ";
+        out += x.request.method;
+        out += ' ';
+        append_redacted_url(out, x.request.url);
+        out += " -> ";
+        if (x.response) {
+            out += status_line(*x.response);
+        } else if (x.error) {
+            out += "error: ";
+            out += to_string(x.error->kind);
+            out += ": ";
+            append_redacted(out, x.error->message, opts.redact_headers);
+        } else {
+            out += "not sent";
+        }
         if (x.attempts > 1) out += " (" + std::to_string(x.attempts) + " attempts)";
-        out += "\n";
-        for (const auto& chk : s.checks) out += "  " + redact_text(check_line(chk), opts.redact_headers) + "\n";
+        out += '\n';
+        for (const auto& chk : s.checks) {
+            line.clear();
+            append_check_line(line, chk);
+            out += "  ";
+            append_redacted(out, line, opts.redact_headers);
+            out += '\n';
+        }
     }
-    return out;
 }
 
 }  // namespace idconform::reporters

@@ -16,6 +16,7 @@ namespace idconform::reporters {
 // "FAIL [RULE] what: expected E, actual A (at file:line:col)"; the verdict
 // word is "ok", "FAIL" or "warn" (a failed advisory check).
 [[nodiscard]] std::string check_line(const CheckResult& c);
+void append_check_line(std::string& out, const CheckResult& c);
 
 // The request as sent, the response (status, headers, body excerpt) or the
 // transport error, attempts and the reproduce command; every line starts
@@ -33,6 +34,7 @@ namespace idconform::reporters {
 
 // Transcript of every step: request line, status (or error), each check.
 [[nodiscard]] std::string transcript(const CaseResult& c, const ReportOptions& opts);
+void append_transcript(std::string& out, const CaseResult& c, const ReportOptions& opts);
 
 // "DATA-ID-001, DATA-ID-002" ("" when none).
 [[nodiscard]] std::string join_rules(const std::vector<std::string>& rules);

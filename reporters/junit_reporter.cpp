@@ -253,11 +253,13 @@ bool passed_testcase_text(const CaseResult& c, const SuiteResult& s, const Repor
     out += ">\n";
     if (any_property || !c.rules.empty()) {
         out += "      <properties>\n";
+        std::string value;
         for (const auto& p : c.properties) {
             if (p.name.empty()) continue;
             out += "        <property";
-            if (!append_attr(out, "name", p.name) || !append_attr(out, "value", redact_text(p.value, opts.redact_headers)))
-                return false;
+            value.clear();
+            append_redacted(value, p.value, opts.redact_headers);
+            if (!append_attr(out, "name", p.name) || !append_attr(out, "value", value)) return false;
             out += " />\n";
         }
         for (const auto& r : c.rules) {
@@ -268,7 +270,9 @@ bool passed_testcase_text(const CaseResult& c, const SuiteResult& s, const Repor
         out += "      </properties>\n";
     }
     if (!c.steps.empty()) {
-        const std::string t = transcript(c, opts);
+        thread_local std::string t;
+        t.clear();
+        append_transcript(t, c, opts);
         // pugixml prints an element holding one empty text node self-closed.
         if (t.empty()) return false;
         out += "      <system-out>";
@@ -279,13 +283,21 @@ bool passed_testcase_text(const CaseResult& c, const SuiteResult& s, const Repor
     return true;
 }
 
-std::string testcase_text(const CaseResult& c, const SuiteResult& s, const ReportOptions& opts) {
-    if (std::string fast; passed_testcase_text(c, s, opts, fast)) return fast;
+// The testcase element, replacing out's content.
+void testcase_into(std::string& out, const CaseResult& c, const SuiteResult& s, const ReportOptions& opts) {
+    out.clear();
+    if (passed_testcase_text(c, s, opts, out)) return;
     pugi::xml_document doc;
     add_case(doc, c, s, opts);
     StringWriter w;
     doc.first_child().print(w, "  ", pugi::format_indent, pugi::encoding_utf8, 2);
-    return std::move(w.out);
+    out = std::move(w.out);
+}
+
+std::string testcase_text(const CaseResult& c, const SuiteResult& s, const ReportOptions& opts) {
+    std::string out;
+    testcase_into(out, c, s, opts);
+    return out;
 }
 
 }  // namespace
@@ -301,7 +313,8 @@ std::string render_junit(const RunSummary& run, const std::string& timestamp, co
         for (const auto& c : s.cases) out += testcase_text(c, s, opts);
         out += suite_close(t);
     }
-    return out + junit_tail();
+    out += junit_tail();
+    return out;
 }
 
 JunitReporter::JunitReporter(std::string path, ReportOptions opts) : path_(std::move(path)), opts_(std::move(opts)) {}
@@ -322,7 +335,8 @@ void JunitReporter::case_finished(const CaseResult& c) {
     if (suites_.empty()) suite_started(c.suite, "");  // a case outside any suite still counts
     SuiteEntry& e = suites_.back();
     try {
-        spool_.append(testcase_text(c, e.suite, opts_));
+        testcase_into(scratch_, c, e.suite, opts_);  // scratch_ keeps its capacity from case to case
+        spool_.append(scratch_);
     } catch (const std::exception& ex) {  // allocation failure: reported at run_finished
         if (error_.empty()) error_ = std::string("cannot build JUnit report: ") + ex.what();
     }

@@ -46,6 +46,7 @@ private:
     std::string started_;  // ISO-8601 time of run_started
     std::vector<SuiteEntry> suites_;
     Spool spool_;
+    std::string scratch_;  // the testcase being rendered
     std::string error_;    // first failure while rendering a case
 };
 

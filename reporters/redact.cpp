@@ -72,13 +72,13 @@ std::vector<Header> redact_headers(const std::vector<Header>& headers, const std
 
 std::string redact_url(std::string_view url) { return mask_userinfo(url); }
 
-std::string redact_text(std::string_view text, const std::vector<std::string>& extra) {
-    // Every header match ("name:") and every userinfo ("://") has a colon:
-    // most report lines are checked with one scan for ':'.
-    if (text.find(':') == std::string_view::npos) return std::string(text);
+namespace {
 
-    // Collect [value_begin, value_end) ranges to mask, then rebuild once. A
-    // match is a sensitive name, case-insensitively, right before a ':'.
+// The [value_begin, value_end) ranges of text that redact_text masks after
+// sensitive names: a match is a sensitive name, case-insensitively, right
+// before a ':'.
+std::vector<std::pair<std::size_t, std::size_t>> secret_ranges(std::string_view text,
+                                                               const std::vector<std::string>& extra) {
     std::vector<std::pair<std::size_t, std::size_t>> ranges;
     auto match_names = [&](const std::vector<std::string>& names, std::size_t colon) {
         for (const auto& name : names) {
@@ -98,6 +98,10 @@ std::string redact_text(std::string_view text, const std::vector<std::string>& e
         match_names(default_sensitive_headers(), colon);
         match_names(extra, colon);
     }
+    return ranges;
+}
+
+std::string mask_ranges(std::string_view text, std::vector<std::pair<std::size_t, std::size_t>> ranges) {
     std::sort(ranges.begin(), ranges.end());
     std::string out;
     std::size_t at = 0;
@@ -109,6 +113,36 @@ std::string redact_text(std::string_view text, const std::vector<std::string>& e
     }
     out.append(text.substr(at));
     return mask_userinfo(out);
+}
+
+}  // namespace
+
+std::string redact_text(std::string_view text, const std::vector<std::string>& extra) {
+    // Every header match ("name:") and every userinfo ("://") has a colon:
+    // most report lines are checked with one scan for ':'.
+    if (text.find(':') == std::string_view::npos) return std::string(text);
+    return mask_ranges(text, secret_ranges(text, extra));
+}
+
+void append_redacted(std::string& out, std::string_view text, const std::vector<std::string>& extra) {
+    if (text.find(':') == std::string_view::npos) {
+        out.append(text);
+        return;
+    }
+    auto ranges = secret_ranges(text, extra);
+    if (ranges.empty() && text.find("://") == std::string_view::npos) {
+        out.append(text);  // the common case: nothing to mask, no copy
+        return;
+    }
+    out += mask_ranges(text, std::move(ranges));
+}
+
+void append_redacted_url(std::string& out, std::string_view url) {
+    if (url.find('@') == std::string_view::npos) {
+        out.append(url);  // no userinfo
+        return;
+    }
+    out += mask_userinfo(url);
 }
 
 }  // namespace idconform::reporters

@@ -36,5 +36,9 @@ inline constexpr std::string_view redacted_mark = "[REDACTED]";
 //   curl -H 'Authorization: Bearer abc' ...  ->  curl -H 'Authorization: [REDACTED]' ...
 // and with URL userinfo passwords masked as in redact_url.
 [[nodiscard]] std::string redact_text(std::string_view text, const std::vector<std::string>& extra = {});
+// redact_text / redact_url appended to out: no copy when nothing is masked
+// (the common case, on the path every passed case's report takes).
+void append_redacted(std::string& out, std::string_view text, const std::vector<std::string>& extra = {});
+void append_redacted_url(std::string& out, std::string_view url);
 
 }  // namespace idconform::reporters

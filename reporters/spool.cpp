@@ -1,5 +1,6 @@
-// The report scratch file: stdio's tmpfile, appended to while the run goes
-// on and read back once when the report is assembled.
+// The report scratch space: memory up to kMemoryLimit, then stdio's tmpfile,
+// appended to while the run goes on and read back once when the report is
+// assembled.
 #include "reporters/spool.hpp"
 
 #include <algorithm>
@@ -24,9 +25,19 @@ void Spool::fail(const char* step) noexcept {
 
 void Spool::append(std::string_view data) noexcept {
     if (!error_.empty() || data.empty()) return;
+    if (file_ == nullptr && memory_.size() + data.size() <= kMemoryLimit) {
+        try {
+            memory_.append(data);
+            size_ += data.size();
+            return;
+        } catch (...) {  // no memory for it: the file takes it
+        }
+    }
     if (file_ == nullptr) {
         file_ = std::tmpfile();
         if (file_ == nullptr) { fail("create"); return; }
+        if (std::fwrite(memory_.data(), 1, memory_.size(), file_) != memory_.size()) { fail("write"); return; }
+        std::string().swap(memory_);
     }
     if (std::fwrite(data.data(), 1, data.size(), file_) != data.size()) { fail("write"); return; }
     size_ += data.size();
@@ -35,6 +46,10 @@ void Spool::append(std::string_view data) noexcept {
 bool Spool::copy_to(std::size_t begin, std::size_t end, AtomicFileWriter& out) noexcept {
     if (!error_.empty()) return false;
     if (begin >= end) return true;
+    if (file_ == nullptr) {
+        out.write(std::string_view(memory_).substr(begin, end - begin));
+        return true;
+    }
     if (std::fflush(file_) != 0) { fail("flush"); return false; }
     if (std::fseek(file_, static_cast<long>(begin), SEEK_SET) != 0) { fail("seek"); return false; }
     char buffer[64 * 1024];

@@ -14,6 +14,8 @@ packages=(
   libgrpc++-dev libprotobuf-dev libprotoc-dev protobuf-compiler protobuf-compiler-grpc grpc-proto
   # Kafka transport (librdkafka, with its in-process mock cluster) and kcat for tests
   librdkafka-dev kcat
+  # allocator of the idconform executable (cmake -DIDCONFORM_JEMALLOC=OFF to do without)
+  libjemalloc-dev
   # tests: JUnit schema validation, TLS certificates, HTTP peers
   libxml2-utils openssl curl
   # benchmarks (run on demand)

@@ -17,8 +17,17 @@ struct SourcePos {
     int line = 0;
     int column = 0;
     [[nodiscard]] std::string str() const {  // "file:line:col"
-        if (line == 0) return file;
-        return file + ":" + std::to_string(line) + ":" + std::to_string(column);
+        std::string out;
+        append_to(out);
+        return out;
+    }
+    void append_to(std::string& out) const {  // str(), appended
+        out += file;
+        if (line == 0) return;
+        out += ':';
+        out += std::to_string(line);
+        out += ':';
+        out += std::to_string(column);
     }
 };
 

@@ -13,6 +13,7 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
@@ -1176,6 +1177,7 @@ private:
         // (at most about one per worker), and the suite keeps just counts.
         std::map<std::size_t, CaseResult> results;
         std::size_t next_report = 0;
+        bool flush_posted = false;
         auto report = [&](const CaseResult& r) {
             reporter_.case_finished(r);
             result.count_streamed(r.outcome);
@@ -1203,6 +1205,18 @@ private:
             const int workers = std::max(1, std::min<int>(opts_.concurrency, static_cast<int>(cases.size())));
             int running = workers;
             auto ex = co_await asio::this_coro::executor;
+            // Finished cases are reported from a posted handler, not by the
+            // worker that finished them: the worker goes straight on to its
+            // next case, and the report is written while that case's request
+            // is out (at concurrency 1, in the time spent waiting anyway).
+            auto post_flush = [&] {
+                if (flush_posted) return;
+                flush_posted = true;
+                asio::post(ex, [&] {
+                    flush_posted = false;
+                    flush();
+                });
+            };
             asio::steady_timer done(ex, std::chrono::steady_clock::time_point::max());
             for (int w = 0; w < workers; ++w) {
                 asio::co_spawn(
@@ -1222,7 +1236,7 @@ private:
                                 if (r.outcome == Outcome::failed) ++failures_;
                                 results.emplace(i, std::move(r));
                             }
-                            flush();
+                            post_flush();
                         }
                         if (--running == 0) done.cancel();
                     },
@@ -1234,6 +1248,9 @@ private:
                 boost::system::error_code ec;
                 co_await done.async_wait(asio::redirect_error(use_awaitable, ec));
             }
+            // A flush still queued refers to this frame: let it run first.
+            while (flush_posted) co_await asio::post(ex, use_awaitable);
+            flush();
         }
 
         std::optional<CaseResult> teardown_result, cleanup_result;

@@ -114,6 +114,10 @@ public:
         bool have_set = false, have_description = false, have_vectors = false, in_vectors = false;
         std::size_t dash_column = std::string_view::npos;
         std::unordered_set<std::string> names;
+        // One entry per line at most: no re-allocation while reading.
+        const auto lines = static_cast<std::size_t>(std::count(text_.begin(), text_.end(), '\n')) + 1;
+        set.vectors.reserve(lines);
+        names.reserve(lines);
         auto finish = [&]() -> bool {
             if (!item) return true;
             Item it = std::move(*item);

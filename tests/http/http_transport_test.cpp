@@ -6,6 +6,7 @@
 #include "transport/transport.hpp"
 
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
 #include <boost/asio/ssl/context.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -484,6 +485,111 @@ TEST_CASE("single_threaded: hops run inline; keep-alive reuse and the stale rese
         CHECK(ex.attempts == 1);
     }
     CHECK(server.connections() == 2);
+}
+
+TEST_CASE("single_threaded: the deadline watchdog times out a silent server and then lets the io_context stop") {
+    std::atomic<bool> saw_close{false};
+    TestServer server([&](ServerConn& c) -> asio::awaitable<void> {
+        auto req = co_await c.read_request();
+        if (req && req->target == "/answer") {
+            while (req && co_await c.write(ok("fine"))) req = co_await c.read_request();
+            co_return;
+        }
+        saw_close = co_await c.wait_for_close();
+    });
+    Options o = short_timeouts(300);
+    o.single_threaded = true;
+    Client client(o);
+    auto ex = client.send(make_request("GET", server.url("/silent")));
+    REQUIRE(ex.error);
+    CHECK(ex.error->kind == TransportErrorKind::timeout);
+    CHECK(ex.error->message.find("after 300 ms") != std::string::npos);
+    CHECK(eventually([&] { return saw_close.load(); }));
+
+    // With a deadline an hour away, the io_context still runs out of work as
+    // soon as the exchange is done: the watchdog does not hold it.
+    Options slow = o;
+    slow.read_timeout = std::chrono::hours(1);
+    asio::io_context io;
+    auto tr = transport::make("http", io.get_executor(), slow);
+    std::optional<Exchange> answered;
+    asio::co_spawn(io, tr->exchange(make_request("GET", server.url("/answer"))),
+                   [&](std::exception_ptr, Exchange e) { answered = std::move(e); });
+    io.run_for(std::chrono::seconds(20));
+    CHECK(io.stopped());
+    REQUIRE(answered.has_value());
+    REQUIRE_MESSAGE(answered->response, (answered->error ? answered->error->message : ""));
+    CHECK(answered->response->body == "fine");
+}
+
+TEST_CASE("single_threaded: exchanges in flight keep their own deadlines") {
+    // /hang is never answered; /fast is answered at once. Three hung
+    // exchanges start at different times, fast ones run meanwhile.
+    TestServer server([](ServerConn& c) -> asio::awaitable<void> {
+        while (auto req = co_await c.read_request()) {
+            if (req->target.rfind("/hang", 0) == 0) {
+                (void)co_await c.wait_for_close();
+                co_return;
+            }
+            if (!co_await c.write(ok(req->target))) co_return;
+        }
+    });
+    Options o = short_timeouts(400);
+    o.single_threaded = true;
+    asio::io_context io;
+    auto tr = transport::make("http", io.get_executor(), o);
+    std::vector<std::optional<Exchange>> hung(3), fast(20);
+    for (std::size_t i = 0; i < hung.size(); ++i) {
+        asio::co_spawn(
+            io,
+            [&, i]() -> asio::awaitable<void> {
+                asio::steady_timer wait(io, std::chrono::milliseconds(150 * static_cast<int>(i)));
+                co_await wait.async_wait(asio::use_awaitable);
+                hung[i] = co_await tr->exchange(make_request("GET", server.url("/hang/" + std::to_string(i))));
+            },
+            asio::detached);
+    }
+    asio::co_spawn(
+        io,
+        [&]() -> asio::awaitable<void> {
+            for (std::size_t i = 0; i < fast.size(); ++i) {
+                asio::steady_timer wait(io, std::chrono::milliseconds(20));
+                co_await wait.async_wait(asio::use_awaitable);
+                fast[i] = co_await tr->exchange(make_request("GET", server.url("/fast/" + std::to_string(i))));
+            }
+        },
+        asio::detached);
+    io.run_for(std::chrono::seconds(30));
+    CHECK(io.stopped());
+    for (const auto& ex : hung) {
+        REQUIRE(ex.has_value());
+        REQUIRE(ex->error);
+        CHECK(ex->error->kind == TransportErrorKind::timeout);
+        CHECK(ex->error->message.find("after 400 ms") != std::string::npos);
+    }
+    for (std::size_t i = 0; i < fast.size(); ++i) {
+        REQUIRE(fast[i].has_value());
+        REQUIRE_MESSAGE(fast[i]->response, (fast[i]->error ? fast[i]->error->message : ""));
+        CHECK(fast[i]->response->body == "/fast/" + std::to_string(i));
+    }
+}
+
+TEST_CASE("single_threaded: an idle connection the server closed is resent on a fresh one") {
+    // Reused at once, the connection is not peeked: the close shows up as a
+    // stale connection, and the request goes out once more on a new one.
+    TestServer server([](ServerConn& c) -> asio::awaitable<void> {
+        if (auto req = co_await c.read_request()) (void)co_await c.write(ok("once"));
+        c.close();
+    });
+    Options o;
+    o.single_threaded = true;
+    Client client(o);
+    for (int i = 0; i < 3; ++i) {
+        auto ex = client.send(make_request("GET", server.url()));
+        REQUIRE_MESSAGE(ex.response, (ex.error ? ex.error->message : ""));
+        CHECK(ex.response->body == "once");
+        CHECK(ex.attempts == 1);
+    }
 }
 
 TEST_CASE("no resend when the first request on a fresh connection goes unanswered") {

@@ -61,6 +61,53 @@ TEST_CASE("parse_target: errors say what is wrong") {
     CHECK_FALSE(parse_target("http://h:70000/").target);
 }
 
+TEST_CASE("TargetCache gives parse_target's answer for every URL, cached origin or not") {
+    const char* urls[] = {
+        "http://127.0.0.1:8080/v1/products/01a22b3c-bcbc-72db-ad99-321878a2b316",
+        "http://127.0.0.1:8080/v1/products/01A22B3C?x=1&y=%2F",
+        "http://127.0.0.1:8080",
+        "http://127.0.0.1:8080?q=1",
+        "http://127.0.0.1:8080/a#frag",            // fragment: full parse, dropped
+        "http://127.0.0.1:8080/a%zz",              // bad escape: full parse, error
+        "http://127.0.0.1:8080/a%2",               // truncated escape
+        "http://127.0.0.1:8080/a b",               // space: error
+        "http://127.0.0.1:8080/a\"b",
+        "http://127.0.0.1:8080//double/slash",
+        "http://127.0.0.1:8080/v1/x?a=/b?c:@!$&'()*+,;=",
+        "http://127.0.0.1:8081/other-port",
+        "http://user:pw@127.0.0.1:8080/userinfo",
+        "http://127.0.0.1:8080/after-userinfo",
+        "HTTP://Example.COM/Path",
+        "HTTP://Example.COM/Path?Q",
+        "https://[::1]:8443/v6",
+        "https://[::1]:8443/v6/again",
+        "ftp://h/x",
+        "ftp://h/y",
+        "http://h:0/bad-port",
+        "http://h:0/bad-port-again",
+        "/relative",
+    };
+    TargetCache cache;
+    for (int round = 0; round < 2; ++round) {
+        for (const char* url : urls) {
+            CAPTURE(url);
+            const ParsedTarget want = parse_target(url);
+            const ParsedTarget got = cache.parse(url);
+            CHECK(got.error == want.error);
+            REQUIRE(got.target.has_value() == want.target.has_value());
+            if (!want.target) continue;
+            CHECK(got.target->scheme == want.target->scheme);
+            CHECK(got.target->host == want.target->host);
+            CHECK(got.target->host_is_ip == want.target->host_is_ip);
+            CHECK(got.target->port == want.target->port);
+            CHECK(got.target->host_header == want.target->host_header);
+            CHECK(got.target->target == want.target->target);
+            CHECK(got.target->userinfo == want.target->userinfo);
+            CHECK(got.target->pool_key() == want.target->pool_key());
+        }
+    }
+}
+
 TEST_CASE("validate_request refuses what could split the message") {
     Request r;
     r.method = "GET";

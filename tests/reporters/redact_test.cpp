@@ -55,3 +55,27 @@ TEST_CASE("redact_text masks header values in commands and messages") {
     CHECK(redact_text("AUTHORIZATION:x\nauthorization: y") == "AUTHORIZATION:[REDACTED]\nauthorization: [REDACTED]");
     CHECK(redact_text("'Cookie: a' 'x-api-key: b'", {"X-Api-Key"}) == "'Cookie: [REDACTED]' 'x-api-key: [REDACTED]'");
 }
+
+TEST_CASE("append_redacted and append_redacted_url append what redact_text and redact_url return") {
+    const std::vector<std::string> extra{"X-Api-Key"};
+    const char* texts[] = {
+        "",
+        "no colon at all",
+        "ok status: expected 200, actual 200 (at s/suite.yaml:15:19)",
+        "curl -H 'Authorization: Bearer abc' -H 'Accept: x' http://h/",
+        "X-Api-Key: k1",
+        "x-api-key:k2 and Cookie: c=1",
+        "GET http://user:secret@h:8080/p?q=1 -> 200",
+        "http://h/p@not-userinfo",
+        "X-Authorization: not-a-secret",
+    };
+    for (const char* t : texts) {
+        CAPTURE(t);
+        std::string out = "prefix|";
+        append_redacted(out, t, extra);
+        CHECK(out == "prefix|" + redact_text(t, extra));
+        out = "prefix|";
+        append_redacted_url(out, t);
+        CHECK(out == "prefix|" + redact_url(t));
+    }
+}

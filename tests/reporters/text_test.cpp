@@ -213,6 +213,29 @@ TEST_CASE("AtomicFileWriter: pieces make one file; abandoned, it leaves the old 
     CHECK(error.find("cannot write JSON report '/nonexistent-idconform-dir/report.json': create:") == 0);
 }
 
+TEST_CASE("Spool: ranges across the move from memory to the scratch file copy back exactly") {
+    const fs::path dir = scratch_dir("spool-spill");
+    const std::string path = (dir / "out.txt").string();
+    Spool spool;
+    // 3 MiB pieces with distinct bytes: the third one no longer fits in the
+    // 8 MiB kept in memory, so it and everything before it go to the file.
+    std::vector<std::size_t> at{0};
+    std::string want;
+    for (char c : {'a', 'b', 'c', 'd'}) {
+        const std::string piece(3u << 20, c);
+        spool.append(piece);
+        want += piece;
+        at.push_back(spool.size());
+    }
+    REQUIRE(spool.error().empty());
+    AtomicFileWriter out(path, "test report");
+    REQUIRE(spool.copy_to(at[1] - 5, at[3] + 5, out));  // spans the spill point
+    REQUIRE(spool.copy_to(0, 5, out));
+    std::string error;
+    REQUIRE_MESSAGE(out.commit(error), error);
+    CHECK(read_file(path) == want.substr(at[1] - 5, at[3] - at[1] + 10) + want.substr(0, 5));
+}
+
 TEST_CASE("Spool: appended ranges copy back exactly, appends after a copy go to the end") {
     const fs::path dir = scratch_dir("spool");
     const std::string path = (dir / "out.txt").string();

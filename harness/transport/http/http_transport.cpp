@@ -31,6 +31,7 @@
 #include <cerrno>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 namespace idconform::transport::http {
@@ -53,6 +54,8 @@ constexpr std::size_t kBodyChunk = 64 * 1024;
 // 1xx answers (e.g. 103 Early Hints) skipped before the final one.
 constexpr int kMaxInformational = 8;
 constexpr const char* kUserAgent = "idconform/0.1";
+// A pooled connection idle for less than this is reused without a liveness peek.
+constexpr auto kPeekAfterIdle = std::chrono::milliseconds(250);
 
 constexpr auto nothrow_awaitable = asio::as_tuple(asio::use_awaitable);
 
@@ -81,6 +84,11 @@ struct Connection {
     std::unique_ptr<TlsStream> tls;
     beast::flat_buffer buffer{kReadBufferLimit};
     int served = 0;  // responses read on it; > 0 means the next use is a reuse
+    std::chrono::steady_clock::time_point idle_since{};  // when it went back to the pool
+    // Single-threaded mode: the exchange's deadline, watched by State's
+    // watchdog, which closes the socket and sets timed_out when it passes.
+    std::chrono::steady_clock::time_point deadline{};
+    bool timed_out = false;
 
     beast::tcp_stream& lowest() { return tls ? beast::get_lowest_layer(*tls) : *plain; }
 
@@ -103,7 +111,7 @@ std::unique_ptr<ssl::context> make_ssl_context(const TlsOptions& o, std::string&
 
 // Everything the transport shares between its exchanges. Held by shared_ptr
 // so exchanges in flight keep it alive when the Transport object is gone.
-struct State {
+struct State : std::enable_shared_from_this<State> {
     asio::any_io_executor ex;
     Options opts;
     // Made on the first https connection, not up front: loading the system
@@ -117,6 +125,8 @@ struct State {
         return ssl_ctx.get();
     }
 
+    TargetCache targets;  // single-threaded mode only
+
     std::mutex mu;
     bool closed = false;  // no more pooling (transport destroyed)
     std::map<std::string, std::vector<std::unique_ptr<Connection>>> idle;
@@ -126,9 +136,14 @@ struct State {
         auto it = idle.find(key);
         if (it == idle.end()) return nullptr;
         auto& list = it->second;
+        const auto now = std::chrono::steady_clock::now();
         while (!list.empty()) {
             auto conn = std::move(list.back());  // most recently used first
             list.pop_back();
+            // A connection idle for a moment is not peeked (a syscall on
+            // every request): no server's idle timeout is that short, and the
+            // stale-connection resend covers a close in between.
+            if (now - conn->idle_since < kPeekAfterIdle && conn->lowest().socket().is_open()) return conn;
             if (conn->looks_alive()) return conn;
         }
         return nullptr;
@@ -139,7 +154,76 @@ struct State {
         if (closed) return;
         auto& list = idle[key];
         if (list.size() >= kMaxIdlePerHost) return;  // conn is closed on return
+        conn->idle_since = std::chrono::steady_clock::now();
         list.push_back(std::move(conn));
+    }
+
+    // Read deadlines in single-threaded mode. Beast's stream arms a timer per
+    // operation (a timerfd_settime for the write and another for the read of
+    // every request); instead, connections in an exchange are listed here and
+    // one timer, armed at the earliest deadline, closes the sockets whose
+    // deadline has passed. With one timeout for all exchanges, a new deadline
+    // is never the earliest, so the timer is re-armed about once per timeout.
+    std::optional<asio::steady_timer> watchdog;
+    std::chrono::steady_clock::time_point watchdog_at = std::chrono::steady_clock::time_point::max();
+    std::vector<Connection*> watched;
+    bool idle_check_posted = false;
+
+    void watch(Connection& conn, std::chrono::steady_clock::time_point deadline, const std::shared_ptr<State>& self) {
+        conn.deadline = deadline;
+        conn.timed_out = false;
+        watched.push_back(&conn);
+        if (deadline < watchdog_at) arm(deadline, self);
+    }
+
+    void unwatch(Connection& conn, const std::shared_ptr<State>& self) {
+        auto it = std::find(watched.begin(), watched.end(), &conn);
+        if (it == watched.end()) return;
+        *it = watched.back();
+        watched.pop_back();
+        // A pending timer would keep the io_context running: stop it when no
+        // exchange follows at once (the next case's exchange usually does).
+        if (watched.empty() && !idle_check_posted && watchdog_at != std::chrono::steady_clock::time_point::max()) {
+            idle_check_posted = true;
+            asio::post(ex, [self] {
+                self->idle_check_posted = false;
+                if (self->watched.empty() && self->watchdog) {
+                    self->watchdog->cancel();
+                    self->watchdog_at = std::chrono::steady_clock::time_point::max();
+                }
+            });
+        }
+    }
+
+    void arm(std::chrono::steady_clock::time_point at, const std::shared_ptr<State>& self) {
+        if (!watchdog) watchdog.emplace(ex);
+        watchdog_at = at;
+        watchdog->expires_at(at);  // cancels the earlier wait, if any
+        watchdog->async_wait([self](const error_code& ec) {
+            if (ec == asio::error::operation_aborted) return;  // re-armed or stopped
+            self->expire(self);
+        });
+    }
+
+    void expire(const std::shared_ptr<State>& self) {
+        watchdog_at = std::chrono::steady_clock::time_point::max();
+        const auto now = std::chrono::steady_clock::now();
+        auto next = std::chrono::steady_clock::time_point::max();
+        for (Connection* c : watched) {
+            if (c->timed_out) continue;
+            if (c->deadline <= now) {
+                c->timed_out = true;
+                c->lowest().close();  // the pending operation ends with operation_aborted
+            } else {
+                next = std::min(next, c->deadline);
+            }
+        }
+        if (next != std::chrono::steady_clock::time_point::max()) arm(next, self);
+    }
+
+    void stop_watchdog() {
+        if (watchdog) watchdog->cancel();
+        watchdog_at = std::chrono::steady_clock::time_point::max();
     }
 
     void clear() {
@@ -261,7 +345,7 @@ bhttp::request<bhttp::string_body> build_request(const Target& t, const Request&
 
 // Sends the request on an open connection and reads the answer.
 template <class Stream>
-asio::awaitable<Attempt> request_on(Stream& stream, Connection& conn, const State& st, const Target& t,
+asio::awaitable<Attempt> request_on(Stream& stream, Connection& conn, State& st, const Target& t,
                                     const Request& r) {
     Attempt a;
     TlsStream* tls = conn.tls.get();
@@ -273,8 +357,22 @@ asio::awaitable<Attempt> request_on(Stream& stream, Connection& conn, const Stat
     // without pause) can beat the timer forever, so the loops below also
     // check the clock between reads.
     const auto deadline = std::chrono::steady_clock::now() + st.opts.read_timeout;
-    conn.lowest().expires_at(deadline);
+    const bool watchdog = st.opts.single_threaded;
+    struct Unwatch {
+        State* st = nullptr;
+        Connection* conn = nullptr;
+        ~Unwatch() {
+            if (st) st->unwatch(*conn, st->shared_from_this());
+        }
+    } unwatch;
+    if (watchdog) {
+        st.watch(conn, deadline, st.shared_from_this());
+        unwatch = {&st, &conn};
+    } else {
+        conn.lowest().expires_at(deadline);
+    }
     auto enforce_deadline = [&](error_code& ec) {
+        if (ec && conn.timed_out) ec = beast::error::timeout;  // the watchdog closed the socket
         if (!ec && std::chrono::steady_clock::now() >= deadline) {
             conn.lowest().close();
             ec = beast::error::timeout;
@@ -291,6 +389,7 @@ asio::awaitable<Attempt> request_on(Stream& stream, Connection& conn, const Stat
     a.sent = Clock::now();
     auto [wec, written] = co_await asio::async_write(stream, asio::buffer(wire), nothrow_awaitable);
     (void)written;
+    if (wec && conn.timed_out) wec = beast::error::timeout;
     if (wec) {
         a.received = Clock::now();
         if (reused && is_connection_gone(wec)) a.stale = true;
@@ -306,7 +405,7 @@ asio::awaitable<Attempt> request_on(Stream& stream, Connection& conn, const Stat
         if (r.method == "HEAD") parser->skip(true);
         auto [ec, n] = co_await bhttp::async_read_header(stream, conn.buffer, *parser, nothrow_awaitable);
         (void)n;
-        if (!ec && !parser->is_done()) enforce_deadline(ec);
+        if (!parser->is_done() || ec) enforce_deadline(ec);
         if (ec) {
             a.received = Clock::now();
             if (reused && informational == 0 && !parser->got_some() && conn.buffer.size() == 0 &&
@@ -349,7 +448,7 @@ asio::awaitable<Attempt> request_on(Stream& stream, Connection& conn, const Stat
         auto [ec, n] = co_await bhttp::async_read(stream, conn.buffer, *parser, nothrow_awaitable);
         (void)n;
         if (ec == bhttp::error::need_buffer) ec = {};
-        if (!parser->is_done()) enforce_deadline(ec);
+        if (!parser->is_done() || ec) enforce_deadline(ec);
         const std::size_t got = chunk.size() - parser->get().body().size;
         resp.body_bytes += got;
         if (resp.body.size() < cap) resp.body.append(chunk.data(), std::min(got, cap - resp.body.size()));
@@ -372,13 +471,13 @@ asio::awaitable<Attempt> request_on(Stream& stream, Connection& conn, const Stat
     const Header* conn_hdr = find_header(r.headers, "Connection");
     a.keep_alive = parser->keep_alive() && resp.status != 101 && conn.buffer.size() == 0 &&
                    !(conn_hdr && iequals(conn_hdr->value, "close"));
-    conn.lowest().expires_never();
+    if (!watchdog) conn.lowest().expires_never();
     ++conn.served;
     a.response = std::move(resp);
     co_return a;
 }
 
-asio::awaitable<Attempt> request_on_any(Connection& conn, const State& st, const Target& t, const Request& r) {
+asio::awaitable<Attempt> request_on_any(Connection& conn, State& st, const Target& t, const Request& r) {
     if (conn.tls) co_return co_await request_on(*conn.tls, conn, st, t, r);
     co_return co_await request_on(*conn.plain, conn, st, t, r);
 }
@@ -459,6 +558,9 @@ asio::awaitable<std::optional<TransportError>> open(Connection& conn, State& st,
         auto [hec] = co_await conn.tls->async_handshake(ssl::stream_base::client, nothrow_awaitable);
         if (hec) co_return classify(Phase::handshake, hec, t, st.opts, conn.tls.get());
     }
+    // The connect deadline must not carry over into the exchanges (Beast
+    // arms the stream's timer at its expiry on every operation).
+    conn.lowest().expires_never();
     co_return std::nullopt;
 }
 
@@ -479,7 +581,7 @@ asio::awaitable<Attempt> open_and_request(Connection& conn, State& st, const Tar
     }
 }
 
-asio::awaitable<Attempt> reuse_and_request(Connection& conn, const State& st, const Target& t, const Request& r) {
+asio::awaitable<Attempt> reuse_and_request(Connection& conn, State& st, const Target& t, const Request& r) {
     try {
         co_return co_await request_on_any(conn, st, t, r);
     } catch (const std::exception& e) {
@@ -493,7 +595,8 @@ asio::awaitable<Attempt> reuse_and_request(Connection& conn, const State& st, co
 // One hop: an idle connection if there is one, with at most one resend on a
 // fresh connection when the idle one turns out to be stale.
 asio::awaitable<Attempt> send_hop(std::shared_ptr<State> st, const Target& t, const Request& r) {
-    const std::string key = t.pool_key();
+    const std::string computed_key = t.pool.empty() ? t.pool_key() : std::string();
+    const std::string& key = t.pool.empty() ? computed_key : t.pool;
     // On one thread the hop runs inline; otherwise on the connection's strand.
     const bool inline_hop = st->opts.single_threaded;
     if (auto conn = st->take_idle(key)) {
@@ -533,7 +636,7 @@ asio::awaitable<Exchange> run_exchange(std::shared_ptr<State> st, Request reques
     try {
         const Request& current = ex.request;
         for (int hop = 0;; ++hop) {
-            auto parsed = parse_target(current.url);
+            auto parsed = st->opts.single_threaded ? st->targets.parse(current.url) : parse_target(current.url);
             if (!parsed.target) {
                 fail(TransportErrorKind::other, parsed.error);
                 co_return ex;
@@ -629,12 +732,18 @@ public:
             state_->closed = true;
         }
         state_->clear();
+        // Exchanges still in flight keep their deadlines: the watchdog's
+        // handler holds the state and stops once none is left.
+        if (state_->watched.empty()) state_->stop_watchdog();
     }
     HttpTransport(const HttpTransport&) = delete;
     HttpTransport& operator=(const HttpTransport&) = delete;
 
     asio::awaitable<Exchange> exchange(Request request) override { return run_exchange(state_, std::move(request)); }
-    void shutdown() override { state_->clear(); }
+    void shutdown() override {
+        state_->clear();
+        if (state_->watched.empty()) state_->stop_watchdog();
+    }
 
 private:
     std::shared_ptr<State> state_;

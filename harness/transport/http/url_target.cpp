@@ -9,6 +9,7 @@
 #include <openssl/evp.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <charconv>
 #include <vector>
@@ -43,7 +44,7 @@ void erase_header(std::vector<Header>& headers, std::string_view name) {
 
 }  // namespace
 
-std::string Target::pool_key() const { return scheme + "://" + lower(authority()); }
+std::string Target::pool_key() const { return pool.empty() ? scheme + "://" + lower(authority()) : pool; }
 
 std::string Target::authority() const {
     const bool v6 = host_is_ip && host.find(':') != std::string::npos;
@@ -104,7 +105,62 @@ ParsedTarget parse_target(std::string_view url) {
     if (t.target.empty()) t.target = "/";
     if (u.has_query()) t.target += "?" + std::string(u.encoded_query());
     if (u.has_userinfo()) t.userinfo = u.userinfo();
+    t.pool = t.pool_key();
     out.target = std::move(t);
+    return out;
+}
+
+namespace {
+
+// Path and query characters (RFC 3986 pchar, '/' and '?'), '%' aside.
+constexpr bool plain_char(unsigned char c) {
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) return true;
+    return std::string_view("-._~!$&'()*+,;=:@/?").find(static_cast<char>(c)) != std::string_view::npos;
+}
+
+bool hex_digit(char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }
+
+// Whether rest (what follows the authority) is a path and query that Boost.URL
+// would take as written: plain characters and valid %XX escapes, no fragment.
+bool plain_path_and_query(std::string_view rest) {
+    static constexpr auto table = [] {
+        std::array<bool, 256> t{};
+        for (int c = 0; c < 256; ++c) t[static_cast<std::size_t>(c)] = plain_char(static_cast<unsigned char>(c));
+        return t;
+    }();
+    for (std::size_t i = 0; i < rest.size(); ++i) {
+        const auto c = static_cast<unsigned char>(rest[i]);
+        if (table[c]) continue;
+        if (c != '%' || i + 2 >= rest.size() || !hex_digit(rest[i + 1]) || !hex_digit(rest[i + 2])) return false;
+        i += 2;
+    }
+    return true;
+}
+
+}  // namespace
+
+ParsedTarget TargetCache::parse(std::string_view url) {
+    const std::size_t sep = url.find("://");
+    std::size_t end = std::string_view::npos;
+    if (sep != std::string_view::npos) {
+        end = url.find_first_of("/?#", sep + 3);
+        if (end == std::string_view::npos) end = url.size();
+        const std::string_view rest = url.substr(end);
+        if (!origin_.empty() && url.substr(0, end) == origin_ && plain_path_and_query(rest)) {
+            ParsedTarget out;
+            out.target = proto_;
+            // Boost.URL: an empty path is "/", a query keeps its '?'.
+            if (rest.empty() || rest.front() == '?') out.target->target = "/";
+            out.target->target.append(rest);
+            return out;
+        }
+    }
+    ParsedTarget out = parse_target(url);
+    if (out.target && end != std::string_view::npos) {
+        origin_ = std::string(url.substr(0, end));
+        proto_ = *out.target;
+        proto_.target.clear();
+    }
     return out;
 }
 

@@ -23,6 +23,8 @@ struct Target {
     std::string target;       // origin-form request target: path?query, never empty
     std::string userinfo;     // decoded "user:password" from the URL, empty when none
 
+    std::string pool;         // pool_key(), filled by parse_target
+
     [[nodiscard]] bool tls() const { return scheme == "https"; }
     // Key of the keep-alive pool: connections are shared only within one.
     [[nodiscard]] std::string pool_key() const;
@@ -38,6 +40,20 @@ struct ParsedTarget {
 // Parses an absolute http/https URL. Any other scheme, a relative reference,
 // an empty host or a bad port is an error with a message saying which.
 [[nodiscard]] ParsedTarget parse_target(std::string_view url);
+
+// parse_target with a memory of the last origin ("scheme://authority" as
+// written) it parsed: a URL with the same origin, whose path and query are
+// plain RFC 3986 characters (valid %XX escapes, no fragment), is split
+// without a full parse. Everything else goes through parse_target. The same
+// results either way (tested); not thread-safe.
+class TargetCache {
+public:
+    [[nodiscard]] ParsedTarget parse(std::string_view url);
+
+private:
+    std::string origin_;
+    Target proto_;  // origin_'s Target; its `target` is filled per URL
+};
 
 // Checks that the method is an HTTP token and that no header name or value
 // could split the message (CR, LF, NUL; names must be tokens). Returns an
