@@ -25,6 +25,9 @@ public:
     virtual void run_started(const RunInfo&) {}
     virtual void suite_started(const std::string& /*suite*/, const std::string& /*file*/) {}
     virtual void case_finished(const CaseResult&) {}
+    // case_finished for a result the caller gives away (the runner's own
+    // copy): a reporter that keeps or forwards it can move it.
+    virtual void take_case(CaseResult&& c) { case_finished(c); }
     virtual void suite_finished(const SuiteResult&) {}
     // Cumulative reporters (JUnit) write their file here. Returns false and
     // sets `error` when the report could not be written.
@@ -39,6 +42,10 @@ public:
         for (auto& r : reporters_) r->suite_started(s, f);
     }
     void case_finished(const CaseResult& c) override { for (auto& r : reporters_) r->case_finished(c); }
+    void take_case(CaseResult&& c) override {
+        if (reporters_.size() == 1) reporters_.front()->take_case(std::move(c));
+        else case_finished(c);
+    }
     void suite_finished(const SuiteResult& s) override { for (auto& r : reporters_) r->suite_finished(s); }
     bool run_finished(const RunSummary& s, std::string& error) override {
         bool ok = true;

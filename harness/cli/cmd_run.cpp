@@ -4,6 +4,7 @@
 
 #include "reporters/console_reporter.hpp"
 #include "reporters/json_reporter.hpp"
+#include "reporters/threaded_reporter.hpp"
 #include "reporters/junit_reporter.hpp"
 #include "profile/profile.hpp"
 #include "runner/runner.hpp"
@@ -181,17 +182,19 @@ Runner add_run(CLI::App& app) {
         if (o->insecure)
             std::cerr << "WARNING: --insecure: TLS certificates are NOT verified; a man in the middle can answer for the target.\n";
 
-        reporters::MultiReporter multi;
+        auto multi = std::make_unique<reporters::MultiReporter>();
         const bool tty = ::isatty(STDERR_FILENO) == 1;
         reporters::ConsoleOptions co;
         co.verbose = o->verbose;
-        multi.add(std::make_unique<reporters::ConsoleReporter>(std::cerr, tty && !o->no_progress, reporters::color_wanted(tty), co));
-        if (!o->junit.empty()) multi.add(std::make_unique<reporters::JunitReporter>(o->junit));
-        if (!o->json_out.empty()) multi.add(std::make_unique<reporters::JsonReporter>(o->json_out));
+        multi->add(std::make_unique<reporters::ConsoleReporter>(std::cerr, tty && !o->no_progress, reporters::color_wanted(tty), co));
+        if (!o->junit.empty()) multi->add(std::make_unique<reporters::JunitReporter>(o->junit));
+        if (!o->json_out.empty()) multi->add(std::make_unique<reporters::JsonReporter>(o->json_out));
+        // Reports are rendered on a thread of their own, off the runner's.
+        reporters::ThreadedReporter reporting(std::move(multi));
 
-        const runner::RunReport report = runner::run(suites, ro, multi);
+        const runner::RunReport report = runner::run(suites, ro, reporting);
         std::string error;
-        if (!multi.run_finished(report.summary, error)) {
+        if (!reporting.run_finished(report.summary, error)) {
             std::cerr << "idconform: could not write a report: " << error << '\n';
             return exit_usage;
         }

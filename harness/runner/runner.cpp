@@ -1178,9 +1178,10 @@ private:
         std::map<std::size_t, CaseResult> results;
         std::size_t next_report = 0;
         bool flush_posted = false;
-        auto report = [&](const CaseResult& r) {
-            reporter_.case_finished(r);
+        // The result goes to the reporters, moved: nothing reads it after.
+        auto report = [&](CaseResult& r) {
             result.count_streamed(r.outcome);
+            reporter_.take_case(std::move(r));
         };
         auto flush = [&] {
             for (auto it = results.begin(); it != results.end() && it->first == next_report; it = results.erase(it)) {

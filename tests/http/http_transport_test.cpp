@@ -592,6 +592,34 @@ TEST_CASE("single_threaded: an idle connection the server closed is resent on a 
     }
 }
 
+TEST_CASE("a request larger than the socket buffer is written whole, then the connection is reused") {
+    // The first write of a plain request is a non-blocking write_some; what
+    // does not fit goes out asynchronously. A slow server fills the buffers.
+    TestServer server(answer_each([](const RawRequest& r) {
+        std::size_t sum = 0;
+        for (unsigned char c : r.body) sum += c;
+        return ok(std::to_string(r.body.size()) + ":" + std::to_string(sum));
+    }));
+    std::string body(8u << 20, '\0');
+    std::size_t sum = 0;
+    for (std::size_t i = 0; i < body.size(); ++i) {
+        body[i] = static_cast<char>('a' + i % 26);
+        sum += static_cast<unsigned char>(body[i]);
+    }
+    for (bool single : {false, true}) {
+        CAPTURE(single);
+        Options o = short_timeouts(20000);
+        o.single_threaded = single;
+        Client client(o);
+        for (int i = 0; i < 2; ++i) {
+            auto ex = client.send(make_request("POST", server.url("/big"), {}, body));
+            REQUIRE_MESSAGE(ex.response, (ex.error ? ex.error->message : ""));
+            CHECK(ex.response->body == std::to_string(body.size()) + ":" + std::to_string(sum));
+        }
+    }
+    CHECK(server.connections() == 2);
+}
+
 TEST_CASE("no resend when the first request on a fresh connection goes unanswered") {
     TestServer server([](ServerConn& c) -> asio::awaitable<void> {
         (void)co_await c.read_request();

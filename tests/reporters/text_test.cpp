@@ -12,6 +12,8 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdio>
+
 using namespace idconform;
 using namespace idconform::reporters;
 using namespace idconform::test;
@@ -135,6 +137,16 @@ TEST_CASE("body_excerpt cuts on a character boundary and tells what is missing")
     CHECK(body_excerpt("0123", 100, 4, false) == "0123");
     // Garbage continuation bytes cannot make the excerpt vanish.
     CHECK(body_excerpt(std::string(10, '\x80'), 4).substr(0, 1) == "\x80");
+}
+
+TEST_CASE("format_seconds gives printf's %.3f digits for every magnitude") {
+    for (double v : {0.0, 0.0005, 0.0015, 0.0025, 0.9995, 1.0005, 2.5e-4, 123.4565, 1e6 + 0.0005, 1e20, 1e300,
+                     1.7976931348623157e308}) {
+        CAPTURE(v);
+        char want[400];
+        std::snprintf(want, sizeof want, "%.3f", v);
+        CHECK(format_seconds(v) == want);
+    }
 }
 
 TEST_CASE("format_seconds prints exactly three decimals") {

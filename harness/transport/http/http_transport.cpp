@@ -32,6 +32,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <type_traits>
 #include <vector>
 
 namespace idconform::transport::http {
@@ -387,8 +388,21 @@ asio::awaitable<Attempt> request_on(Stream& stream, Connection& conn, State& st,
     for (const auto& f : req) wire.append(f.name_string()).append(": ").append(f.value()).append("\r\n");
     wire.append("\r\n").append(req.body());
     a.sent = Clock::now();
-    auto [wec, written] = co_await asio::async_write(stream, asio::buffer(wire), nothrow_awaitable);
-    (void)written;
+    error_code wec;
+    std::size_t written = 0;
+    if constexpr (std::is_same_v<Stream, beast::tcp_stream>) {
+        // Plain HTTP: a small request nearly always fits the socket buffer,
+        // so it is written at once (the socket is non-blocking, see open());
+        // an asynchronous write would complete through the scheduler. Only
+        // what did not fit is left to async_write.
+        written = stream.socket().write_some(asio::buffer(wire), wec);
+        if (wec == asio::error::would_block || wec == asio::error::try_again) wec = {};
+    }
+    if (!wec && written < wire.size()) {
+        auto [ec, n] = co_await asio::async_write(stream, asio::buffer(wire) + written, nothrow_awaitable);
+        (void)n;
+        wec = ec;
+    }
     if (wec && conn.timed_out) wec = beast::error::timeout;
     if (wec) {
         a.received = Clock::now();
@@ -445,8 +459,21 @@ asio::awaitable<Attempt> request_on(Stream& stream, Connection& conn, State& st,
     while (!parser->is_done()) {
         parser->get().body().data = chunk.data();
         parser->get().body().size = chunk.size();
-        auto [ec, n] = co_await bhttp::async_read(stream, conn.buffer, *parser, nothrow_awaitable);
-        (void)n;
+        error_code ec;
+        // Body bytes that came in with the header are parsed here: an
+        // async_read with nothing to read completes through the scheduler (a
+        // round trip on every small answer). Only missing bytes are read.
+        std::size_t parsed = 0;
+        if (conn.buffer.size() > 0) {
+            parsed = parser->put(conn.buffer.data(), ec);
+            conn.buffer.consume(parsed);
+            if (ec == bhttp::error::need_buffer || ec == bhttp::error::need_more) ec = {};
+        }
+        if (parsed == 0 && !ec) {
+            auto [rec, n] = co_await bhttp::async_read(stream, conn.buffer, *parser, nothrow_awaitable);
+            (void)n;
+            ec = rec;
+        }
         if (ec == bhttp::error::need_buffer) ec = {};
         if (!parser->is_done() || ec) enforce_deadline(ec);
         const std::size_t got = chunk.size() - parser->get().body().size;
@@ -539,6 +566,9 @@ asio::awaitable<std::optional<TransportError>> open(Connection& conn, State& st,
     if (cec) co_return classify(Phase::connect, cec, t, st.opts, nullptr);
     error_code ignored;
     conn.lowest().socket().set_option(tcp::no_delay(true), ignored);
+    // Synchronous operations (the request write in request_on) must never
+    // block the thread: EAGAIN comes back as would_block instead.
+    conn.lowest().socket().non_blocking(true, ignored);
 
     if (conn.tls) {
         SSL* ssl_handle = conn.tls->native_handle();
