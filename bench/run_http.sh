@@ -5,8 +5,8 @@
 # Builds Release in build-bench-http/ (BUILD_DIR overrides). Prints a table; exits
 # non-zero only when something failed to run, never on a missed target.
 #
-# Knobs (environment): CASES (10000), RSS_CASES (100000), REPEAT (3 idconform runs
-# per level, median reported), WRK_SECONDS (5), WRK_THREADS (1; wrk threads for the
+# Knobs (environment): CASES (10000), RSS_CASES (100000), REPEAT (5 wrk runs and 5
+# idconform runs per level, interleaved, medians compared), WRK_SECONDS (2), WRK_THREADS (1; wrk threads for the
 # 16-connection run), SHAPE (for_each | cases, see bench/http/gen_suite.py),
 # SERVER_THREADS (1), PIN (0; 1 = server on CPU 0, clients on CPU 1), KEEP_TMP (0).
 set -euo pipefail
@@ -14,8 +14,8 @@ repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${BUILD_DIR:-$repo/build-bench-http}"
 cases="${CASES:-10000}"
 rss_cases="${RSS_CASES:-100000}"
-repeat="${REPEAT:-3}"
-wrk_seconds="${WRK_SECONDS:-5}"
+repeat="${REPEAT:-5}"
+wrk_seconds="${WRK_SECONDS:-2}"
 wrk_threads="${WRK_THREADS:-1}"
 shape="${SHAPE:-for_each}"
 server_threads="${SERVER_THREADS:-1}"
@@ -100,17 +100,21 @@ median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] 
 declare -A wall run cpu wrk_rps wrk_cpu
 for level in 1 16; do
   threads=1; [ "$level" = 16 ] && threads="$wrk_threads"
-  # wrk and idconform back to back per level, so both see much the same machine load.
-  run_wrk "$threads" "$level" >"$work/wrk.result"
-  read -r "wrk_rps[$level]" "wrk_cpu[$level]" <"$work/wrk.result"
+  # wrk and idconform interleaved, REPEAT times each, medians compared: on a
+  # shared machine whose speed drifts within seconds, both then sample the
+  # same stretches of time.
   : >"$work/times-$level"
+  : >"$work/wrk-$level"
   for i in $(seq 1 "$repeat"); do
+    run_wrk "$threads" "$level" >>"$work/wrk-$level"
     run_idconform "$work/s/suite.yaml" "$level" "$work/junit-$level.xml" "$work/log-$level-$i" >>"$work/times-$level"
   done
+  wrk_rps[$level]=$(awk '{ print $1 }' "$work/wrk-$level" | median)
+  wrk_cpu[$level]=$(awk '{ print $2 }' "$work/wrk-$level" | median)
   wall[$level]=$(awk '{ print $1 }' "$work/times-$level" | median)
   run[$level]=$(awk '{ print $2 }' "$work/times-$level" | median)
   cpu[$level]=$(awk '{ print $3 }' "$work/times-$level" | median)
-  echo "run_http: concurrency $level: wrk ${wrk_rps[$level]} req/s; idconform wall s: $(awk '{ printf "%s ", $1 }' "$work/times-$level")"
+  echo "run_http: concurrency $level: wrk req/s: $(awk '{ printf "%s ", $1 }' "$work/wrk-$level"); idconform wall s: $(awk '{ printf "%s ", $1 }' "$work/times-$level")"
 done
 
 # Peak RSS of a big run with JUnit: GNU time when installed (Debian 'time'),
@@ -139,7 +143,7 @@ rss_wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", (b - a) / 1e9 }')
 junit_mb=$(awk -v b="$(stat -c %s "$work/rss-junit.xml")" 'BEGIN { printf "%.1f", b / 1048576 }')
 
 echo
-echo "idconform HTTP benchmark: $cases GET cases ($shape), median of $repeat runs; wrk ${wrk_seconds} s per level"
+echo "idconform HTTP benchmark: $cases GET cases ($shape); medians of $repeat idconform runs and $repeat wrk runs of ${wrk_seconds} s, interleaved"
 echo "machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg); server threads $server_threads, pin $pin"
 awk -v n="$cases" -v wt="$wrk_threads" -v rss="$rss_kb" -v rn="$rss_cases" -v rw="$rss_wall" -v jm="$junit_mb" \
     -v w1="${wall[1]}" -v r1="${run[1]}" -v c1="${cpu[1]}" -v k1="${wrk_rps[1]}" -v kc1="${wrk_cpu[1]}" \
