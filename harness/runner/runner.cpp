@@ -17,6 +17,7 @@
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
+#include <boost/asio/thread_pool.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -494,7 +495,7 @@ private:
         return r;
     }
 
-    // A file step: scans the file (synchronously, on the runner thread) and
+    // A file step: scans the file (synchronously, on the file thread) and
     // turns each violation into a failed check positioned in the file. An
     // unreadable file is an error; a malformed one a failed check.
     static StepOutcome run_file_step(const suite::Step& st, const Scope& scope, const std::string& rule) {
@@ -624,7 +625,14 @@ private:
     awaitable<StepOutcome> run_step(SuiteRun& run, const suite::Step& st, Scope& scope, const std::string& rule,
                                     std::map<std::string, std::vector<std::string>>* collected = nullptr,
                                     bool defer_evidence = false) {
-        if (st.kind == suite::Step::Kind::file) co_return run_file_step(st, scope, rule);
+        if (st.kind == suite::Step::Kind::file) {
+            // A scan reads a whole file (gigabytes, perhaps): on the file
+            // thread, so the runner's other cases keep going meanwhile. The
+            // step, scope and rule live in this frame until it is done.
+            co_return co_await asio::co_spawn(
+                files_.get_executor(), [&]() -> awaitable<StepOutcome> { co_return run_file_step(st, scope, rule); },
+                use_awaitable);
+        }
         StepOutcome out;
         out.record.name = !st.name.empty()                     ? st.name
                           : st.kind == suite::Step::Kind::call ? "call " + st.call.op
@@ -1293,6 +1301,7 @@ private:
     const RunOptions& opts_;
     reporters::Reporter& reporter_;
     RateLimiter limiter_;
+    asio::thread_pool files_{1};  // file steps scan here, off the runner's thread
     RunReport report_;
     int failures_ = 0;
 };
