@@ -5,6 +5,8 @@
 // shape (indices as '*') for declared fields and the version-per-field rule.
 #include "scan/detail.hpp"
 
+#include "ids/ids.hpp"
+
 #include <cstring>
 
 #if defined(__SSE2__)
@@ -28,6 +30,27 @@ std::uint32_t json_string_specials(const char* p) noexcept {
 namespace {
 
 constexpr std::size_t max_depth = 512;
+
+// Length of the valid UTF-8 sequence at p (lead byte >= 0x80) with `avail`
+// bytes readable, 0 when invalid: the rules of Scanner::utf8_step.
+std::size_t utf8_length(const unsigned char* p, std::size_t avail) noexcept {
+    const unsigned char c = p[0];
+    std::size_t n;
+    unsigned lo = 0x80, hi = 0xbf;
+    if (c >= 0xc2 && c <= 0xdf) n = 2;
+    else if (c == 0xe0) { n = 3; lo = 0xa0; }
+    else if (c == 0xed) { n = 3; hi = 0x9f; }
+    else if (c >= 0xe1 && c <= 0xef) n = 3;
+    else if (c == 0xf0) { n = 4; lo = 0x90; }
+    else if (c == 0xf4) { n = 4; hi = 0x8f; }
+    else if (c >= 0xf1 && c <= 0xf3) n = 4;
+    else return 0;
+    if (avail < n) return 0;
+    if (p[1] < lo || p[1] > hi) return 0;
+    for (std::size_t i = 2; i < n; ++i)
+        if (p[i] < 0x80 || p[i] > 0xbf) return 0;
+    return n;
+}
 
 class JsonReader final : public Scanner {
 public:
@@ -60,6 +83,7 @@ private:
     enum class State { key_or_end, key, colon, value, value_or_end, after_value };
 
     const bool ndjson_;
+    const bool fast_ = ndjson_ && o_.fast_path;
     std::vector<Frame> frames_;     // reused across records: no allocation once warm
     std::size_t depth_ = 0;
     std::string shape_;             // "/owner/id", "/items/*/id"
@@ -80,6 +104,7 @@ private:
         for (;;) {
             if (at_split() && handoff()) break;
             if (cancelled()) break;
+            if (fast_ && pos_ < end_ && d_[pos_] == '{' && fast_line()) continue;
             int c = skip_ws();
             if (c < 0 || done()) break;
             if (c != '{') {
@@ -324,6 +349,236 @@ private:
             else if (end > f.base_len) p.append(shape_, f.base_len, end - f.base_len);
         }
         return p.empty() ? "(record)" : p;
+    }
+
+
+    // ---------------------------------------------------------- fast path
+
+    // One NDJSON line whose record starts at pos_ ('{'), read in place with
+    // no refill, no error text and no report: it either accepts the whole
+    // line (a well-formed record without escapes, control characters,
+    // findings or version changes, then blanks and '\n') with exactly the
+    // effects the scalar reader would have, or returns false having changed
+    // nothing the scalar reader depends on (it resets frames, shape and
+    // per-record state itself), and the scalar reader reads the line again:
+    // every error and violation comes from there, with its text and position.
+    bool fast_line() {
+        const char* const b = d_;
+        const char* p = d_ + pos_;
+        const void* nl = std::memchr(p, '\n', end_ - pos_);
+        if (nl == nullptr) return false;  // the line crosses the buffer end (or the file's last line has no '\n')
+        const char* const e = static_cast<const char*>(nl);
+        if (in_.base() + static_cast<std::uint64_t>(e - b) - line_start_ > o_.max_line_bytes) return false;
+        shape_.clear();
+        depth_ = 0;
+        seen_ = 0;
+        tracked_in_record_ = 0;
+        push(false, -1, false);
+        ++p;
+        std::uint64_t values = 0;
+        unsigned char c;
+    object_begin:
+        c = fast_ws(p);
+        if (c == '}') goto close;
+    member:
+        if (c != '"') return false;
+        {
+            const char* q = fast_string_end(p + 1);
+            if (q == nullptr) return false;
+            const std::string_view k(p + 1, static_cast<std::size_t>(q - p - 1));
+            Frame& f = frames_[depth_ - 1];
+            shape_.resize(f.base_len);
+            shape_ += '/';
+            if (plain_key(k)) shape_.append(k);
+            else append_escaped(shape_, k);
+            // every id-named key ends in 'd' or 'D': most keys need no call
+            f.named = !k.empty() && (k.back() == 'd' || k.back() == 'D') && id_named(k);
+            f.declared = o_.fields.empty() ? -1 : declared_index();
+            p = q + 1;
+        }
+        c = fast_ws(p);
+        if (c != ':') return false;
+        ++p;
+        c = fast_ws(p);
+        goto value;
+    array_begin:
+        c = fast_ws(p);
+        if (c == ']') goto close;
+    value: {
+        Frame& f = frames_[depth_ - 1];
+        const int decl = f.declared;
+        if (decl >= 0) seen_ |= 1ull << decl;
+        if (c == '"') {
+            const char* q = fast_string_end(p + 1);
+            if (q == nullptr) return false;
+            const std::string_view sv(p + 1, static_cast<std::size_t>(q - p - 1));
+            p = q + 1;
+            ++values;
+            if (decl >= 0) {
+                if (sv.size() > scratch_cap - 1) return false;  // the scalar reader checks a prefix
+                const FieldSpec& fs = o_.fields[static_cast<std::size_t>(decl)];
+                if (check_declared_string(fs, sv)) return false;
+                if (fs.kind == "uuid" && !fast_track(sv)) return false;
+            } else if (o_.shape && sv.size() <= scratch_cap - 1 && may_be_id(sv, f.named)) {
+                int version = -1;
+                if (sv.size() == 36 && ids::is_canonical(sv) && (sv[19] == '8' || sv[19] == '9' || sv[19] == 'a' || sv[19] == 'b'))
+                    version = 1;  // any: fast_track reads it from the text
+                else if (shape_string(sv, f.named, &version))
+                    return false;
+                if (version >= 0 && !fast_track(sv)) return false;
+            }
+        } else if (c == '{' || c == '[') {
+            if (depth_ >= max_depth || decl >= 0) return false;
+            const bool named = f.named;
+            ++p;
+            push(c == '[', -1, named);
+            if (c == '[') goto array_begin;
+            goto object_begin;
+        } else if (c == 't' || c == 'f' || c == 'n') {
+            const char* word = c == 't' ? "true" : c == 'f' ? "false" : "null";
+            const std::size_t n = c == 'f' ? 5 : 4;
+            if (static_cast<std::size_t>(e - p) < n || std::memcmp(p, word, n) != 0) return false;
+            p += n;
+            if (!fast_delimiter(*p)) return false;
+            if (decl >= 0 && (c != 'n' || !o_.fields[static_cast<std::size_t>(decl)].nullable)) return false;
+        } else {
+            const char* n0 = p;
+            if (*p == '-') ++p;
+            if (*p == '0') ++p;
+            else if (*p >= '1' && *p <= '9') while (*p >= '0' && *p <= '9') ++p;
+            else return false;
+            if (*p >= '0' && *p <= '9') return false;
+            if (*p == '.') {
+                ++p;
+                if (!(*p >= '0' && *p <= '9')) return false;
+                while (*p >= '0' && *p <= '9') ++p;
+            }
+            if (*p == 'e' || *p == 'E') {
+                ++p;
+                if (*p == '+' || *p == '-') ++p;
+                if (!(*p >= '0' && *p <= '9')) return false;
+                while (*p >= '0' && *p <= '9') ++p;
+            }
+            if (!fast_delimiter(*p)) return false;
+            if (decl >= 0) return false;  // a number in a declared field is always reported
+            const std::size_t len = static_cast<std::size_t>(p - n0);
+            const bool zero = (len == 1 && n0[0] == '0') || (len == 2 && n0[0] == '-' && n0[1] == '0');
+            if (o_.shape && zero && f.named) return false;
+        }
+    }
+    after_value:
+        c = fast_ws(p);
+        {
+            Frame& f = frames_[depth_ - 1];
+            if (c == ',') {
+                ++p;
+                c = fast_ws(p);
+                if (f.array) {
+                    ++f.index;
+                    shape_.resize(f.base_len + 2);
+                    goto value;
+                }
+                goto member;
+            }
+            if (c == (f.array ? ']' : '}')) goto close;
+            return false;
+        }
+    close:
+        ++p;
+        if (--depth_ > 0) goto after_value;
+        if ((required_ & ~seen_) != 0) return false;
+        while (*p == ' ' || *p == '\t' || *p == '\r') ++p;
+        if (p != e) return false;
+        // accepted: the scalar reader's effects for this line
+        record_line_ = line_;
+        record_col_ = col();
+        ++st_.records;
+        ++st_.fast_records;
+        ++record_index_;
+        st_.values += values;
+        pos_ = static_cast<std::size_t>(e - b) + 1;
+        ++line_;
+        line_start_ = abs();
+        return true;
+    }
+
+    // Blanks inside the line ('\n' is not one: it ends the line and fails every expectation).
+    static unsigned char fast_ws(const char*& p) noexcept {
+        while (*p == ' ' || *p == '\t' || *p == '\r') ++p;
+        return static_cast<unsigned char>(*p);
+    }
+
+    // No '~' or '/' (nothing to escape in a JSON pointer); false also when unsure.
+    bool plain_key(std::string_view k) const noexcept {
+#if defined(__SSE2__)
+        if (k.size() <= 16 && k.data() + 16 <= d_ + end_) {
+            const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(k.data()));
+            const int m = _mm_movemask_epi8(
+                _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('~')), _mm_cmpeq_epi8(v, _mm_set1_epi8('/'))));
+            return (static_cast<unsigned>(m) & ((1u << k.size()) - 1)) == 0;
+        }
+#endif
+        (void)k;
+        return false;
+    }
+
+    static bool fast_delimiter(char c) noexcept {
+        return c == ',' || c == '}' || c == ']' || c == ' ' || c == '\t' || c == '\r' || c == '\n';
+    }
+
+    // The closing quote of a string whose body starts at s, in a line that
+    // ends with '\n' inside the buffer; nullptr for a backslash, a control
+    // character (the line's '\n' included) or invalid UTF-8.
+    const char* fast_string_end(const char* s) const noexcept {
+        const char* const lim = d_ + end_;
+        for (;;) {
+#if defined(__SSE2__)
+            for (;;) {
+                if (s + 16 > lim) goto tail;
+                const std::uint32_t m = json_string_specials(s);
+                if (m != 0) {
+                    s += __builtin_ctz(m);
+                    break;
+                }
+                s += 16;
+            }
+            goto found;
+        tail:
+#endif
+            while (static_cast<unsigned char>(*s) >= 0x20 && *s != '"' && *s != '\\' &&
+                   static_cast<unsigned char>(*s) < 0x80)
+                ++s;
+#if defined(__SSE2__)
+        found:
+#endif
+            const unsigned char c = static_cast<unsigned char>(*s);
+            if (c == '"') return s;
+            if (c < 0x80) return nullptr;
+            const std::size_t n = utf8_length(reinterpret_cast<const unsigned char*>(s), static_cast<std::size_t>(lim - s));
+            if (n == 0) return nullptr;
+            s += n;
+        }
+    }
+
+    // track() without effects the scalar reader would not repeat identically:
+    // false when the value is a field's first UUID or a new version (the
+    // scalar reader records or reports it).
+    bool fast_track(std::string_view s) {
+        VersionSeen* seen = nullptr;
+        if (tracked_in_record_ < cache_.size() && cache_[tracked_in_record_].first == shape_) {
+            seen = cache_[tracked_in_record_].second;
+        } else {
+            auto it = versions_.find(shape_);
+            if (it == versions_.end()) return versions_.size() >= max_tracked_fields;  // untracked: nothing happens
+            seen = &it->second;
+            if (tracked_in_record_ < 64) {
+                if (tracked_in_record_ >= cache_.size()) cache_.resize(tracked_in_record_ + 1);
+                cache_[tracked_in_record_] = {shape_, seen};
+            }
+        }
+        ++tracked_in_record_;
+        const int version = s[14] <= '9' ? s[14] - '0' : s[14] - 'a' + 10;
+        return seen->version == version;
     }
 
     // ------------------------------------------------------------- values
