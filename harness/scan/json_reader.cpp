@@ -104,7 +104,10 @@ private:
         for (;;) {
             if (at_split() && handoff()) break;
             if (cancelled()) break;
-            if (fast_ && pos_ < end_ && d_[pos_] == '{' && fast_line()) continue;
+            if (fast_ && pos_ < end_ && d_[pos_] == '{') {
+                if (d_ != nl_data_ || end_ != nl_end_ || in_.base() != nl_base_) last_newline();
+                if (pos_ < nl_last_ && fast_line()) continue;
+            }
             int c = skip_ws();
             if (c < 0 || done()) break;
             if (c != '{') {
@@ -315,9 +318,10 @@ private:
         return State::after_value;
     }
 
-    int declared_index() const {
+    int declared_index() const { return declared_index(shape_); }
+    int declared_index(std::string_view shape) const {
         for (std::size_t i = 0; i < o_.fields.size(); ++i)
-            if (o_.fields[i].name == shape_) return static_cast<int>(i);
+            if (o_.fields[i].name == shape) return static_cast<int>(i);
         return -1;
     }
 
@@ -353,27 +357,105 @@ private:
 
 
     // ---------------------------------------------------------- fast path
+    //
+    // One NDJSON line whose record starts at pos_ ('{') is read in place,
+    // with no refill, no error text and no report. Stage 1 classifies the
+    // line 64 bytes at a time (SSE2: quote, backslash, control, non-ASCII ->
+    // one bit per byte), so finding the end of a string is a shift and a
+    // count of trailing zeros instead of a loop per string; the grammar walk
+    // visits only the bytes between strings. The line is either accepted
+    // whole (a well-formed record without escapes, control characters,
+    // findings, first or new UUID versions, then blanks and '\n'), with
+    // exactly the effects the scalar reader would have had, or fast_line()
+    // returns false having changed nothing the scalar reader depends on (it
+    // resets frames, shape and per-record state itself), and the scalar
+    // reader reads the line again: every error and violation comes from
+    // there, with its text and position. The JSON pointer shape is built in
+    // a fixed buffer and copied to shape_ only for a version-map look-up.
 
-    // One NDJSON line whose record starts at pos_ ('{'), read in place with
-    // no refill, no error text and no report: it either accepts the whole
-    // line (a well-formed record without escapes, control characters,
-    // findings or version changes, then blanks and '\n') with exactly the
-    // effects the scalar reader would have, or returns false having changed
-    // nothing the scalar reader depends on (it resets frames, shape and
-    // per-record state itself), and the scalar reader reads the line again:
-    // every error and violation comes from there, with its text and position.
+    static constexpr std::size_t fast_shape_cap = 1024;
+    char fshape_[fast_shape_cap + 16];  // +16: keys are copied 16 bytes at a time
+    std::size_t fsl_ = 0;               // its length
+
+    // Stage 1 state, kept in locals of fast_line() (registers, which members
+    // are not: every char store could alias them).
+    struct Block {
+        const char* at;      // the current 64-byte block
+        std::uint64_t mask;  // its bytes that may end or spoil a string: '"', '\\', < 0x20, >= 0x80
+    };
+
+    static void stage1(Block& blk, const char* at, const char* lim) noexcept {
+        blk.at = at;
+        const char* src = at;
+#if defined(__SSE2__)
+        alignas(16) char pad[64];
+        if (lim - at < 64) {  // the buffer's last bytes: classify a copy (zeros count as control characters)
+            std::memset(pad, 0, sizeof pad);
+            std::memcpy(pad, at, static_cast<std::size_t>(lim - at));
+            src = pad;
+        }
+        blk.mask = static_cast<std::uint64_t>(json_string_specials(src)) |
+                   static_cast<std::uint64_t>(json_string_specials(src + 16)) << 16 |
+                   static_cast<std::uint64_t>(json_string_specials(src + 32)) << 32 |
+                   static_cast<std::uint64_t>(json_string_specials(src + 48)) << 48;
+#else
+        blk.mask = 0;
+        for (int i = 0; i < 64; ++i) {
+            const bool past = src + i >= lim;  // as the zeros of the SSE2 path's copy
+            const auto c = past ? 0 : static_cast<unsigned char>(src[i]);
+            if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) blk.mask |= 1ull << i;
+        }
+#endif
+    }
+
+    // The closing quote of a string whose body starts at s; nullptr for a
+    // backslash, a control character (the line's '\n' included) or invalid
+    // UTF-8. s only moves forward within the line, so stage 1 runs once per block.
+    static const char* fast_string_end(Block& blk, const char* s, const char* lim) noexcept {
+        for (;;) {
+            while (s >= blk.at + 64) stage1(blk, blk.at + 64, lim);
+            const std::uint64_t m = blk.mask >> (s - blk.at);
+            if (m == 0) {
+                s = blk.at + 64;
+                continue;
+            }
+            s += __builtin_ctzll(m);
+            const unsigned char c = static_cast<unsigned char>(*s);
+            if (c == '"') return s;
+            if (c < 0x80) return nullptr;
+            const std::size_t n = utf8_length(reinterpret_cast<const unsigned char*>(s), static_cast<std::size_t>(lim - s));
+            if (n == 0) return nullptr;
+            s += n;
+        }
+    }
+
+    // The buffer's last '\n' (nl_last_; 0: none after pos_), found from the
+    // end when the buffer changed: a line that starts before it lies whole
+    // in the buffer, and every step of fast_line() stops at its '\n' (a
+    // string at a control character, a number or literal at a non-digit,
+    // the grammar at an unexpected byte), so no step needs a bound of its own.
+    const char* nl_data_ = nullptr;
+    std::size_t nl_end_ = 0, nl_last_ = 0;
+    std::uint64_t nl_base_ = UINT64_MAX;
+    void last_newline() noexcept {
+        nl_data_ = d_;
+        nl_end_ = end_;
+        nl_base_ = in_.base();
+        const void* nl = pos_ < end_ ? ::memrchr(d_ + pos_, '\n', end_ - pos_) : nullptr;
+        nl_last_ = nl != nullptr ? static_cast<std::size_t>(static_cast<const char*>(nl) - d_) : 0;
+    }
+
     bool fast_line() {
         const char* const b = d_;
         const char* p = d_ + pos_;
-        const void* nl = std::memchr(p, '\n', end_ - pos_);
-        if (nl == nullptr) return false;  // the line crosses the buffer end (or the file's last line has no '\n')
-        const char* const e = static_cast<const char*>(nl);
-        if (in_.base() + static_cast<std::uint64_t>(e - b) - line_start_ > o_.max_line_bytes) return false;
-        shape_.clear();
+        const char* const lim = d_ + end_;
+        Block blk;
+        stage1(blk, p, lim);
         depth_ = 0;
         seen_ = 0;
         tracked_in_record_ = 0;
-        push(false, -1, false);
+        fsl_ = 0;
+        Frame* f = fast_push(false, -1, false);
         ++p;
         std::uint64_t values = 0;
         unsigned char c;
@@ -383,17 +465,13 @@ private:
     member:
         if (c != '"') return false;
         {
-            const char* q = fast_string_end(p + 1);
+            const char* q = fast_string_end(blk, p + 1, lim);
             if (q == nullptr) return false;
             const std::string_view k(p + 1, static_cast<std::size_t>(q - p - 1));
-            Frame& f = frames_[depth_ - 1];
-            shape_.resize(f.base_len);
-            shape_ += '/';
-            if (plain_key(k)) shape_.append(k);
-            else append_escaped(shape_, k);
+            if (!fast_key(*f, k)) return false;
             // every id-named key ends in 'd' or 'D': most keys need no call
-            f.named = !k.empty() && (k.back() == 'd' || k.back() == 'D') && id_named(k);
-            f.declared = o_.fields.empty() ? -1 : declared_index();
+            f->named = !k.empty() && (k.back() == 'd' || k.back() == 'D') && id_named(k);
+            f->declared = o_.fields.empty() ? -1 : declared_index(fast_shape());
             p = q + 1;
         }
         c = fast_ws(p);
@@ -405,11 +483,10 @@ private:
         c = fast_ws(p);
         if (c == ']') goto close;
     value: {
-        Frame& f = frames_[depth_ - 1];
-        const int decl = f.declared;
+        const int decl = f->declared;
         if (decl >= 0) seen_ |= 1ull << decl;
         if (c == '"') {
-            const char* q = fast_string_end(p + 1);
+            const char* q = fast_string_end(blk, p + 1, lim);
             if (q == nullptr) return false;
             const std::string_view sv(p + 1, static_cast<std::size_t>(q - p - 1));
             p = q + 1;
@@ -419,26 +496,25 @@ private:
                 const FieldSpec& fs = o_.fields[static_cast<std::size_t>(decl)];
                 if (check_declared_string(fs, sv)) return false;
                 if (fs.kind == "uuid" && !fast_track(sv)) return false;
-            } else if (o_.shape && sv.size() <= scratch_cap - 1 && may_be_id(sv, f.named)) {
+            } else if (o_.shape && sv.size() <= scratch_cap - 1 && may_be_id(sv, f->named)) {
                 int version = -1;
                 if (sv.size() == 36 && ids::is_canonical(sv) && (sv[19] == '8' || sv[19] == '9' || sv[19] == 'a' || sv[19] == 'b'))
                     version = 1;  // any: fast_track reads it from the text
-                else if (shape_string(sv, f.named, &version))
+                else if (shape_string(sv, f->named, &version))
                     return false;
                 if (version >= 0 && !fast_track(sv)) return false;
             }
         } else if (c == '{' || c == '[') {
             if (depth_ >= max_depth || decl >= 0) return false;
-            const bool named = f.named;
             ++p;
-            push(c == '[', -1, named);
+            f = fast_push(c == '[', -1, f->named);
+            if (f == nullptr) return false;
             if (c == '[') goto array_begin;
             goto object_begin;
         } else if (c == 't' || c == 'f' || c == 'n') {
             const char* word = c == 't' ? "true" : c == 'f' ? "false" : "null";
-            const std::size_t n = c == 'f' ? 5 : 4;
-            if (static_cast<std::size_t>(e - p) < n || std::memcmp(p, word, n) != 0) return false;
-            p += n;
+            for (; *word != '\0'; ++word, ++p)  // byte by byte: stops at the line's end
+                if (*p != *word) return false;
             if (!fast_delimiter(*p)) return false;
             if (decl >= 0 && (c != 'n' || !o_.fields[static_cast<std::size_t>(decl)].nullable)) return false;
         } else {
@@ -463,32 +539,33 @@ private:
             if (decl >= 0) return false;  // a number in a declared field is always reported
             const std::size_t len = static_cast<std::size_t>(p - n0);
             const bool zero = (len == 1 && n0[0] == '0') || (len == 2 && n0[0] == '-' && n0[1] == '0');
-            if (o_.shape && zero && f.named) return false;
+            if (o_.shape && zero && f->named) return false;
         }
     }
     after_value:
         c = fast_ws(p);
-        {
-            Frame& f = frames_[depth_ - 1];
-            if (c == ',') {
-                ++p;
-                c = fast_ws(p);
-                if (f.array) {
-                    ++f.index;
-                    shape_.resize(f.base_len + 2);
-                    goto value;
-                }
-                goto member;
+        if (c == ',') {
+            ++p;
+            c = fast_ws(p);
+            if (f->array) {
+                ++f->index;
+                fsl_ = f->base_len + 2;
+                goto value;
             }
-            if (c == (f.array ? ']' : '}')) goto close;
-            return false;
+            goto member;
         }
+        if (c != (f->array ? ']' : '}')) return false;
     close:
         ++p;
-        if (--depth_ > 0) goto after_value;
+        if (--depth_ > 0) {
+            f = &frames_[depth_ - 1];
+            goto after_value;
+        }
         if ((required_ & ~seen_) != 0) return false;
         while (*p == ' ' || *p == '\t' || *p == '\r') ++p;
-        if (p != e) return false;
+        if (*p != '\n') return false;
+        const char* const e = p;
+        if (in_.base() + static_cast<std::uint64_t>(e - b) - line_start_ > o_.max_line_bytes) return false;
         // accepted: the scalar reader's effects for this line
         record_line_ = line_;
         record_col_ = col();
@@ -502,83 +579,114 @@ private:
         return true;
     }
 
+    [[nodiscard]] std::string_view fast_shape() const noexcept { return {fshape_, fsl_}; }
+
+    // push() on the fast path's shape; nullptr when the shape would not fit.
+    Frame* fast_push(bool array, int declared, bool named) {
+        if (array && fsl_ + 2 > fast_shape_cap) return nullptr;
+        if (depth_ == frames_.size()) frames_.emplace_back();
+        Frame& f = frames_[depth_++];
+        f.array = array;
+        f.index = 0;
+        f.base_len = fsl_;
+        f.named = named;
+        f.declared = declared;
+        if (array) {
+            fshape_[fsl_++] = '/';
+            fshape_[fsl_++] = '*';
+            f.declared = o_.fields.empty() ? -1 : declared_index(fast_shape());
+        }
+        return &f;
+    }
+
+    // The member name k replaces the last one in the shape (escaped as a JSON
+    // pointer: '~' -> "~0", '/' -> "~1"); false when it would not fit.
+    bool fast_key(const Frame& f, std::string_view k) noexcept {
+        std::size_t n = f.base_len;
+        if (n + 1 + 2 * k.size() > fast_shape_cap) return false;
+        fshape_[n++] = '/';
+#if defined(__SSE2__)
+        if (k.size() <= 16 && k.data() + 16 <= d_ + end_) {  // (16 bytes readable: stage 1's condition)
+            const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(k.data()));
+            const unsigned m = static_cast<unsigned>(_mm_movemask_epi8(
+                _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('~')), _mm_cmpeq_epi8(v, _mm_set1_epi8('/')))));
+            if ((m & ((1u << k.size()) - 1)) == 0) {
+                _mm_storeu_si128(reinterpret_cast<__m128i*>(fshape_ + n), v);  // fshape_ has 16 spare bytes
+                fsl_ = n + k.size();
+                return true;
+            }
+        }
+#endif
+        for (const char ch : k) {
+            if (ch == '~' || ch == '/') {
+                fshape_[n++] = '~';
+                fshape_[n++] = ch == '~' ? '0' : '1';
+            } else {
+                fshape_[n++] = ch;
+            }
+        }
+        fsl_ = n;
+        return true;
+    }
+
     // Blanks inside the line ('\n' is not one: it ends the line and fails every expectation).
     static unsigned char fast_ws(const char*& p) noexcept {
         while (*p == ' ' || *p == '\t' || *p == '\r') ++p;
         return static_cast<unsigned char>(*p);
     }
 
-    // No '~' or '/' (nothing to escape in a JSON pointer); false also when unsure.
-    bool plain_key(std::string_view k) const noexcept {
-#if defined(__SSE2__)
-        if (k.size() <= 16 && k.data() + 16 <= d_ + end_) {
-            const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(k.data()));
-            const int m = _mm_movemask_epi8(
-                _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('~')), _mm_cmpeq_epi8(v, _mm_set1_epi8('/'))));
-            return (static_cast<unsigned>(m) & ((1u << k.size()) - 1)) == 0;
-        }
-#endif
-        (void)k;
-        return false;
-    }
-
     static bool fast_delimiter(char c) noexcept {
         return c == ',' || c == '}' || c == ']' || c == ' ' || c == '\t' || c == '\r' || c == '\n';
     }
 
-    // The closing quote of a string whose body starts at s, in a line that
-    // ends with '\n' inside the buffer; nullptr for a backslash, a control
-    // character (the line's '\n' included) or invalid UTF-8.
-    const char* fast_string_end(const char* s) const noexcept {
-        const char* const lim = d_ + end_;
-        for (;;) {
-#if defined(__SSE2__)
-            for (;;) {
-                if (s + 16 > lim) goto tail;
-                const std::uint32_t m = json_string_specials(s);
-                if (m != 0) {
-                    s += __builtin_ctz(m);
-                    break;
-                }
-                s += 16;
-            }
-            goto found;
-        tail:
-#endif
-            while (static_cast<unsigned char>(*s) >= 0x20 && *s != '"' && *s != '\\' &&
-                   static_cast<unsigned char>(*s) < 0x80)
-                ++s;
-#if defined(__SSE2__)
-        found:
-#endif
-            const unsigned char c = static_cast<unsigned char>(*s);
-            if (c == '"') return s;
-            if (c < 0x80) return nullptr;
-            const std::size_t n = utf8_length(reinterpret_cast<const unsigned char*>(s), static_cast<std::size_t>(lim - s));
-            if (n == 0) return nullptr;
-            s += n;
-        }
-    }
+    // The fast path's per-ordinal cache (see track()): fixed-size shapes
+    // compared 16 bytes at a time, no std::string.
+    struct FastSlot {
+        char shape[64];
+        std::size_t len = SIZE_MAX;  // SIZE_MAX: empty
+        VersionSeen* seen = nullptr;
+    };
+    std::vector<FastSlot> fcache_;
 
     // track() without effects the scalar reader would not repeat identically:
     // false when the value is a field's first UUID or a new version (the
     // scalar reader records or reports it).
     bool fast_track(std::string_view s) {
+        const std::size_t k = tracked_in_record_;
         VersionSeen* seen = nullptr;
-        if (tracked_in_record_ < cache_.size() && cache_[tracked_in_record_].first == shape_) {
-            seen = cache_[tracked_in_record_].second;
+        if (k < fcache_.size() && fcache_[k].len == fsl_ && same_shape(fcache_[k].shape, fshape_, fsl_)) {
+            seen = fcache_[k].seen;
         } else {
+            shape_.assign(fshape_, fsl_);
             auto it = versions_.find(shape_);
             if (it == versions_.end()) return versions_.size() >= max_tracked_fields;  // untracked: nothing happens
             seen = &it->second;
-            if (tracked_in_record_ < 64) {
-                if (tracked_in_record_ >= cache_.size()) cache_.resize(tracked_in_record_ + 1);
-                cache_[tracked_in_record_] = {shape_, seen};
+            if (k < 64 && fsl_ <= sizeof(FastSlot::shape)) {
+                if (k >= fcache_.size()) fcache_.resize(k + 1);
+                std::memcpy(fcache_[k].shape, fshape_, fsl_);
+                fcache_[k].len = fsl_;
+                fcache_[k].seen = seen;
             }
         }
-        ++tracked_in_record_;
+        tracked_in_record_ = k + 1;
         const int version = s[14] <= '9' ? s[14] - '0' : s[14] - 'a' + 10;
         return seen->version == version;
+    }
+
+    // n <= 64 bytes equal; both sides have 16 * ceil(n / 16) readable bytes.
+    static bool same_shape(const char* a, const char* b, std::size_t n) noexcept {
+#if defined(__SSE2__)
+        for (std::size_t i = 0; i < n; i += 16) {
+            const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + i));
+            const __m128i y = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + i));
+            unsigned diff = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, y))) ^ 0xffffu;
+            if (n - i < 16) diff &= (1u << (n - i)) - 1;
+            if (diff != 0) return false;
+        }
+        return true;
+#else
+        return std::memcmp(a, b, n) == 0;
+#endif
     }
 
     // ------------------------------------------------------------- values
@@ -690,7 +798,8 @@ private:
     void save_versions() override { saved_versions_ = versions_; }
     void restore_versions() override {
         versions_ = std::move(saved_versions_);
-        cache_.clear();  // it points into the map
+        cache_.clear();  // they point into the map
+        fcache_.clear();
     }
 
     // Cheap filter before the shape rules: an id in any spelling has at
