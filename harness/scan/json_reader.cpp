@@ -20,10 +20,9 @@ std::uint32_t json_string_specials(const char* p) noexcept {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
     const __m128i quote = _mm_cmpeq_epi8(v, _mm_set1_epi8('"'));
     const __m128i bslash = _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'));
-    // v <= 0x1f (unsigned): max(v, 0x1f) == 0x1f
-    const __m128i ctrl = _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(0x1f)), _mm_set1_epi8(0x1f));
-    return static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote, bslash), ctrl)) |
-                                      _mm_movemask_epi8(v));
+    // as signed bytes, 0x80..0xff are negative: one compare finds < 0x20 and >= 0x80
+    const __m128i ctrl_or_high = _mm_cmplt_epi8(v, _mm_set1_epi8(0x20));
+    return static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote, bslash), ctrl_or_high)));
 }
 #endif
 
@@ -693,7 +692,7 @@ private:
     // track() without effects the scalar reader would not repeat identically:
     // false when the value is a field's first UUID or a new version (the
     // scalar reader records or reports it).
-    bool fast_track(std::string_view s) {
+    [[gnu::always_inline]] bool fast_track(std::string_view s) {
         const std::size_t k = tracked_in_record_;
         VersionSeen* seen = nullptr;
         if (k < fcache_.size() && fcache_[k].len == fsl_ && same_shape(fcache_[k].shape, fshape_, fsl_)) {
