@@ -362,8 +362,9 @@ private:
     // line 64 bytes at a time (SSE2: quote, backslash, control, non-ASCII ->
     // one bit per byte), so finding the end of a string is a shift and a
     // count of trailing zeros instead of a loop per string; the grammar walk
-    // visits only the bytes between strings. The line is either accepted
-    // whole (a well-formed record without escapes, control characters,
+    // visits only the bytes between strings (a string with escapes is
+    // decoded as the scalar reader decodes it). The line is either accepted
+    // whole (a well-formed record without control characters in strings,
     // findings, first or new UUID versions, then blanks and '\n'), with
     // exactly the effects the scalar reader would have had, or fast_line()
     // returns false having changed nothing the scalar reader depends on (it
@@ -445,9 +446,10 @@ private:
     }
 #endif
 
-    // The closing quote of a string whose body starts at s; nullptr for a
-    // backslash, a control character (the line's '\n' included) or invalid
-    // UTF-8. s only moves forward within the line, so stage 1 runs once per block.
+    // The closing quote of a string whose body starts at s, or its first
+    // backslash (the caller then decodes it with fast_decode()); nullptr for
+    // a control character (the line's '\n' included) or invalid UTF-8. s only
+    // moves forward within the line, so stage 1 runs once per block.
     static const char* fast_string_end(Block& blk, const char* s, const char* lim) noexcept {
         for (;;) {
             while (s >= blk.at + 64) stage1(blk, blk.at + 64, lim);
@@ -458,7 +460,7 @@ private:
             }
             s += __builtin_ctzll(m);
             const unsigned char c = static_cast<unsigned char>(*s);
-            if (c == '"') return s;
+            if (c == '"' || c == '\\') return s;
             if (c < 0x80) return nullptr;
             const std::size_t n = utf8_length(reinterpret_cast<const unsigned char*>(s), static_cast<std::size_t>(lim - s));
             if (n == 0) return nullptr;
@@ -506,8 +508,16 @@ private:
         {
             const char* q = fast_string_end(blk, p + 1, lim);
             if (q == nullptr) return false;
-            const std::string_view k(p + 1, static_cast<std::size_t>(q - p - 1));
-            if (!fast_key(*f, k, lim)) return false;
+            std::string_view k(p + 1, static_cast<std::size_t>(q - p - 1));
+            bool readable16 = k.data() + 16 <= lim;
+            if (*q == '\\') {
+                q = fast_decode(p + 1, lim);
+                if (q == nullptr || fdec_total_ > scratch_cap - 1) return false;
+                k = std::string_view(fdec_, fdec_size_);
+                readable16 = true;
+            }
+            if (k.size() > scratch_cap - 1) return false;  // the scalar reader keeps a prefix of a longer name
+            if (!fast_key(*f, k, readable16)) return false;
             // every id-named key ends in 'd' or 'D': most keys need no call
             f->named = !k.empty() && (k.back() == 'd' || k.back() == 'D') && id_named(k);
             f->declared = has_fields ? declared_index(fast_shape()) : -1;
@@ -527,15 +537,22 @@ private:
         if (c == '"') {
             const char* q = fast_string_end(blk, p + 1, lim);
             if (q == nullptr) return false;
-            const std::string_view sv(p + 1, static_cast<std::size_t>(q - p - 1));
+            std::string_view sv(p + 1, static_cast<std::size_t>(q - p - 1));
+            std::size_t total = sv.size();  // decoded length (the scalar reader's string_long_)
+            if (*q == '\\') {
+                q = fast_decode(p + 1, lim);
+                if (q == nullptr) return false;
+                sv = std::string_view(fdec_, fdec_size_);
+                total = fdec_total_;
+            }
             p = q + 1;
             ++values;
             if (decl >= 0) {
-                if (sv.size() > scratch_cap - 1) return false;  // the scalar reader checks a prefix
+                if (total > scratch_cap - 1) return false;  // the scalar reader checks a prefix
                 const FieldSpec& fs = o_.fields[static_cast<std::size_t>(decl)];
                 if (check_declared_string(fs, sv)) return false;
                 if (fs.kind == "uuid" && !fast_track(sv)) return false;
-            } else if (shape_on && sv.size() <= scratch_cap - 1 && may_be_id(sv, f->named)) {
+            } else if (shape_on && total <= scratch_cap - 1 && may_be_id(sv, f->named)) {
                 int version = -1;
                 if (sv.size() == 36 && canonical36(sv.data()) && (sv[19] == '8' || sv[19] == '9' || sv[19] == 'a' || sv[19] == 'b'))
                     version = 1;  // any: fast_track reads it from the text
@@ -618,6 +635,108 @@ private:
         return true;
     }
 
+    // A string with escapes, decoded as the scalar reader decodes it (string()
+    // and escape(): the same bytes, the same lone-surrogate rule, the same
+    // 257-byte prefix and total) into fdec_. s is the body's first byte; the
+    // closing quote, or nullptr where the scalar reader reports an error.
+    char fdec_[scratch_cap + 16];  // +16: fast_key loads 16 bytes
+    std::size_t fdec_size_ = 0, fdec_total_ = 0;
+
+    void fast_put(const char* p, std::size_t n) noexcept {
+        fdec_total_ += n;
+        if (fdec_size_ < scratch_cap) {
+            const std::size_t m = std::min(n, scratch_cap - fdec_size_);
+            std::memcpy(fdec_ + fdec_size_, p, m);
+            fdec_size_ += m;
+        }
+    }
+    void fast_put_utf8(unsigned cp) noexcept {
+        char b[4];
+        std::size_t n;
+        if (cp < 0x80) { b[0] = static_cast<char>(cp); n = 1; }
+        else if (cp < 0x800) { b[0] = static_cast<char>(0xc0 | (cp >> 6)); b[1] = static_cast<char>(0x80 | (cp & 0x3f)); n = 2; }
+        else if (cp < 0x10000) {
+            b[0] = static_cast<char>(0xe0 | (cp >> 12)); b[1] = static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
+            b[2] = static_cast<char>(0x80 | (cp & 0x3f)); n = 3;
+        } else {
+            b[0] = static_cast<char>(0xf0 | (cp >> 18)); b[1] = static_cast<char>(0x80 | ((cp >> 12) & 0x3f));
+            b[2] = static_cast<char>(0x80 | ((cp >> 6) & 0x3f)); b[3] = static_cast<char>(0x80 | (cp & 0x3f)); n = 4;
+        }
+        fast_put(b, n);
+    }
+    // Four hex digits at p (stops at the first other byte: the line's '\n' at the latest).
+    static bool fast_hex4(const char* p, unsigned& cp) noexcept {
+        cp = 0;
+        for (int i = 0; i < 4; ++i) {
+            const char c = p[i];
+            int v;
+            if (c >= '0' && c <= '9') v = c - '0';
+            else if (c >= 'a' && c <= 'f') v = c - 'a' + 10;
+            else if (c >= 'A' && c <= 'F') v = c - 'A' + 10;
+            else return false;
+            cp = cp * 16 + static_cast<unsigned>(v);
+        }
+        return true;
+    }
+    const char* fast_decode(const char* s, const char* lim) noexcept {
+        fdec_size_ = fdec_total_ = 0;
+        for (;;) {
+            const unsigned char c = static_cast<unsigned char>(*s);
+            if (c == '"') return s;
+            if (c < 0x20) return nullptr;
+            if (c >= 0x80) {
+                const std::size_t n = utf8_length(reinterpret_cast<const unsigned char*>(s), static_cast<std::size_t>(lim - s));
+                if (n == 0) return nullptr;
+                fast_put(s, n);
+                s += n;
+                continue;
+            }
+            if (c != '\\') {
+                fast_put(s, 1);
+                ++s;
+                continue;
+            }
+            char plain = 0;
+            switch (s[1]) {
+                case '"': plain = '"'; break;
+                case '\\': plain = '\\'; break;
+                case '/': plain = '/'; break;
+                case 'b': plain = '\b'; break;
+                case 'f': plain = '\f'; break;
+                case 'n': plain = '\n'; break;
+                case 'r': plain = '\r'; break;
+                case 't': plain = '\t'; break;
+                case 'u': break;
+                default: return nullptr;
+            }
+            if (plain != 0) {
+                fast_put(&plain, 1);
+                s += 2;
+                continue;
+            }
+            unsigned cp = 0;
+            if (!fast_hex4(s + 2, cp)) return nullptr;
+            s += 6;
+            if (cp >= 0xd800 && cp <= 0xdbff && *s == '\\') {
+                if (s[1] == 'u') {  // a surrogate pair makes one code point
+                    unsigned lo = 0;
+                    if (!fast_hex4(s + 2, lo)) return nullptr;
+                    s += 6;
+                    if (lo >= 0xdc00 && lo <= 0xdfff) {
+                        cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+                    } else {
+                        fast_put_utf8(0xfffd);
+                        cp = lo;
+                    }
+                } else {
+                    cp = 0xfffd;  // another escape follows; the lone surrogate becomes U+FFFD
+                }
+            }
+            if (cp >= 0xd800 && cp <= 0xdfff) cp = 0xfffd;  // lone surrogate
+            fast_put_utf8(cp);
+        }
+    }
+
     [[nodiscard]] std::string_view fast_shape() const noexcept { return {fshape_, fsl_}; }
 
     // push() on the fast path's shape; nullptr when the shape would not fit.
@@ -640,12 +759,12 @@ private:
 
     // The member name k replaces the last one in the shape (escaped as a JSON
     // pointer: '~' -> "~0", '/' -> "~1"); false when it would not fit.
-    bool fast_key(const Frame& f, std::string_view k, const char* lim) noexcept {
+    bool fast_key(const Frame& f, std::string_view k, bool readable16) noexcept {
         std::size_t n = f.base_len;
         if (n + 1 + 2 * k.size() > fast_shape_cap) return false;
         fshape_[n++] = '/';
 #if defined(__SSE2__)
-        if (k.size() <= 16 && k.data() + 16 <= lim) {
+        if (k.size() <= 16 && readable16) {
             const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(k.data()));
             const unsigned m = static_cast<unsigned>(_mm_movemask_epi8(
                 _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('~')), _mm_cmpeq_epi8(v, _mm_set1_epi8('/')))));

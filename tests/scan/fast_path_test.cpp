@@ -64,7 +64,7 @@ Result run(const std::string& text, Options o, bool fast, std::size_t buffer, bo
 // how seldom (1 in rare) a value or line is broken or breaks a rule.
 class Gen {
 public:
-    Gen(std::uint64_t seed, int rare) : rng_(seed), rare_(rare) {}
+    Gen(std::uint64_t seed, int rare) : rng_(seed), rare_(rare), escapes_(seed % 4 == 0) {}
 
     std::string file() {
         std::string out;
@@ -87,6 +87,7 @@ public:
 private:
     std::mt19937_64 rng_;
     int rare_;
+    bool escapes_;  // a file from an exporter that escapes a lot (PHP's "\/", Python's "\u00e9")
 
     int range(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
     bool one_in(int n) { return range(1, n) == 1; }
@@ -125,6 +126,11 @@ private:
     }
 
     std::string plain_text() {
+        if (escapes_ && one_in(4))  // ids and text behind escapes that decode to something checkable
+            return pick(std::vector<std::string>{"https:\\/\\/example.com\\/a", "caf\\u00e9 \\u2603",
+                                                  "017f22e2-79b0-7cc3-98c4-dc0c0c07398\\u0066", "\\u0020" + uuid('7', '9'),
+                                                  "\\t" + uuid('7', 'a') + "\\n", std::string(250, 'e') + "\\u00e9\\u00e9\\u00e9",
+                                                  "\\\"quoted\\\" " + std::string(static_cast<std::size_t>(range(0, 60)), 'q')});
         if (rare()) {
             switch (range(0, 3)) {
                 case 0: return pick(std::vector<std::string>{"\xC3", "\xC0\x80", "\xED\xA0\x80", "\xF4\x90\x80\x80", "\xFF",
@@ -134,7 +140,7 @@ private:
                 default: return std::string(static_cast<std::size_t>(range(1, 70)), ' ') + uuid('7', '8');  // padded
             }
         }
-        if (rare() || rare()) return pick(std::vector<std::string>{"a\\\"b", "\\\\", "x\\/y", "\\n\\t\\r\\b\\f", "\\u0041",
+        if ((escapes_ && one_in(3)) || rare() || rare()) return pick(std::vector<std::string>{"a\\\"b", "\\\\", "x\\/y", "\\n\\t\\r\\b\\f", "\\u0041",
                                                                   "\\ud83d\\ude00", "\\ud800", "\\ud800\\u0041", "\\udc00x",
                                                                   "\\u00e9", "\\\\\\\"", "q\\\\"});  // escapes
         switch (range(0, 9)) {
@@ -151,7 +157,9 @@ private:
     }
 
     std::string key() {
-        if (rare()) return pick(std::vector<std::string>{"\\u0069d", "k\\\"q", "\xFF", "a\tb"});
+        if (rare()) return pick(std::vector<std::string>{"\\u0069d", "k\\\"q", "\xFF", "a\tb", "\\x", "\\u00"});
+        if (escapes_ && one_in(4))
+            return pick(std::vector<std::string>{"\\u0069d", "k\\\"q", "a\\/b", "caf\\u00e9_id", "owner\\u005fid", "\\\\", "x\\ud83d\\ude00"});
         return pick(std::vector<std::string>{"id", "ID", "owner_id", "category_id", "parentId", "uuid", "name", "tags",
                                              "price", "created_at", "ref", "a/b", "x~y", "caf\xC3\xA9_id", "items",
                                              "sku_id", "", "long_key_" + std::string(40, 'k'), "~/~"});
