@@ -342,3 +342,39 @@ TEST_CASE("ndjson fast path: regular exports, long lines, many records") {
     o.max_line_bytes = 10000;  // the long line is an error
     compare(text, o, 0);
 }
+
+TEST_CASE("ndjson fast path: a member name with a lone surrogate is U+FFFD, as the scalar reader has it") {
+    // visible through a declared field (named with U+FFFD): its text or
+    // number is a violation, the same under any other name is not
+    std::string text;
+    for (const char* name : {"\\ud800", "\\udfff", "\\ud800\\u0041", "\\ud800\\n"})
+        for (const char* value : {"\"x\"", "5", "\"017f22e2-79b0-7cc3-98c4-dc0c0c07398f\""})
+            text += std::string("{\"") + name + "\":" + value + "}\n";
+    Options o;
+    o.format = Format::ndjson;
+    for (const char* field : {"/\xEF\xBF\xBD", "/\xEF\xBF\xBD\xEF\xBF\xBD", "/\xEF\xBF\xBD\n"}) {
+        o.fields = {{field, "uuidv4", true}};
+        compare(text, o, 0);
+    }
+}
+
+TEST_CASE("ndjson fast path: names and values around the 256-byte limit, escaped or not") {
+    // The scalar reader keeps a 257-byte prefix of a longer string: a member
+    // name that long is cut in the shape, so a field declared with the whole
+    // name never matches it; a value that long is not checked.
+    const std::string v7 = "017f22e2-79b0-7cc3-98c4-dc0c0c07398f";
+    for (const std::size_t n : {255u, 256u, 257u, 258u, 300u}) {
+        CAPTURE(n);
+        const std::string name(n, 'k'), esc_name = std::string(n - 1, 'k') + "\\u006b";  // the same name, escaped
+        std::string text;
+        for (int i = 0; i < 4; ++i)
+            text += "{\"" + (i % 2 ? esc_name : name) + "\":\"" + v7 + "\",\"v\":\"" + std::string(n, ' ') + v7 + "\"}\n";
+        Options o;
+        o.format = Format::ndjson;
+        compare(text, o, n);
+        o.fields = {{"/" + name, "uuidv7", false}};
+        compare(text, o, n);
+        o.fields = {{"/" + name.substr(0, 257), "uuidv7", false}};
+        compare(text, o, n);
+    }
+}
