@@ -763,7 +763,9 @@ private:
         std::size_t n = f.base_len;
         if (n + 1 + 2 * k.size() > fast_shape_cap) return false;
         fshape_[n++] = '/';
-#if defined(__SSE2__)
+#if !defined(__SSE2__)
+        (void)readable16;
+#else
         if (k.size() <= 16 && readable16) {
             const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(k.data()));
             const unsigned m = static_cast<unsigned>(_mm_movemask_epi8(
