@@ -79,7 +79,7 @@ struct VersionEvent {
 // exactly, the first reader abandons the second half and goes on alone.
 struct Split {
     std::uint64_t at = 0;
-    std::uint64_t line = 1;  // line number at `at`, counted by the worker
+    std::uint64_t line = 1;  // the worker's number for the line at `at` (handoff() shifts to the real one)
     std::thread worker;
     std::atomic<bool> cancel{false};
     bool joined = false;
@@ -91,6 +91,7 @@ struct Split {
     bool overflow = false;    // too many violations to buffer
     bool failed = false;      // could not count lines or read
     bool no_records = false;  // NDJSON: only blank lines (an error only if the first half has none either)
+    bool line_too_long = false;  // the error is line_ok()'s, whose message holds the worker's line number
     static constexpr std::size_t max_buffered = 8192;
 
     void finish() {
@@ -188,6 +189,7 @@ protected:
     }
     // The current line is within max_line_bytes (when lines are limited).
     bool line_ok();
+    [[nodiscard]] std::string line_too_long(std::uint64_t line) const;
     void error_at(std::uint64_t line, std::uint64_t column, std::uint64_t offset, std::string message);
     void error(std::string message) { error_at(line_, col(), abs(), std::move(message)); }
     // "'x'", "byte 0xff", "end of file"

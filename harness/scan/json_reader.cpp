@@ -5,6 +5,8 @@
 // shape (indices as '*') for declared fields and the version-per-field rule.
 #include "scan/detail.hpp"
 
+#include "ids/ids.hpp"
+
 #include <cstring>
 
 #if defined(__SSE2__)
@@ -18,16 +20,36 @@ std::uint32_t json_string_specials(const char* p) noexcept {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
     const __m128i quote = _mm_cmpeq_epi8(v, _mm_set1_epi8('"'));
     const __m128i bslash = _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'));
-    // v <= 0x1f (unsigned): max(v, 0x1f) == 0x1f
-    const __m128i ctrl = _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(0x1f)), _mm_set1_epi8(0x1f));
-    return static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote, bslash), ctrl)) |
-                                      _mm_movemask_epi8(v));
+    // as signed bytes, 0x80..0xff are negative: one compare finds < 0x20 and >= 0x80
+    const __m128i ctrl_or_high = _mm_cmplt_epi8(v, _mm_set1_epi8(0x20));
+    return static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote, bslash), ctrl_or_high)));
 }
 #endif
 
 namespace {
 
 constexpr std::size_t max_depth = 512;
+
+// Length of the valid UTF-8 sequence at p (lead byte >= 0x80) with `avail`
+// bytes readable, 0 when invalid: the rules of Scanner::utf8_step.
+std::size_t utf8_length(const unsigned char* p, std::size_t avail) noexcept {
+    const unsigned char c = p[0];
+    std::size_t n;
+    unsigned lo = 0x80, hi = 0xbf;
+    if (c >= 0xc2 && c <= 0xdf) n = 2;
+    else if (c == 0xe0) { n = 3; lo = 0xa0; }
+    else if (c == 0xed) { n = 3; hi = 0x9f; }
+    else if (c >= 0xe1 && c <= 0xef) n = 3;
+    else if (c == 0xf0) { n = 4; lo = 0x90; }
+    else if (c == 0xf4) { n = 4; hi = 0x8f; }
+    else if (c >= 0xf1 && c <= 0xf3) n = 4;
+    else return 0;
+    if (avail < n) return 0;
+    if (p[1] < lo || p[1] > hi) return 0;
+    for (std::size_t i = 2; i < n; ++i)
+        if (p[i] < 0x80 || p[i] > 0xbf) return 0;
+    return n;
+}
 
 class JsonReader final : public Scanner {
 public:
@@ -60,6 +82,7 @@ private:
     enum class State { key_or_end, key, colon, value, value_or_end, after_value };
 
     const bool ndjson_;
+    const bool fast_ = ndjson_ && o_.fast_path;
     std::vector<Frame> frames_;     // reused across records: no allocation once warm
     std::size_t depth_ = 0;
     std::string shape_;             // "/owner/id", "/items/*/id"
@@ -80,6 +103,10 @@ private:
         for (;;) {
             if (at_split() && handoff()) break;
             if (cancelled()) break;
+            if (fast_ && pos_ < end_ && d_[pos_] == '{') {
+                if (d_ != nl_data_ || end_ != nl_end_ || in_.base() != nl_base_) last_newline();
+                if (pos_ < nl_last_ && fast_line()) continue;
+            }
             int c = skip_ws();
             if (c < 0 || done()) break;
             if (c != '{') {
@@ -290,9 +317,10 @@ private:
         return State::after_value;
     }
 
-    int declared_index() const {
+    int declared_index() const { return declared_index(shape_); }
+    int declared_index(std::string_view shape) const {
         for (std::size_t i = 0; i < o_.fields.size(); ++i)
-            if (o_.fields[i].name == shape_) return static_cast<int>(i);
+            if (o_.fields[i].name == shape) return static_cast<int>(i);
         return -1;
     }
 
@@ -324,6 +352,503 @@ private:
             else if (end > f.base_len) p.append(shape_, f.base_len, end - f.base_len);
         }
         return p.empty() ? "(record)" : p;
+    }
+
+
+    // ---------------------------------------------------------- fast path
+    //
+    // One NDJSON line whose record starts at pos_ ('{') is read in place,
+    // with no refill, no error text and no report. Stage 1 classifies the
+    // line 64 bytes at a time (SSE2: quote, backslash, control, non-ASCII ->
+    // one bit per byte), so finding the end of a string is a shift and a
+    // count of trailing zeros instead of a loop per string; the grammar walk
+    // visits only the bytes between strings (a string with escapes is
+    // decoded as the scalar reader decodes it). The line is either accepted
+    // whole (a well-formed record without control characters in strings,
+    // findings, first or new UUID versions, then blanks and '\n'), with
+    // exactly the effects the scalar reader would have had, or fast_line()
+    // returns false having changed nothing the scalar reader depends on (it
+    // resets frames, shape and per-record state itself), and the scalar
+    // reader reads the line again: every error and violation comes from
+    // there, with its text and position. The JSON pointer shape is built in
+    // a fixed buffer and copied to shape_ only for a version-map look-up.
+
+#if defined(__SSE2__)
+    // ids::is_canonical's SSE2 test, inline so that its constants stay in
+    // registers across the loop (the call cost 7% of a scan): 36 bytes at p
+    // are 8-4-4-4-12 lower-case hex. The differential test holds the two
+    // together (a false "canonical" here would hide a violation).
+    static bool canonical36(const char* p) noexcept {
+        const __m128i flip = _mm_set1_epi8(static_cast<char>(0x80));
+        const auto lanes_ok = [&](__m128i x, __m128i hyphen_lanes) {
+            const auto in_range = [&](char lo, char n) {
+                return _mm_cmplt_epi8(_mm_xor_si128(_mm_sub_epi8(x, _mm_set1_epi8(lo)), flip),
+                                      _mm_set1_epi8(static_cast<char>(n ^ 0x80)));
+            };
+            const __m128i hex = _mm_or_si128(in_range('0', 10), in_range('a', 6));
+            const __m128i hyphen = _mm_cmpeq_epi8(x, _mm_set1_epi8('-'));
+            return _mm_or_si128(_mm_andnot_si128(hyphen_lanes, hex), _mm_and_si128(hyphen_lanes, hyphen));
+        };
+        const __m128i h0 = _mm_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, -1, 0, 0, 0, 0, -1, 0, 0);
+        const __m128i h1 = _mm_setr_epi8(0, 0, -1, 0, 0, 0, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0);
+        const __m128i h2 = _mm_setr_epi8(0, 0, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        const __m128i all = _mm_and_si128(
+            _mm_and_si128(lanes_ok(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)), h0),
+                          lanes_ok(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16)), h1)),
+            lanes_ok(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 20)), h2));
+        return _mm_movemask_epi8(all) == 0xffff;
+    }
+#else
+    static bool canonical36(const char* p) noexcept { return ids::is_canonical(std::string_view(p, 36)); }
+#endif
+
+    static constexpr std::size_t fast_shape_cap = 1024;
+    char fshape_[fast_shape_cap + 16];  // +16: keys are copied 16 bytes at a time
+    std::size_t fsl_ = 0;               // its length
+
+    // Stage 1 state, kept in locals of fast_line() (registers, which members
+    // are not: every char store could alias them).
+    struct Block {
+        const char* at;      // the current 64-byte block
+        std::uint64_t mask;  // its bytes that may end or spoil a string: '"', '\\', < 0x20, >= 0x80
+    };
+
+    static void stage1(Block& blk, const char* at, const char* lim) noexcept {
+        blk.at = at;
+#if defined(__SSE2__)
+        if (lim - at < 64) [[unlikely]] {
+            stage1_tail(blk, at, lim);
+            return;
+        }
+        blk.mask = static_cast<std::uint64_t>(json_string_specials(at)) |
+                   static_cast<std::uint64_t>(json_string_specials(at + 16)) << 16 |
+                   static_cast<std::uint64_t>(json_string_specials(at + 32)) << 32 |
+                   static_cast<std::uint64_t>(json_string_specials(at + 48)) << 48;
+#else
+        blk.mask = 0;
+        for (int i = 0; i < 64; ++i) {
+            const bool past = at + i >= lim;  // as the zeros of the SSE2 path's copy
+            const auto c = past ? 0 : static_cast<unsigned char>(at[i]);
+            if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) blk.mask |= 1ull << i;
+        }
+#endif
+    }
+
+#if defined(__SSE2__)
+    // The buffer's last bytes: classify a copy (zeros count as control characters).
+    [[gnu::noinline, gnu::cold]] static void stage1_tail(Block& blk, const char* at, const char* lim) noexcept {
+        alignas(16) char pad[64] = {};
+        std::memcpy(pad, at, static_cast<std::size_t>(lim - at));
+        blk.mask = static_cast<std::uint64_t>(json_string_specials(pad)) |
+                   static_cast<std::uint64_t>(json_string_specials(pad + 16)) << 16 |
+                   static_cast<std::uint64_t>(json_string_specials(pad + 32)) << 32 |
+                   static_cast<std::uint64_t>(json_string_specials(pad + 48)) << 48;
+    }
+#endif
+
+    // The closing quote of a string whose body starts at s, or its first
+    // backslash (the caller then decodes it with fast_decode()); nullptr for
+    // a control character (the line's '\n' included) or invalid UTF-8. s only
+    // moves forward within the line, so stage 1 runs once per block.
+    static const char* fast_string_end(Block& blk, const char* s, const char* lim) noexcept {
+        for (;;) {
+            while (s >= blk.at + 64) stage1(blk, blk.at + 64, lim);
+            const std::uint64_t m = blk.mask >> (s - blk.at);
+            if (m == 0) {
+                s = blk.at + 64;
+                continue;
+            }
+            s += __builtin_ctzll(m);
+            const unsigned char c = static_cast<unsigned char>(*s);
+            if (c == '"' || c == '\\') return s;
+            if (c < 0x80) return nullptr;
+            const std::size_t n = utf8_length(reinterpret_cast<const unsigned char*>(s), static_cast<std::size_t>(lim - s));
+            if (n == 0) return nullptr;
+            s += n;
+        }
+    }
+
+    // The buffer's last '\n' (nl_last_; 0: none after pos_), found from the
+    // end when the buffer changed: a line that starts before it lies whole
+    // in the buffer, and every step of fast_line() stops at its '\n' (a
+    // string at a control character, a number or literal at a non-digit,
+    // the grammar at an unexpected byte), so no step needs a bound of its own.
+    const char* nl_data_ = nullptr;
+    std::size_t nl_end_ = 0, nl_last_ = 0;
+    std::uint64_t nl_base_ = UINT64_MAX;
+    void last_newline() noexcept {
+        nl_data_ = d_;
+        nl_end_ = end_;
+        nl_base_ = in_.base();
+        const void* nl = pos_ < end_ ? ::memrchr(d_ + pos_, '\n', end_ - pos_) : nullptr;
+        nl_last_ = nl != nullptr ? static_cast<std::size_t>(static_cast<const char*>(nl) - d_) : 0;
+    }
+
+    bool fast_line() {
+        const char* const b = d_;
+        const char* p = d_ + pos_;
+        const char* const lim = d_ + end_;
+        // options in locals: the shape buffer's char stores may alias any member
+        const bool has_fields = !o_.fields.empty(), shape_on = o_.shape;
+        Block blk;
+        stage1(blk, p, lim);
+        depth_ = 0;
+        seen_ = 0;
+        tracked_in_record_ = 0;
+        fsl_ = 0;
+        Frame* f = fast_push(false, -1, false);
+        ++p;
+        std::uint64_t values = 0;
+        unsigned char c;
+    object_begin:
+        c = fast_ws(p);
+        if (c == '}') goto close;
+    member:
+        if (c != '"') return false;
+        {
+            const char* q = fast_string_end(blk, p + 1, lim);
+            if (q == nullptr) return false;
+            std::string_view k(p + 1, static_cast<std::size_t>(q - p - 1));
+            bool readable16 = k.data() + 16 <= lim;
+            if (*q == '\\') {
+                q = fast_decode(p + 1, lim);
+                if (q == nullptr || fdec_total_ > scratch_cap - 1) return false;
+                k = std::string_view(fdec_, fdec_size_);
+                readable16 = true;
+            }
+            if (k.size() > scratch_cap - 1) return false;  // the scalar reader keeps a prefix of a longer name
+            if (!fast_key(*f, k, readable16)) return false;
+            // every id-named key ends in 'd' or 'D': most keys need no call
+            f->named = !k.empty() && (k.back() == 'd' || k.back() == 'D') && id_named(k);
+            f->declared = has_fields ? declared_index(fast_shape()) : -1;
+            p = q + 1;
+        }
+        c = fast_ws(p);
+        if (c != ':') return false;
+        ++p;
+        c = fast_ws(p);
+        goto value;
+    array_begin:
+        c = fast_ws(p);
+        if (c == ']') goto close;
+    value: {
+        const int decl = f->declared;
+        if (decl >= 0) seen_ |= 1ull << decl;
+        if (c == '"') {
+            const char* q = fast_string_end(blk, p + 1, lim);
+            if (q == nullptr) return false;
+            std::string_view sv(p + 1, static_cast<std::size_t>(q - p - 1));
+            std::size_t total = sv.size();  // decoded length (the scalar reader's string_long_)
+            if (*q == '\\') {
+                q = fast_decode(p + 1, lim);
+                if (q == nullptr) return false;
+                sv = std::string_view(fdec_, fdec_size_);
+                total = fdec_total_;
+            }
+            p = q + 1;
+            ++values;
+            if (decl >= 0) {
+                if (total > scratch_cap - 1) return false;  // the scalar reader checks a prefix
+                const FieldSpec& fs = o_.fields[static_cast<std::size_t>(decl)];
+                if (check_declared_string(fs, sv)) return false;
+                if (fs.kind == "uuid" && !fast_track(sv)) return false;
+            } else if (shape_on && total <= scratch_cap - 1 && may_be_id(sv, f->named)) {
+                int version = -1;
+                if (sv.size() == 36 && canonical36(sv.data()) && (sv[19] == '8' || sv[19] == '9' || sv[19] == 'a' || sv[19] == 'b'))
+                    version = 1;  // any: fast_track reads it from the text
+                else if (shape_string(sv, f->named, &version))
+                    return false;
+                if (version >= 0 && !fast_track(sv)) return false;
+            }
+        } else if (c == '{' || c == '[') {
+            if (depth_ >= max_depth || decl >= 0) return false;
+            ++p;
+            f = fast_push(c == '[', -1, f->named);
+            if (f == nullptr) return false;
+            if (c == '[') goto array_begin;
+            goto object_begin;
+        } else if (c == 't' || c == 'f' || c == 'n') {
+            const char* word = c == 't' ? "true" : c == 'f' ? "false" : "null";
+            for (; *word != '\0'; ++word, ++p)  // byte by byte: stops at the line's end
+                if (*p != *word) return false;
+            if (!fast_delimiter(*p)) return false;
+            if (decl >= 0 && (c != 'n' || !o_.fields[static_cast<std::size_t>(decl)].nullable)) return false;
+        } else {
+            const char* n0 = p;
+            if (*p == '-') ++p;
+            if (*p == '0') ++p;
+            else if (*p >= '1' && *p <= '9') while (*p >= '0' && *p <= '9') ++p;
+            else return false;
+            if (*p >= '0' && *p <= '9') return false;
+            if (*p == '.') {
+                ++p;
+                if (!(*p >= '0' && *p <= '9')) return false;
+                while (*p >= '0' && *p <= '9') ++p;
+            }
+            if (*p == 'e' || *p == 'E') {
+                ++p;
+                if (*p == '+' || *p == '-') ++p;
+                if (!(*p >= '0' && *p <= '9')) return false;
+                while (*p >= '0' && *p <= '9') ++p;
+            }
+            if (!fast_delimiter(*p)) return false;
+            if (decl >= 0) return false;  // a number in a declared field is always reported
+            const std::size_t len = static_cast<std::size_t>(p - n0);
+            const bool zero = (len == 1 && n0[0] == '0') || (len == 2 && n0[0] == '-' && n0[1] == '0');
+            if (shape_on && zero && f->named) return false;
+        }
+    }
+    after_value:
+        c = fast_ws(p);
+        if (c == ',') {
+            ++p;
+            c = fast_ws(p);
+            if (f->array) {
+                ++f->index;
+                fsl_ = f->base_len + 2;
+                goto value;
+            }
+            goto member;
+        }
+        if (c != (f->array ? ']' : '}')) return false;
+    close:
+        ++p;
+        if (--depth_ > 0) {
+            f = &frames_[depth_ - 1];
+            goto after_value;
+        }
+        if ((required_ & ~seen_) != 0) return false;
+        while (*p == ' ' || *p == '\t' || *p == '\r') ++p;
+        if (*p != '\n') return false;
+        const char* const e = p;
+        if (in_.base() + static_cast<std::uint64_t>(e - b) - line_start_ > o_.max_line_bytes) return false;
+        // accepted: the scalar reader's effects for this line
+        record_line_ = line_;
+        record_col_ = col();
+        ++st_.records;
+        ++st_.fast_records;
+        ++record_index_;
+        st_.values += values;
+        pos_ = static_cast<std::size_t>(e - b) + 1;
+        ++line_;
+        line_start_ = abs();
+        return true;
+    }
+
+    // A string with escapes, decoded as the scalar reader decodes it (string()
+    // and escape(): the same bytes, the same lone-surrogate rule, the same
+    // 257-byte prefix and total) into fdec_. s is the body's first byte; the
+    // closing quote, or nullptr where the scalar reader reports an error.
+    char fdec_[scratch_cap + 16];  // +16: fast_key loads 16 bytes
+    std::size_t fdec_size_ = 0, fdec_total_ = 0;
+
+    void fast_put(const char* p, std::size_t n) noexcept {
+        fdec_total_ += n;
+        if (fdec_size_ < scratch_cap) {
+            const std::size_t m = std::min(n, scratch_cap - fdec_size_);
+            std::memcpy(fdec_ + fdec_size_, p, m);
+            fdec_size_ += m;
+        }
+    }
+    void fast_put_utf8(unsigned cp) noexcept {
+        char b[4];
+        std::size_t n;
+        if (cp < 0x80) { b[0] = static_cast<char>(cp); n = 1; }
+        else if (cp < 0x800) { b[0] = static_cast<char>(0xc0 | (cp >> 6)); b[1] = static_cast<char>(0x80 | (cp & 0x3f)); n = 2; }
+        else if (cp < 0x10000) {
+            b[0] = static_cast<char>(0xe0 | (cp >> 12)); b[1] = static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
+            b[2] = static_cast<char>(0x80 | (cp & 0x3f)); n = 3;
+        } else {
+            b[0] = static_cast<char>(0xf0 | (cp >> 18)); b[1] = static_cast<char>(0x80 | ((cp >> 12) & 0x3f));
+            b[2] = static_cast<char>(0x80 | ((cp >> 6) & 0x3f)); b[3] = static_cast<char>(0x80 | (cp & 0x3f)); n = 4;
+        }
+        fast_put(b, n);
+    }
+    // Four hex digits at p (stops at the first other byte: the line's '\n' at the latest).
+    static bool fast_hex4(const char* p, unsigned& cp) noexcept {
+        cp = 0;
+        for (int i = 0; i < 4; ++i) {
+            const char c = p[i];
+            int v;
+            if (c >= '0' && c <= '9') v = c - '0';
+            else if (c >= 'a' && c <= 'f') v = c - 'a' + 10;
+            else if (c >= 'A' && c <= 'F') v = c - 'A' + 10;
+            else return false;
+            cp = cp * 16 + static_cast<unsigned>(v);
+        }
+        return true;
+    }
+    const char* fast_decode(const char* s, const char* lim) noexcept {
+        fdec_size_ = fdec_total_ = 0;
+        for (;;) {
+            const unsigned char c = static_cast<unsigned char>(*s);
+            if (c == '"') return s;
+            if (c < 0x20) return nullptr;
+            if (c >= 0x80) {
+                const std::size_t n = utf8_length(reinterpret_cast<const unsigned char*>(s), static_cast<std::size_t>(lim - s));
+                if (n == 0) return nullptr;
+                fast_put(s, n);
+                s += n;
+                continue;
+            }
+            if (c != '\\') {
+                fast_put(s, 1);
+                ++s;
+                continue;
+            }
+            char plain = 0;
+            switch (s[1]) {
+                case '"': plain = '"'; break;
+                case '\\': plain = '\\'; break;
+                case '/': plain = '/'; break;
+                case 'b': plain = '\b'; break;
+                case 'f': plain = '\f'; break;
+                case 'n': plain = '\n'; break;
+                case 'r': plain = '\r'; break;
+                case 't': plain = '\t'; break;
+                case 'u': break;
+                default: return nullptr;
+            }
+            if (plain != 0) {
+                fast_put(&plain, 1);
+                s += 2;
+                continue;
+            }
+            unsigned cp = 0;
+            if (!fast_hex4(s + 2, cp)) return nullptr;
+            s += 6;
+            if (cp >= 0xd800 && cp <= 0xdbff && *s == '\\') {
+                if (s[1] == 'u') {  // a surrogate pair makes one code point
+                    unsigned lo = 0;
+                    if (!fast_hex4(s + 2, lo)) return nullptr;
+                    s += 6;
+                    if (lo >= 0xdc00 && lo <= 0xdfff) {
+                        cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+                    } else {
+                        fast_put_utf8(0xfffd);
+                        cp = lo;
+                    }
+                } else {
+                    cp = 0xfffd;  // another escape follows; the lone surrogate becomes U+FFFD
+                }
+            }
+            if (cp >= 0xd800 && cp <= 0xdfff) cp = 0xfffd;  // lone surrogate
+            fast_put_utf8(cp);
+        }
+    }
+
+    [[nodiscard]] std::string_view fast_shape() const noexcept { return {fshape_, fsl_}; }
+
+    // push() on the fast path's shape; nullptr when the shape would not fit.
+    Frame* fast_push(bool array, int declared, bool named) {
+        if (array && fsl_ + 2 > fast_shape_cap) return nullptr;
+        if (depth_ == frames_.size()) frames_.emplace_back();
+        Frame& f = frames_[depth_++];
+        f.array = array;
+        f.index = 0;
+        f.base_len = fsl_;
+        f.named = named;
+        f.declared = declared;
+        if (array) {
+            fshape_[fsl_++] = '/';
+            fshape_[fsl_++] = '*';
+            f.declared = o_.fields.empty() ? -1 : declared_index(fast_shape());
+        }
+        return &f;
+    }
+
+    // The member name k replaces the last one in the shape (escaped as a JSON
+    // pointer: '~' -> "~0", '/' -> "~1"); false when it would not fit.
+    bool fast_key(const Frame& f, std::string_view k, bool readable16) noexcept {
+        std::size_t n = f.base_len;
+        if (n + 1 + 2 * k.size() > fast_shape_cap) return false;
+        fshape_[n++] = '/';
+#if !defined(__SSE2__)
+        (void)readable16;
+#else
+        if (k.size() <= 16 && readable16) {
+            const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(k.data()));
+            const unsigned m = static_cast<unsigned>(_mm_movemask_epi8(
+                _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('~')), _mm_cmpeq_epi8(v, _mm_set1_epi8('/')))));
+            if ((m & ((1u << k.size()) - 1)) == 0) {
+                _mm_storeu_si128(reinterpret_cast<__m128i*>(fshape_ + n), v);  // fshape_ has 16 spare bytes
+                fsl_ = n + k.size();
+                return true;
+            }
+        }
+#endif
+        for (const char ch : k) {
+            if (ch == '~' || ch == '/') {
+                fshape_[n++] = '~';
+                fshape_[n++] = ch == '~' ? '0' : '1';
+            } else {
+                fshape_[n++] = ch;
+            }
+        }
+        fsl_ = n;
+        return true;
+    }
+
+    // Blanks inside the line ('\n' is not one: it ends the line and fails every expectation).
+    static unsigned char fast_ws(const char*& p) noexcept {
+        unsigned char c = static_cast<unsigned char>(*p);
+        if (c > ' ') return c;  // compact JSON: the usual case, one compare
+        while (c == ' ' || c == '\t' || c == '\r') c = static_cast<unsigned char>(*++p);
+        return c;
+    }
+
+    static bool fast_delimiter(char c) noexcept {
+        return c == ',' || c == '}' || c == ']' || c == ' ' || c == '\t' || c == '\r' || c == '\n';
+    }
+
+    // The fast path's per-ordinal cache (see track()): fixed-size shapes
+    // compared 16 bytes at a time, no std::string.
+    struct FastSlot {
+        char shape[64];
+        std::size_t len = SIZE_MAX;  // SIZE_MAX: empty
+        VersionSeen* seen = nullptr;
+    };
+    std::vector<FastSlot> fcache_;
+
+    // track() without effects the scalar reader would not repeat identically:
+    // false when the value is a field's first UUID or a new version (the
+    // scalar reader records or reports it).
+    [[gnu::always_inline]] bool fast_track(std::string_view s) {
+        const std::size_t k = tracked_in_record_;
+        VersionSeen* seen = nullptr;
+        if (k < fcache_.size() && fcache_[k].len == fsl_ && same_shape(fcache_[k].shape, fshape_, fsl_)) {
+            seen = fcache_[k].seen;
+        } else {
+            shape_.assign(fshape_, fsl_);
+            auto it = versions_.find(shape_);
+            if (it == versions_.end()) return versions_.size() >= max_tracked_fields;  // untracked: nothing happens
+            seen = &it->second;
+            if (k < 64 && fsl_ <= sizeof(FastSlot::shape)) {
+                if (k >= fcache_.size()) fcache_.resize(k + 1);
+                std::memcpy(fcache_[k].shape, fshape_, fsl_);
+                fcache_[k].len = fsl_;
+                fcache_[k].seen = seen;
+            }
+        }
+        tracked_in_record_ = k + 1;
+        const int version = s[14] <= '9' ? s[14] - '0' : s[14] - 'a' + 10;
+        return seen->version == version;
+    }
+
+    // n <= 64 bytes equal; both sides have 16 * ceil(n / 16) readable bytes.
+    static bool same_shape(const char* a, const char* b, std::size_t n) noexcept {
+#if defined(__SSE2__)
+        for (std::size_t i = 0; i < n; i += 16) {
+            const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + i));
+            const __m128i y = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + i));
+            unsigned diff = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, y))) ^ 0xffffu;
+            if (n - i < 16) diff &= (1u << (n - i)) - 1;
+            if (diff != 0) return false;
+        }
+        return true;
+#else
+        return std::memcmp(a, b, n) == 0;
+#endif
     }
 
     // ------------------------------------------------------------- values
@@ -435,7 +960,8 @@ private:
     void save_versions() override { saved_versions_ = versions_; }
     void restore_versions() override {
         versions_ = std::move(saved_versions_);
-        cache_.clear();  // it points into the map
+        cache_.clear();  // they point into the map
+        fcache_.clear();
     }
 
     // Cheap filter before the shape rules: an id in any spelling has at

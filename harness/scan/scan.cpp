@@ -84,10 +84,14 @@ bool Scanner::more(std::size_t keep) {
 
 bool Scanner::line_ok() {
     if (!line_limit_ || abs() - line_start_ <= o_.max_line_bytes) return true;
-    error_at(line_, o_.max_line_bytes + 1, line_start_ + o_.max_line_bytes,
-             "line " + std::to_string(line_) + " is longer than " + std::to_string(o_.max_line_bytes) +
-                 " bytes (raise --max-line-bytes if records really are this long; is this the right format?)");
+    if (second_ && !st_.error) split_->line_too_long = true;  // its message names the line: see handoff()
+    error_at(line_, o_.max_line_bytes + 1, line_start_ + o_.max_line_bytes, line_too_long(line_));
     return false;
+}
+
+std::string Scanner::line_too_long(std::uint64_t line) const {
+    return "line " + std::to_string(line) + " is longer than " + std::to_string(o_.max_line_bytes) +
+           " bytes (raise --max-line-bytes if records really are this long; is this the right format?)";
 }
 
 void Scanner::error_at(std::uint64_t line, std::uint64_t column, std::uint64_t offset, std::string message) {
@@ -164,6 +168,9 @@ bool Scanner::handoff() {
         // Replay in file order: the buffered violations, and between them the
         // first value of each version per field, judged against this half's
         // version state exactly as one pass would have judged it.
+        // The second half counted its lines from s.line at the split; this
+        // reader is at the split's real line now.
+        const std::uint64_t shift = line_ - s.line;
         save_versions();
         const std::uint64_t before = st_.violations;
         std::size_t ei = 0;
@@ -171,17 +178,23 @@ bool Scanner::handoff() {
             for (; ei < s.events.size() && s.events[ei].at <= vi && !st_.stopped; ++ei) {
                 const VersionEvent& e = s.events[ei];
                 if (VersionSeen* seen = version_slot(e.key))
-                    track_version(*seen, e.version, e.value, e.line, e.column, e.where, e.key);
+                    track_version(*seen, e.version, e.value, e.line + shift, e.column, e.where, e.key);
             }
             if (st_.stopped || vi == s.violations.size()) break;
             Violation& v = s.violations[vi];
-            report(std::move(v.rule), v.line, v.column, std::move(v.where), std::move(v.expected), std::move(v.actual));
+            report(std::move(v.rule), v.line + shift, v.column, std::move(v.where), std::move(v.expected),
+                   std::move(v.actual));
         }
         if (!st_.stopped) {
             st_.records += s.stats.records;
             st_.values += s.stats.values;
+            st_.fast_records += s.stats.fast_records;
             st_.bytes = s.stats.bytes;
-            if (s.stats.error) st_.error = s.stats.error;
+            if (s.stats.error) {
+                st_.error = s.stats.error;
+                st_.error->line += shift;
+                if (s.line_too_long) st_.error->message = line_too_long(st_.error->line);
+            }
             st_.halves = true;
             merged_ = true;
             return true;
@@ -288,30 +301,6 @@ Stats dispatch(detail::Input& in, const Options& o, const Sink& sink) {
 
 namespace {
 
-// Line breaks in the first `n` bytes of fd; false on a read error.
-bool count_lines(int fd, std::uint64_t n, std::size_t chunk, std::uint64_t& lines) {
-    std::vector<char> buf(std::max<std::size_t>(chunk, 1u << 16));
-    std::uint64_t at = 0;
-    while (at < n) {
-        const ssize_t got = ::pread(fd, buf.data(), static_cast<std::size_t>(std::min<std::uint64_t>(buf.size(), n - at)),
-                                    static_cast<off_t>(at));
-        if (got < 0 && errno == EINTR) continue;
-        if (got <= 0) return false;
-        const char* p = buf.data();
-        const char* e = p + got;
-#if defined(__SSE2__)
-        // lines are short (one record): 16 bytes at a time beats a memchr per line
-        const __m128i nl = _mm_set1_epi8('\n');
-        for (; e - p >= 16; p += 16)
-            lines += static_cast<std::uint64_t>(__builtin_popcount(static_cast<unsigned>(
-                _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)), nl)))));
-#endif
-        for (; p < e; ++p) lines += *p == '\n' ? 1 : 0;
-        at += static_cast<std::uint64_t>(got);
-    }
-    return true;
-}
-
 // The first line start at or after the middle of a `size`-byte file; 0: none.
 std::uint64_t split_point(int fd, std::uint64_t size) {
     char buf[4096];
@@ -334,10 +323,9 @@ Stats scan_halves(int fd, std::uint64_t at, const Options& o, const Sink& sink) 
     const bool ndjson = o.format == Format::ndjson;
     try {
         s.worker = std::thread([&s, fd, &o, ndjson] {
-            if (!count_lines(fd, s.at, o.buffer_bytes, s.line)) {
-                s.failed = true;
-                return;
-            }
+            // Line numbers count from the split (s.line = 1): the first
+            // reader knows the split's line when it arrives and shifts them
+            // (handoff), so nobody reads the first half twice to count lines.
             detail::Input in(fd, o.buffer_bytes, UINT64_MAX, nullptr);
             const Sink buffer = [&s](const Violation& v) {
                 if (s.violations.size() >= detail::Split::max_buffered) {

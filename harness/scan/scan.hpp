@@ -38,6 +38,12 @@ struct Options {
     // to one pass; threads 0 = as many as the machine has (at most 2), 1 = one pass.
     unsigned threads = 0;
     std::uint64_t split_min_bytes = 32u << 20;
+    // NDJSON: lines are first tried by the fast path (a record with no
+    // escape, no finding, no error is accepted without the scalar reader);
+    // every other line goes to the scalar reader. false = the scalar reader
+    // only: the reference the fast path is tested against (results are
+    // identical either way).
+    bool fast_path = true;
 };
 
 // One broken rule at one place.
@@ -66,6 +72,7 @@ struct Stats {
     std::uint64_t violations = 0;
     bool stopped = false;          // the sink asked to stop
     bool halves = false;           // scanned as two halves on two threads (Options::threads)
+    std::uint64_t fast_records = 0;  // NDJSON records accepted by the fast path (Options::fast_path)
     std::optional<ScanError> error;
 };
 
