@@ -2,7 +2,7 @@
 # Scan throughput against ripgrep on the same file, in the same run: generates
 # a >= 1 GB NDJSON export and a CSV export under /tmp (SIZE_MB, default 1100),
 # warms the page cache, then times `rg -c` with the DATA-ID-002 v7 pattern and
-# `idconform scan` on each file (best of RUNS, default 3) and prints MB/s and
+# `idconform scan` on each file (best of RUNS each, default 5, interleaved) and prints MB/s and
 # the ratio. Target: idconform >= ripgrep.
 # Uses the idconform binary in BUILD_DIR (default build-bench/, configured
 # RelWithDebInfo like a normal build and built if missing); IDCONFORM_BIN overrides.
@@ -10,7 +10,7 @@ set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${BUILD_DIR:-$repo/build-bench}"
 size_mb="${SIZE_MB:-1100}"
-runs="${RUNS:-3}"
+runs="${RUNS:-5}"
 dir="${SCAN_DIR:-/tmp/idconform-scan-bench}"
 if [[ -z "${IDCONFORM_BIN:-}" ]]; then
   cmake -S "$repo" -B "$build" -G Ninja -DBUILD_TESTING=OFF >/dev/null
@@ -21,18 +21,27 @@ command -v rg >/dev/null || { echo "ripgrep (rg) is needed: apt-get install ripg
 mkdir -p "$dir"
 pattern='[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}'
 
-# best wall time (seconds) of $runs runs of a command; its output is discarded
-best_of() {
-  local best="" t
+# wall time (seconds) of one run of a command; its output is discarded
+time_of() {
+  local s e
+  s=$(date +%s.%N)
+  "$@" >/dev/null 2>&1 || true
+  e=$(date +%s.%N)
+  echo "$e - $s" | bc -l
+}
+
+# best wall times of $runs runs each of rg and idconform, interleaved (rg,
+# idconform, rg, ...): on a shared machine whose speed drifts, both tools then
+# sample the same stretches of time. Prints "rg_best id_best".
+best_pair() {  # file
+  local rb="" ib="" t
   for _ in $(seq "$runs"); do
-    local s e
-    s=$(date +%s.%N)
-    "$@" >/dev/null 2>&1 || true
-    e=$(date +%s.%N)
-    t=$(echo "$e - $s" | bc -l)
-    if [[ -z "$best" ]] || (( $(echo "$t < $best" | bc -l) )); then best=$t; fi
+    t=$(time_of rg -c "$pattern" "$1")
+    if [[ -z "$rb" ]] || (( $(echo "$t < $rb" | bc -l) )); then rb=$t; fi
+    t=$(time_of "$IDCONFORM_BIN" scan -q "$1")
+    if [[ -z "$ib" ]] || (( $(echo "$t < $ib" | bc -l) )); then ib=$t; fi
   done
-  echo "$best"
+  echo "$rb $ib"
 }
 
 for fmt in ndjson csv; do
@@ -43,8 +52,7 @@ for fmt in ndjson csv; do
   fi
   bytes=$(stat -c %s "$file")
   cat "$file" >/dev/null  # page cache: both tools read from memory
-  rg_t=$(best_of rg -c "$pattern" "$file")
-  id_t=$(best_of "$IDCONFORM_BIN" scan -q "$file")
+  read -r rg_t id_t < <(best_pair "$file")
   rg_count=$(rg -c "$pattern" "$file" || true)
   set +e
   "$IDCONFORM_BIN" scan -q "$file" 2>"$dir/scan.$fmt.err"
