@@ -1,13 +1,10 @@
 // UUID value helpers: canonical formatting and strict parsing, version and
 // variant, field decoding for v1/v6/v7/v8, ISO-8601 rendering of times.
 #include "ids/ids.hpp"
+#include "ids/canonical.hpp"
 #include "ids/detail.hpp"
 
 #include <cstdio>
-
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 namespace idconform::ids {
 
@@ -62,53 +59,7 @@ std::string format(const Uuid& u) {
     return s;
 }
 
-#if defined(__SSE2__)
-namespace {
-// 0xff in each byte lane that holds what the canonical form wants there: a
-// hyphen where `hyphen_lanes` is set, a lower-case hex digit elsewhere.
-// Unsigned range tests (c - lo < n) done as signed compares after flipping
-// the top bit, since SSE2 has only signed byte compares.
-inline __m128i lanes_ok(__m128i x, __m128i hyphen_lanes) noexcept {
-    const __m128i flip = _mm_set1_epi8(static_cast<char>(0x80));
-    const auto in_range = [&](char lo, char n) {
-        return _mm_cmplt_epi8(_mm_xor_si128(_mm_sub_epi8(x, _mm_set1_epi8(lo)), flip),
-                              _mm_set1_epi8(static_cast<char>(n ^ 0x80)));
-    };
-    const __m128i hex = _mm_or_si128(in_range('0', 10), in_range('a', 6));
-    const __m128i hyphen = _mm_cmpeq_epi8(x, _mm_set1_epi8('-'));
-    return _mm_or_si128(_mm_andnot_si128(hyphen_lanes, hex), _mm_and_si128(hyphen_lanes, hyphen));
-}
-}  // namespace
-
-bool is_canonical(std::string_view t) noexcept {
-    // Three overlapping 16-byte blocks at 0, 16 and 20 cover the 36 chars;
-    // hyphens sit at 8 and 13, then 18 and 23 (lanes 2 and 7 of the second
-    // block, lane 3 of the third). This is the hot path of every check.
-    if (t.size() != 36) return false;
-    const auto* p = reinterpret_cast<const __m128i*>(t.data());
-    const auto* q = reinterpret_cast<const __m128i*>(t.data() + 16);
-    const auto* r = reinterpret_cast<const __m128i*>(t.data() + 20);
-    const __m128i h0 = _mm_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, -1, 0, 0, 0, 0, -1, 0, 0);
-    const __m128i h1 = _mm_setr_epi8(0, 0, -1, 0, 0, 0, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0);
-    const __m128i h2 = _mm_setr_epi8(0, 0, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
-    const __m128i all = _mm_and_si128(_mm_and_si128(lanes_ok(_mm_loadu_si128(p), h0), lanes_ok(_mm_loadu_si128(q), h1)),
-                                      lanes_ok(_mm_loadu_si128(r), h2));
-    return _mm_movemask_epi8(all) == 0xffff;
-}
-#else
-bool is_canonical(std::string_view t) noexcept {
-    if (t.size() != 36) return false;
-    const auto* p = reinterpret_cast<const unsigned char*>(t.data());
-    for (std::size_t i = 0; i < 36; ++i) {
-        if (i == 8 || i == 13 || i == 18 || i == 23) {
-            if (p[i] != '-') return false;
-        } else if (detail::lower_hex_value[p[i]] < 0) {
-            return false;
-        }
-    }
-    return true;
-}
-#endif
+bool is_canonical(std::string_view t) noexcept { return t.size() == 36 && detail::canonical36(t.data()); }
 
 bool is_canonical_version(std::string_view t, int want_version) noexcept {
     if (want_version < 0 || want_version > 15 || !is_canonical(t)) return false;

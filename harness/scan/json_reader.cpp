@@ -3,6 +3,7 @@
 // overflow the stack). It keeps the position of every token, the record's
 // JSON pointer (built only when a violation is reported) and the field's
 // shape (indices as '*') for declared fields and the version-per-field rule.
+#include "ids/canonical.hpp"
 #include "scan/detail.hpp"
 
 #include "ids/ids.hpp"
@@ -373,34 +374,10 @@ private:
     // there, with its text and position. The JSON pointer shape is built in
     // a fixed buffer and copied to shape_ only for a version-map look-up.
 
-#if defined(__SSE2__)
-    // ids::is_canonical's SSE2 test, inline so that its constants stay in
-    // registers across the loop (the call cost 7% of a scan): 36 bytes at p
-    // are 8-4-4-4-12 lower-case hex. The differential test holds the two
-    // together (a false "canonical" here would hide a violation).
-    static bool canonical36(const char* p) noexcept {
-        const __m128i flip = _mm_set1_epi8(static_cast<char>(0x80));
-        const auto lanes_ok = [&](__m128i x, __m128i hyphen_lanes) {
-            const auto in_range = [&](char lo, char n) {
-                return _mm_cmplt_epi8(_mm_xor_si128(_mm_sub_epi8(x, _mm_set1_epi8(lo)), flip),
-                                      _mm_set1_epi8(static_cast<char>(n ^ 0x80)));
-            };
-            const __m128i hex = _mm_or_si128(in_range('0', 10), in_range('a', 6));
-            const __m128i hyphen = _mm_cmpeq_epi8(x, _mm_set1_epi8('-'));
-            return _mm_or_si128(_mm_andnot_si128(hyphen_lanes, hex), _mm_and_si128(hyphen_lanes, hyphen));
-        };
-        const __m128i h0 = _mm_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, -1, 0, 0, 0, 0, -1, 0, 0);
-        const __m128i h1 = _mm_setr_epi8(0, 0, -1, 0, 0, 0, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0);
-        const __m128i h2 = _mm_setr_epi8(0, 0, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
-        const __m128i all = _mm_and_si128(
-            _mm_and_si128(lanes_ok(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)), h0),
-                          lanes_ok(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16)), h1)),
-            lanes_ok(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 20)), h2));
-        return _mm_movemask_epi8(all) == 0xffff;
-    }
-#else
-    static bool canonical36(const char* p) noexcept { return ids::is_canonical(std::string_view(p, 36)); }
-#endif
+    // ids' canonical test, inline (harness/ids/canonical.hpp): its constants
+    // stay in registers across the loop. 36 bytes at p are 8-4-4-4-12
+    // lower-case hex.
+    static bool canonical36(const char* p) noexcept { return ids::detail::canonical36(p); }
 
     static constexpr std::size_t fast_shape_cap = 1024;
     char fshape_[fast_shape_cap + 16];  // +16: keys are copied 16 bytes at a time
@@ -652,17 +629,7 @@ private:
     }
     void fast_put_utf8(unsigned cp) noexcept {
         char b[4];
-        std::size_t n;
-        if (cp < 0x80) { b[0] = static_cast<char>(cp); n = 1; }
-        else if (cp < 0x800) { b[0] = static_cast<char>(0xc0 | (cp >> 6)); b[1] = static_cast<char>(0x80 | (cp & 0x3f)); n = 2; }
-        else if (cp < 0x10000) {
-            b[0] = static_cast<char>(0xe0 | (cp >> 12)); b[1] = static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
-            b[2] = static_cast<char>(0x80 | (cp & 0x3f)); n = 3;
-        } else {
-            b[0] = static_cast<char>(0xf0 | (cp >> 18)); b[1] = static_cast<char>(0x80 | ((cp >> 12) & 0x3f));
-            b[2] = static_cast<char>(0x80 | ((cp >> 6) & 0x3f)); b[3] = static_cast<char>(0x80 | (cp & 0x3f)); n = 4;
-        }
-        fast_put(b, n);
+        fast_put(b, encode_utf8(cp, b));
     }
     // Four hex digits at p (stops at the first other byte: the line's '\n' at the latest).
     static bool fast_hex4(const char* p, unsigned& cp) noexcept {
@@ -696,19 +663,8 @@ private:
                 ++s;
                 continue;
             }
-            char plain = 0;
-            switch (s[1]) {
-                case '"': plain = '"'; break;
-                case '\\': plain = '\\'; break;
-                case '/': plain = '/'; break;
-                case 'b': plain = '\b'; break;
-                case 'f': plain = '\f'; break;
-                case 'n': plain = '\n'; break;
-                case 'r': plain = '\r'; break;
-                case 't': plain = '\t'; break;
-                case 'u': break;
-                default: return nullptr;
-            }
+            const char plain = simple_escape(s[1]);
+            if (plain < 0) return nullptr;
             if (plain != 0) {
                 fast_put(&plain, 1);
                 s += 2;
@@ -1116,21 +1072,11 @@ private:
     bool escape() {
         ++pos_;  // the backslash
         int c = peek();
-        char plain = 0;
-        switch (c) {
-            case '"': plain = '"'; break;
-            case '\\': plain = '\\'; break;
-            case '/': plain = '/'; break;
-            case 'b': plain = '\b'; break;
-            case 'f': plain = '\f'; break;
-            case 'n': plain = '\n'; break;
-            case 'r': plain = '\r'; break;
-            case 't': plain = '\t'; break;
-            case 'u': break;
-            default:
-                error("invalid escape '\\" + (c >= 0x21 && c < 0x7f ? std::string(1, static_cast<char>(c)) : describe_char(c)) +
-                      "' in a string");
-                return false;
+        const char plain = c < 0 ? -1 : simple_escape(static_cast<char>(c));
+        if (plain < 0) {
+            error("invalid escape '\\" + (c >= 0x21 && c < 0x7f ? std::string(1, static_cast<char>(c)) : describe_char(c)) +
+                  "' in a string");
+            return false;
         }
         ++pos_;
         if (plain) {
@@ -1178,17 +1124,49 @@ private:
 
     void append_utf8(unsigned cp) {
         char b[4];
-        std::size_t n;
-        if (cp < 0x80) { b[0] = static_cast<char>(cp); n = 1; }
-        else if (cp < 0x800) { b[0] = static_cast<char>(0xc0 | (cp >> 6)); b[1] = static_cast<char>(0x80 | (cp & 0x3f)); n = 2; }
-        else if (cp < 0x10000) {
-            b[0] = static_cast<char>(0xe0 | (cp >> 12)); b[1] = static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
-            b[2] = static_cast<char>(0x80 | (cp & 0x3f)); n = 3;
-        } else {
-            b[0] = static_cast<char>(0xf0 | (cp >> 18)); b[1] = static_cast<char>(0x80 | ((cp >> 12) & 0x3f));
-            b[2] = static_cast<char>(0x80 | ((cp >> 6) & 0x3f)); b[3] = static_cast<char>(0x80 | (cp & 0x3f)); n = 4;
+        append_scratch(b, encode_utf8(cp, b));
+    }
+
+    // What the escape "\\<c>" stands for: the character, 0 for \\u (four
+    // hex digits follow), -1 for no valid escape. Shared by both readers.
+    static char simple_escape(char c) noexcept {
+        switch (c) {
+            case '"': return '"';
+            case '\\': return '\\';
+            case '/': return '/';
+            case 'b': return '\b';
+            case 'f': return '\f';
+            case 'n': return '\n';
+            case 'r': return '\r';
+            case 't': return '\t';
+            case 'u': return 0;
+            default: return -1;
         }
-        append_scratch(b, n);
+    }
+
+    // cp as UTF-8 into b (room for 4); returns the byte count. Shared by both
+    // readers, so the fast path decodes escapes byte for byte as the scalar one.
+    static std::size_t encode_utf8(unsigned cp, char* b) noexcept {
+        if (cp < 0x80) {
+            b[0] = static_cast<char>(cp);
+            return 1;
+        }
+        if (cp < 0x800) {
+            b[0] = static_cast<char>(0xc0 | (cp >> 6));
+            b[1] = static_cast<char>(0x80 | (cp & 0x3f));
+            return 2;
+        }
+        if (cp < 0x10000) {
+            b[0] = static_cast<char>(0xe0 | (cp >> 12));
+            b[1] = static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
+            b[2] = static_cast<char>(0x80 | (cp & 0x3f));
+            return 3;
+        }
+        b[0] = static_cast<char>(0xf0 | (cp >> 18));
+        b[1] = static_cast<char>(0x80 | ((cp >> 12) & 0x3f));
+        b[2] = static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
+        b[3] = static_cast<char>(0x80 | (cp & 0x3f));
+        return 4;
     }
 };
 
