@@ -191,6 +191,10 @@ protected:
     bool line_ok();
     [[nodiscard]] std::string line_too_long(std::uint64_t line) const;
     void error_at(std::uint64_t line, std::uint64_t column, std::uint64_t offset, std::string message);
+    // Whether the reader is past the current line's byte limit.
+    [[nodiscard]] bool past_line_limit() const;
+    // Records "line N is longer than ..." for the current line (unless an error is set).
+    void limit_line();
     void error(std::string message) { error_at(line_, col(), abs(), std::move(message)); }
     // "'x'", "byte 0xff", "end of file"
     static std::string describe_char(int c);

@@ -84,8 +84,7 @@ bool Scanner::more(std::size_t keep) {
 
 bool Scanner::line_ok() {
     if (!line_limit_ || abs() - line_start_ <= o_.max_line_bytes) return true;
-    if (second_ && !st_.error) split_->line_too_long = true;  // its message names the line: see handoff()
-    error_at(line_, o_.max_line_bytes + 1, line_start_ + o_.max_line_bytes, line_too_long(line_));
+    limit_line();
     return false;
 }
 
@@ -96,7 +95,23 @@ std::string Scanner::line_too_long(std::uint64_t line) const {
 
 void Scanner::error_at(std::uint64_t line, std::uint64_t column, std::uint64_t offset, std::string message) {
     if (st_.error) return;  // the first error is the one that explains
+    // Once the reader is past the current line's limit, the line being too
+    // long is the error, whatever else it found there: the length is also
+    // checked at every refill, so without this the answer depended on where
+    // the buffer happened to end.
+    if (line == line_ && past_line_limit()) {
+        limit_line();
+        return;
+    }
     st_.error = ScanError{line, column, offset, std::move(message)};
+}
+
+bool Scanner::past_line_limit() const { return line_limit_ && abs() - line_start_ > o_.max_line_bytes; }
+
+void Scanner::limit_line() {
+    if (st_.error) return;
+    if (second_) split_->line_too_long = true;  // its message names the line: see handoff()
+    st_.error = ScanError{line_, o_.max_line_bytes + 1, line_start_ + o_.max_line_bytes, line_too_long(line_)};
 }
 
 std::string Scanner::describe_char(int c) {
@@ -214,6 +229,12 @@ bool Scanner::handoff() {
 void Scanner::report(std::string rule, std::uint64_t line, std::uint64_t column, std::string where,
                      std::string expected, std::string actual) {
     if (st_.stopped) return;
+    // Found past the limit of a too-long line: the line is the error (see
+    // error_at), and nothing after it is reported.
+    if (line == line_ && past_line_limit()) {
+        limit_line();
+        return;
+    }
     if (suppress_ > 0) {
         ++st_.violations;
         if (--suppress_ == 0) st_.stopped = true;

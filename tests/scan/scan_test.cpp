@@ -265,6 +265,45 @@ TEST_CASE("a line longer than the limit is an error; violations before it are ke
     }
 }
 
+TEST_CASE("a too-long line gives the same answer whatever the buffer size") {
+    // Before, the length was only checked at refills and newlines: from
+    // memory the reader met the bad token (or the bad id) first, through a
+    // small buffer the line length. Now whatever lies past the limit is the
+    // line-too-long error, and what lies before it is reported as found.
+    Options o;
+    o.max_line_bytes = 100;
+    const std::string pad(150, 'a');
+    const std::string upper = "0190A2B3-C4D5-7E6F-8A9B-0C1D2E3F4A5B";
+    struct Case {
+        const char* what;
+        Format fmt;
+        std::string text;
+        std::string want_error;  // prefix of Out::err()
+        std::size_t violations;
+    };
+    const Case cases[] = {
+        {"ndjson: syntax error past the limit", Format::ndjson,
+         "{\"a\":\"" + pad + "\",\"b\":tru}\n", "1:101 line 1 is longer than 100 bytes", 0},
+        {"ndjson: violation past the limit", Format::ndjson,
+         "{\"a\":\"" + pad + "\",\"id\":\"" + upper + "\"}\n", "1:101 line 1 is longer than 100 bytes", 0},
+        {"ndjson: violation before the limit, error after", Format::ndjson,
+         "{\"id\":\"" + upper + "\",\"a\":\"" + pad + "\",\"b\":x}\n", "1:101 line 1 is longer than 100 bytes", 1},
+        {"ndjson: syntax error before the limit", Format::ndjson, "{\"b\":x,\"a\":\"" + pad + "\"}\n", "1:6 ", 0},
+        {"csv: violation past the limit", Format::csv,
+         "a,id\n" + pad + "," + upper + "\n", "2:101 line 2 is longer than 100 bytes", 0},
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.what);
+        o.format = c.fmt;
+        for (bool via_file : {false, true}) {
+            CAPTURE(via_file);
+            const Out r = scan_once(c.text, o, via_file);
+            CHECK(r.err().substr(0, c.want_error.size()) == c.want_error);
+            CHECK(r.v.size() == c.violations);
+        }
+    }
+}
+
 TEST_CASE("formats from names and extensions") {
     CHECK(format_from_path("a/b/export.NDJSON") == Format::ndjson);
     CHECK(format_from_path("x.jsonl") == Format::ndjson);
