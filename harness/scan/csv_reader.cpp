@@ -202,12 +202,7 @@ private:
         scratch_total_ = 0;
         for (;;) {
 #if defined(__SSE2__)
-            while (pos_ + 16 <= end_) {
-                const std::uint32_t m = unquoted_specials(d_ + pos_);
-                if (m == 0) { pos_ += 16; continue; }
-                pos_ += static_cast<std::size_t>(__builtin_ctz(m));
-                break;
-            }
+            skip_plain(unquoted_specials);
 #endif
             if (pos_ >= end_) {
                 append_scratch(d_ + s, pos_ - s);
@@ -260,12 +255,7 @@ private:
         scratch_total_ = 0;
         for (;;) {
 #if defined(__SSE2__)
-            while (pos_ + 16 <= end_) {
-                const std::uint32_t m = quoted_specials(d_ + pos_);
-                if (m == 0) { pos_ += 16; continue; }
-                pos_ += static_cast<std::size_t>(__builtin_ctz(m));
-                break;
-            }
+            skip_plain(quoted_specials);
 #endif
             if (pos_ >= end_) {
                 append_scratch(d_ + s, pos_ - s);

@@ -6,6 +6,7 @@
 #include "scan/scan.hpp"
 
 #include <atomic>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <thread>
@@ -209,6 +210,21 @@ protected:
     // Validates one UTF-8 sequence at pos_ (lead byte >= 0x80) and steps
     // over it; needs the whole sequence in the buffer (caller refills).
     bool utf8_step();
+
+    // Moves pos_ over whole 16-byte blocks in which `specials` (an SSE2
+    // classifier: a bit per byte that needs a look) finds nothing, and then
+    // to the first such byte; stops at the last whole block of the buffer.
+    template <class Specials>
+    void skip_plain(Specials specials) noexcept {
+        while (pos_ + 16 <= end_) {
+            const std::uint32_t m = specials(d_ + pos_);
+            if (m != 0) {
+                pos_ += static_cast<std::size_t>(__builtin_ctz(m));
+                return;
+            }
+            pos_ += 16;
+        }
+    }
 
     void report(std::string rule, std::uint64_t line, std::uint64_t column, std::string where, std::string expected,
                 std::string actual);

@@ -1012,12 +1012,7 @@ private:
         };
         for (;;) {
 #if defined(__SSE2__)
-            while (pos_ + 16 <= end_) {
-                const std::uint32_t m = json_string_specials(d_ + pos_);
-                if (m == 0) { pos_ += 16; continue; }
-                pos_ += static_cast<std::size_t>(__builtin_ctz(m));
-                break;
-            }
+            skip_plain(json_string_specials);
 #endif
             if (pos_ >= end_) {
                 save();
