@@ -118,13 +118,14 @@ std::string mask_ranges(std::string_view text, std::vector<std::pair<std::size_t
 }  // namespace
 
 std::string redact_text(std::string_view text, const std::vector<std::string>& extra) {
-    // Every header match ("name:") and every userinfo ("://") has a colon:
-    // most report lines are checked with one scan for ':'.
-    if (text.find(':') == std::string_view::npos) return std::string(text);
-    return mask_ranges(text, secret_ranges(text, extra));
+    std::string out;
+    append_redacted(out, text, extra);
+    return out;
 }
 
 void append_redacted(std::string& out, std::string_view text, const std::vector<std::string>& extra) {
+    // Every header match ("name:") and every userinfo ("://") has a colon:
+    // most report lines are checked with one scan for ':'.
     if (text.find(':') == std::string_view::npos) {
         out.append(text);
         return;

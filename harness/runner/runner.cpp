@@ -26,6 +26,7 @@
 #include <cctype>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 
 namespace idconform::runner {
@@ -629,8 +630,9 @@ private:
             // A scan reads a whole file (gigabytes, perhaps): on the file
             // thread, so the runner's other cases keep going meanwhile. The
             // step, scope and rule live in this frame until it is done.
+            if (!files_) files_.emplace(1);  // a thread only for runs that scan files
             co_return co_await asio::co_spawn(
-                files_.get_executor(), [&]() -> awaitable<StepOutcome> { co_return run_file_step(st, scope, rule); },
+                files_->get_executor(), [&]() -> awaitable<StepOutcome> { co_return run_file_step(st, scope, rule); },
                 use_awaitable);
         }
         StepOutcome out;
@@ -1301,7 +1303,7 @@ private:
     const RunOptions& opts_;
     reporters::Reporter& reporter_;
     RateLimiter limiter_;
-    asio::thread_pool files_{1};  // file steps scan here, off the runner's thread
+    std::optional<asio::thread_pool> files_;  // file steps scan here, off the runner's thread
     RunReport report_;
     int failures_ = 0;
 };
