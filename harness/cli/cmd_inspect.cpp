@@ -1,13 +1,20 @@
-// `idconform inspect [--json] ID...`: explains each identifier: kind, whether
-// it is canonical and what is wrong, version, variant, decoded time, special
-// value name. Ids come from the arguments or, without any, from stdin.
+// `idconform inspect [--json] [--kind K] ID...`: explains each identifier:
+// kind, whether it is canonical and what is wrong, version, variant, decoded
+// time, special value name; then the verdict by the rules (ids::judge): valid
+// id of the kind asked for (or, without --kind, of the kind it looks like),
+// with the reasons when not. Ids come from the arguments or, without any,
+// from stdin. The exit code follows the verdict.
 #include "cli/commands.hpp"
+#include "core/diagnostic.hpp"
 #include "ids/ids.hpp"
+#include "ids/kind.hpp"
+#include "reporters/text.hpp"
 
 #include <boost/json.hpp>
 
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,10 +24,32 @@ namespace {
 
 namespace json = boost::json;
 
-json::object describe(const std::string& input) {
+// The kind an id is judged as without --kind: a ULID or a viewable id by its
+// own rules, everything else as an RFC 9562 UUID (DATA-ID-002).
+ids::IdKind implied_kind(const ids::Recognition& r) {
+    if (r.kind == ids::Kind::ulid) return ids::IdKind::ulid;
+    if (r.kind == ids::Kind::viewable) return ids::IdKind::viewable;
+    return ids::IdKind::uuid;
+}
+
+std::string hex_bytes(std::string_view s) {
+    static constexpr char digits[] = "0123456789abcdef";
+    std::string out;
+    for (unsigned char c : s) {
+        out += digits[c >> 4];
+        out += digits[c & 15];
+    }
+    return out;
+}
+
+json::object describe(const std::string& input, std::optional<ids::IdKind> want) {
     const ids::Recognition r = ids::recognize(input);
     json::object o;
-    o["input"] = input;
+    // JSON text must be valid UTF-8: invalid bytes become U+FFFD in `input`,
+    // and `input_hex` keeps the exact bytes.
+    const std::string shown = reporters::valid_utf8(input);
+    o["input"] = shown;
+    if (shown != input) o["input_hex"] = hex_bytes(input);
     o["kind"] = std::string(ids::to_string(r.kind));
     o["canonical"] = r.canonical;
     o["description"] = r.describe();
@@ -60,13 +89,21 @@ json::object describe(const std::string& input) {
         o["unix_ms"] = u.unix_ms();
         o["time"] = ids::iso8601_ms(static_cast<std::int64_t>(u.unix_ms()));
     }
+    const ids::Verdict v = ids::judge(input, want.value_or(implied_kind(r)));
+    o["checked_as"] = std::string(ids::kind_name(v.kind));
+    o["valid"] = v.valid;
+    o["verdict"] = v.valid ? "valid" : "invalid";
+    json::array reasons;
+    for (const auto& why : v.reasons)
+        reasons.emplace_back(json::object{{"code", why.code}, {"text", reporters::valid_utf8(why.text)}});
+    o["reasons"] = std::move(reasons);
     return o;
 }
 
 std::string_view str(const json::value& v) { return v.as_string(); }
 
 void print_text(const json::object& o) {
-    std::cout << str(o.at("input")) << '\n';
+    std::cout << reporters::terminal_line(str(o.at("input"))) << '\n';
     std::cout << "  " << str(o.at("description")) << '\n';
     std::cout << "  kind: " << str(o.at("kind")) << ", canonical: " << (o.at("canonical").as_bool() ? "yes" : "no");
     if (auto* c = o.if_contains("canonical_form"); c && c->as_string() != o.at("input").as_string())
@@ -84,6 +121,20 @@ void print_text(const json::object& o) {
     }
     if (auto* cs = o.if_contains("clock_seq"))
         std::cout << "  clock_seq: " << cs->as_uint64() << ", node: " << o.at("node").as_uint64() << '\n';
+    const std::string kind(str(o.at("checked_as")));
+    if (o.at("valid").as_bool()) {
+        std::cout << "  verdict: valid " << kind << '\n';
+    } else {
+        std::cout << "  verdict: not a valid " << kind << '\n';
+        for (const auto& why : o.at("reasons").as_array())
+            std::cout << "    - " << reporters::terminal_line(str(why.at("text"))) << " [" << str(why.at("code")) << "]\n";
+    }
+}
+
+// --kind accepts the suite language's names and gen's short ones (v1..v8).
+std::optional<ids::IdKind> kind_option(const std::string& text) {
+    if (text.size() == 2 && text[0] == 'v') return ids::parse_kind("uuid" + text);
+    return ids::parse_kind(text);
 }
 
 }  // namespace
@@ -92,10 +143,32 @@ Runner add_inspect(CLI::App& app) {
     auto* cmd = app.add_subcommand("inspect", "Explain identifiers: kind, canonical form, version, variant, time");
     auto ids_in = std::make_shared<std::vector<std::string>>();
     auto as_json = std::make_shared<bool>(false);
+    auto kind_text = std::make_shared<std::string>();
     cmd->add_option("ID", *ids_in, "Identifiers to inspect; none (or '-') reads one per line from stdin");
-    cmd->add_flag("--json", *as_json, "Print one JSON object per id (JSON Lines)");
-    cmd->footer("Exit codes: 0 every id canonical; 1 some id not canonical; 2 usage error.");
-    return [ids_in, as_json]() -> int {
+    cmd->add_flag("--json", *as_json,
+                  "Print one JSON object per id (JSON Lines); always valid UTF-8 (invalid input bytes become U+FFFD "
+                  "in \"input\", the exact bytes are in \"input_hex\")");
+    cmd->add_option("--kind,-k", *kind_text,
+                    "Judge every id as this kind: " + ids::kind_list() +
+                        " (v1..v8 are short for uuidv1..uuidv8). Default: a ULID or viewable id by its own rules, "
+                        "anything else as an RFC 9562 UUID (uuid)");
+    cmd->footer(
+        "Verdict (by the rules, docs/rules.md): a UUID is valid only when its text is canonical (lower-case\n"
+        "8-4-4-4-12), its variant is RFC 9562's (10xx) and its version one RFC 9562 defines (1-8; uuidvN: N);\n"
+        "Nil and Max are named special values, not valid ids. A ULID must be lower-case; uuidv8-legacy needs the\n"
+        "legacy flag. JSON adds \"checked_as\", \"valid\", \"verdict\" and \"reasons\" [{code, text}].\n"
+        "Exit codes: 0 every id valid; 1 some id not valid; 2 usage error (e.g. an unknown --kind).");
+    return [ids_in, as_json, kind_text]() -> int {
+        std::optional<ids::IdKind> want;
+        if (!kind_text->empty()) {
+            want = kind_option(*kind_text);
+            if (!want) {
+                const std::string best = did_you_mean(*kind_text, ids::kind_names());
+                std::cerr << "idconform inspect: unknown id kind '" << reporters::terminal_line(*kind_text) << "'; "
+                          << (best.empty() ? "kinds: " + ids::kind_list() : "did you mean '" + best + "'?") << '\n';
+                return exit_usage;
+            }
+        }
         std::vector<std::string> inputs = *ids_in;
         if (inputs.empty() || (inputs.size() == 1 && inputs[0] == "-")) {
             inputs.clear();
@@ -105,16 +178,16 @@ Runner add_inspect(CLI::App& app) {
                 inputs.push_back(line);
             }
         }
-        bool all_canonical = true;
+        bool all_valid = true;
         for (const auto& in : inputs) {
-            const json::object o = describe(in);
-            all_canonical = all_canonical && o.at("canonical").as_bool();
+            const json::object o = describe(in, want);
+            all_valid = all_valid && o.at("valid").as_bool();
             if (*as_json)
                 std::cout << json::serialize(o) << '\n';
             else
                 print_text(o);
         }
-        return all_canonical ? exit_ok : exit_broken;
+        return all_valid ? exit_ok : exit_broken;
     };
 }
 

@@ -88,7 +88,7 @@ Runner add_scan(CLI::App& app) {
     cmd->add_option("--json", o->json_out, "Write a JSON report to FILE");
     cmd->add_flag("-q,--quiet", o->quiet, "Print no violation lines (only the summary and errors)");
     cmd->footer(
-        "Kinds: uuid, uuidv1, uuidv3..uuidv8, ulid, viewable, uuidv8-legacy.\n"
+        "Kinds: " + ids::kind_list() + ".\n"
         "Exit codes: 0 no violation; 1 violations found; 2 usage error, or a file unreadable or malformed\n"
         "            (and no violation); 4 internal error.");
 

@@ -10,7 +10,7 @@ int main(int argc, char** argv) {
     app.set_version_flag("--version", std::string("idconform ") + IDCONFORM_VERSION);
     app.require_subcommand(1);
     app.footer(
-        "Exit codes: 0 all passed (every id canonical); 1 a contract was broken (an id is not canonical);\n"
+        "Exit codes: 0 all passed (inspect: every id valid); 1 a contract was broken (inspect: an id is not valid);\n"
         "            2 usage, suite or profile error; 3 target unreachable / transport errors and nothing broken;\n"
         "            4 internal error.");
     const Runner inspect = add_inspect(app);

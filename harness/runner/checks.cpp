@@ -5,6 +5,7 @@
 #include "core/grpc_status.hpp"
 
 #include "ids/ids.hpp"
+#include "ids/kind.hpp"
 #include "runner/sequence_checks.hpp"
 #include "scan/rules.hpp"
 
@@ -169,7 +170,8 @@ CheckResult check_id(const suite::IdExpect& e, const json::value* value, const E
         ok = ve == ids::ViewableError::none;
         if (!ok) actual = "'" + excerpt(text) + "': not a viewable id (" + std::string(ids::to_string(ve)) + ")";
     } else {
-        ok = is_kind(text, e.kind, e.canonical);
+        // uuidv8-legacy: the flag is judged below, with the configured layout
+        ok = is_kind(text, e.kind == "uuidv8-legacy" ? "uuidv8" : e.kind, e.canonical);
     }
     if (ok && e.kind == "uuidv8-legacy" && r.value) {
         // The flag, the decoded fields and the hash, per the configured layout.
@@ -185,7 +187,7 @@ CheckResult check_id(const suite::IdExpect& e, const json::value* value, const E
         const ids::LegacyFields f = ids::decode_legacy(*r.value, layout);
         actual += "; flag " + std::to_string(f.legacy_flag) + ", legacy id " + std::to_string(f.legacy_id) +
                   ", entity type " + std::to_string(f.entity_type);
-        ok = f.legacy_flag;
+        ok = ids::is_valid(text, ids::IdKind::uuidv8_legacy, {.canonical = e.canonical, .legacy = layout});
         want += ", legacy flag set";
         if (e.legacy && err.empty()) {
             const std::string want_id = value_of(e.legacy->legacy_id), want_type = value_of(e.legacy->entity_type);

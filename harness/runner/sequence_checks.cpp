@@ -4,6 +4,7 @@
 #include "runner/sequence_checks.hpp"
 
 #include "ids/ids.hpp"
+#include "ids/kind.hpp"
 #include "runner/checks.hpp"
 
 #include <boost/json/serialize.hpp>
@@ -12,6 +13,7 @@
 #include <array>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace idconform::runner {
@@ -41,18 +43,9 @@ constexpr double chi_square_limit = 103.44;  // chi-square, 31 degrees of freedo
 }  // namespace
 
 bool is_kind(std::string_view text, std::string_view kind, bool canonical) {
-    if (kind == "viewable") return ids::check_viewable(text) == ids::ViewableError::none;
-    const ids::Recognition r = ids::recognize(text);
-    if (kind == "ulid") return r.kind == ids::Kind::ulid && (!canonical || r.canonical);
-    if (kind == "uuidv8-legacy")
-        return r.kind == ids::Kind::uuid && r.value && r.version == 8 && r.variant == ids::Variant::rfc9562 &&
-               (!canonical || r.canonical);
-    // uuid, uuidv1..uuidv8
-    const int want_version = kind.size() == 6 && kind.substr(0, 5) == "uuidv" ? kind[5] - '0' : -1;
-    bool ok = r.kind == ids::Kind::uuid && r.value.has_value() && (!canonical || r.canonical) &&
-              r.special == ids::Special::none;
-    if (want_version > 0) ok = ok && r.version == want_version && r.variant == ids::Variant::rfc9562;
-    return ok;
+    // The one verdict (ids/kind.hpp); the loader admitted only known kinds.
+    const std::optional<ids::IdKind> k = ids::parse_kind(kind);
+    return k && ids::is_valid(text, *k, {.canonical = canonical});
 }
 
 SequenceVerdict check_distinct(const std::vector<std::string>& values) {

@@ -60,8 +60,8 @@ struct RandomnessStats {
 // members were seen. An integer id beside ULIDs is the R1 violation.
 [[nodiscard]] std::vector<SequenceVerdict> check_id_members(const boost::json::value& body, std::string_view kind);
 
-// Whether `text` is an id of `kind` in its canonical form (the same
-// judgement as an id check with canonical: true).
+// Whether `text` is a valid id of `kind` (a suite kind name): ids::is_valid,
+// the one verdict; canonical=false accepts any spelling of the same bits.
 [[nodiscard]] bool is_kind(std::string_view text, std::string_view kind, bool canonical = true);
 
 }  // namespace idconform::runner

@@ -4,6 +4,7 @@
 #include "ids/ids.hpp"
 
 #include <algorithm>
+#include <optional>
 
 namespace idconform::scan {
 
@@ -56,16 +57,9 @@ Finding shape_zero(bool id_named_key) {
     return {"DATA-ID-007", dummy_expected, "0 (a dummy id)"};
 }
 
-const std::vector<std::string>& id_kinds() {
-    static const std::vector<std::string> kinds = {"uuid",   "uuidv1", "uuidv3", "uuidv4", "uuidv5",   "uuidv6",
-                                                   "uuidv7", "uuidv8", "ulid",   "viewable", "uuidv8-legacy"};
-    return kinds;
-}
+const std::vector<std::string>& id_kinds() { return ids::kind_names(); }
 
-bool known_kind(std::string_view kind) noexcept {
-    const auto& k = id_kinds();
-    return std::find(k.begin(), k.end(), kind) != k.end();
-}
+bool known_kind(std::string_view kind) noexcept { return ids::parse_kind(kind).has_value(); }
 
 bool parse_kind_spec(std::string_view text, FieldSpec& out, std::string& error) {
     std::string_view kind = text;
@@ -79,13 +73,13 @@ bool parse_kind_spec(std::string_view text, FieldSpec& out, std::string& error) 
         out.nullable = true;
         kind = text.substr(0, comma);
     }
-    if (!known_kind(kind)) {
-        std::string all;
-        for (const auto& k : id_kinds()) all += (all.empty() ? "" : ", ") + k;
-        error = "unknown id kind '" + std::string(kind) + "' (kinds: " + all + ")";
+    const auto parsed = ids::parse_kind(kind);
+    if (!parsed) {
+        error = "unknown id kind '" + std::string(kind) + "' (kinds: " + ids::kind_list() + ")";
         return false;
     }
     out.kind = std::string(kind);
+    out.kind_id = *parsed;
     return true;
 }
 
@@ -110,35 +104,22 @@ std::string expected_text(const FieldSpec& f) {
 }
 
 Finding check_declared_string(const FieldSpec& f, std::string_view s) {
-    int version = -1;
-    if (f.kind == "uuidv7" || f.kind == "uuidv4") {  // hot path of a declared v7/v4 field
-        if (canonical_rfc_uuid(s, &version) && version == f.kind[5] - '0') return {};
-    }
+    // kind_id is what parse_kind_spec read; a FieldSpec built by hand may carry only `kind`.
+    const std::optional<ids::IdKind> kind =
+        ids::kind_name(f.kind_id) == f.kind ? std::optional<ids::IdKind>(f.kind_id) : ids::parse_kind(f.kind);
+    if (!kind) return {"DATA-ID-002", expected_text(f), "unknown id kind '" + excerpt(f.kind) + "'"};
+    if (ids::is_valid(s, *kind)) return {};  // one SSE2 check for a canonical UUID
     if (s.empty()) return {"DATA-ID-007", expected_text(f), "\"\" (empty string as a dummy id)"};
     if (s == "0") return {"DATA-ID-007", expected_text(f), "\"0\" (a dummy id)"};
     const ids::Recognition r = ids::recognize(s);
     const std::string shown = "'" + excerpt(s) + "': " + r.describe();
     if (r.special != ids::Special::none) return {"DATA-ID-007", expected_text(f), shown + " used as a placeholder"};
-    bool ok = false;
     const char* rule = "DATA-ID-002";
-    if (f.kind == "ulid") {
-        ok = r.kind == ids::Kind::ulid && r.canonical;
-        if (r.kind == ids::Kind::ulid && !r.canonical) rule = "R4";
-    } else if (f.kind == "viewable") {
-        ok = ids::check_viewable(s) == ids::ViewableError::none;
-    } else if (f.kind == "uuidv8-legacy") {
-        ok = r.kind == ids::Kind::uuid && r.value && r.canonical && r.version == 8 &&
-             r.variant == ids::Variant::rfc9562 && ids::decode_legacy(*r.value).legacy_flag;
-    } else {  // uuid, uuidv1..uuidv8
-        const int want = f.kind.size() == 6 ? f.kind[5] - '0' : -1;
-        ok = r.kind == ids::Kind::uuid && r.value && r.canonical;
-        if (want > 0) {
-            ok = ok && r.version == want && r.variant == ids::Variant::rfc9562;
-            // a v7 where policy asks for v4 leaks creation time
-            if (!ok && want == 4 && r.canonical && r.version == 7) rule = "DATA-ID-003";
-        }
-    }
-    if (ok) return {};
+    if (*kind == ids::IdKind::ulid && r.kind == ids::Kind::ulid && !r.canonical) rule = "R4";
+    // a v7 where policy asks for v4 leaks creation time
+    if (*kind == ids::IdKind::uuidv4 && r.kind == ids::Kind::uuid && r.canonical && r.version == 7 &&
+        r.variant == ids::Variant::rfc9562)
+        rule = "DATA-ID-003";
     return {rule, expected_text(f), shown};
 }
 

@@ -4,6 +4,8 @@
 // the check of a declared id field or column against its kind.
 #pragma once
 
+#include "ids/kind.hpp"
+
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,7 +35,8 @@ struct Finding {
 // Shape rule for the number 0: a dummy id under an id-named key (DATA-ID-007).
 [[nodiscard]] Finding shape_zero(bool id_named_key);
 
-// Id kinds a field can be declared as (the suite language's `id: kind`).
+// Id kinds a field can be declared as (the suite language's `id: kind`):
+// ids::kind_names(), kept here for existing callers.
 [[nodiscard]] const std::vector<std::string>& id_kinds();
 [[nodiscard]] bool known_kind(std::string_view kind) noexcept;
 
@@ -43,6 +46,7 @@ struct FieldSpec {
     std::string name;
     std::string kind = "uuid";
     bool nullable = false;
+    ids::IdKind kind_id = ids::IdKind::uuid;  // `kind` parsed (parse_kind_spec sets both)
 };
 // "KIND" or "KIND,nullable"; false with `error` set when malformed.
 [[nodiscard]] bool parse_kind_spec(std::string_view text, FieldSpec& out, std::string& error);
@@ -51,9 +55,10 @@ struct FieldSpec {
 // "uuidv7" or "uuidv7 (or null/absent)": what the field must hold.
 [[nodiscard]] std::string expected_text(const FieldSpec& f);
 
-// Value of a declared field. Checks: canonical form of the kind (DATA-ID-002;
-// a v7 in a v4 field is DATA-ID-003; an upper-case ULID in a ULID field is
-// R4); "", Nil or Max as a placeholder (DATA-ID-007).
+// Value of a declared field, judged by ids::judge (the one verdict): not a
+// valid id of the kind is DATA-ID-002, except a v7 in a v4 field
+// (DATA-ID-003) and an upper-case ULID in a ULID field (R4); "", "0", Nil or
+// Max is a placeholder (DATA-ID-007).
 [[nodiscard]] Finding check_declared_string(const FieldSpec& f, std::string_view s);
 // A declared field that is absent or null (DATA-ID-007 unless nullable), or
 // holds a non-string JSON value (`json_text`: "0", "true", "{...}").

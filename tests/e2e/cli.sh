@@ -35,6 +35,57 @@ for r in rows:
     assert set(["input", "kind", "canonical", "description", "defects"]) <= set(r), r
 PY
 
+# The verdict by the rules: canonical lower-case text alone is not enough.
+ic inspect 017f22e2-79b0-7cc3-c8c4-dc0c0c07398f
+expect_code 1
+out_has "canonical: yes"    # the textual answer is kept...
+out_has "verdict: not a valid uuid"   # ...and the verdict added
+out_has "[variant]"
+for bad in 017f22e2-79b0-0cc3-98c4-dc0c0c07398f 017f22e2-79b0-9cc3-98c4-dc0c0c07398f 017f22e2-79b0-fcc3-98c4-dc0c0c07398f \
+           017f22e2-79b0-7cc3-08c4-dc0c0c07398f 00000000-0000-0000-0000-000000000000 ffffffff-ffff-ffff-ffff-ffffffffffff; do
+  ic inspect "$bad"; expect_code 1
+done
+ic inspect 017f22e2-79b0-7cc3-98c4-dc0c0c07398f 01aryz6s41tsv4rrffq69g5fav TR-VPFD4XT
+expect_code 0
+ic inspect --kind v7 017f22e2-79b0-7cc3-98c4-dc0c0c07398f
+expect_code 0
+out_has "verdict: valid uuidv7"
+ic inspect --kind uuidv4 017f22e2-79b0-7cc3-98c4-dc0c0c07398f
+expect_code 1
+ic inspect --kind ulid 01aryz6s41tsv4rrffq69g5fav
+expect_code 0
+ic inspect --kind ulid 017f22e2-79b0-7cc3-98c4-dc0c0c07398f
+expect_code 1
+ic inspect --kind uuidv8-legacy 8000181c-8064-877b-93ed-4b4d43e4997b
+expect_code 0
+ic inspect --kind uuidv8-legacy 5c146b14-3c52-8afd-938a-375d0df1fbf6
+expect_code 1
+out_has "[legacy-flag]"
+ic inspect --kind uuidv77 017f22e2-79b0-7cc3-98c4-dc0c0c07398f
+expect_code 2
+grep -qF "did you mean 'uuidv7'?" "$WORK/err" || fail "unknown --kind: no did-you-mean"
+ic inspect --help
+out_has "Nil and Max are named special values"
+out_has "1 some id not valid"
+
+# JSON: verdict and reasons; never invalid UTF-8, whatever the input bytes.
+ic inspect --json 017F22E2-79B0-0CC3-C8C4-DC0C0C07398F "$(printf '017f22e2-79b0-7cc3-98c4-dc0c0c0739\xff\xfe')" \
+   ffffffff-ffff-ffff-ffff-ffffffffffff 919108f7-52d1-4320-9bac-f847db4148a8
+expect_code 1
+python3 - "$WORK/out" <<'PY'
+import json, sys
+raw = open(sys.argv[1], "rb").read()
+rows = [json.loads(l) for l in raw.decode("utf-8", errors="strict").splitlines()]
+assert len(rows) == 4, rows
+many, broken, mx, v4 = rows
+assert many["valid"] is False and many["verdict"] == "invalid" and many["checked_as"] == "uuid", many
+assert {r["code"] for r in many["reasons"]} == {"upper-case", "variant", "version-undefined"}, many
+assert all(r["text"] for r in many["reasons"]), many
+assert broken["input_hex"].endswith("fffe") and "\ufffd" in broken["input"] and not broken["valid"], broken
+assert [r["code"] for r in mx["reasons"]] == ["max"], mx
+assert v4["valid"] is True and v4["verdict"] == "valid" and v4["reasons"] == [], v4
+PY
+
 printf '017f22e2-79b0-7cc3-98c4-dc0c0c07398f\r\n919108f7-52d1-4320-9bac-f847db4148a8\n' | "$IDCONFORM_BIN" inspect --json >"$WORK/out"
 [ "$(wc -l <"$WORK/out")" = 2 ] || fail "stdin: expected 2 JSON lines"
 grep -q '"version":4' "$WORK/out" || fail "stdin: v4 not decoded"
