@@ -6,6 +6,7 @@
 #include "reporters/evidence.hpp"
 #include "reporters/redact.hpp"
 #include "reporters/text.hpp"
+#include "reporters/unreachable.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -73,7 +74,14 @@ void ConsoleReporter::case_finished(const CaseResult& c) {
     ++counts_[c.outcome];
     tally_rules(c);
     const bool problem = c.outcome == Outcome::failed || c.outcome == Outcome::error;
-    if (problem || opts_.verbose) {
+    bool repeated = false;  // an unreachable target already said
+    if (auto cause = unreachable_cause(c)) {
+        auto it = std::find_if(unreachable_.begin(), unreachable_.end(), [&](const auto& u) { return u.first == *cause; });
+        repeated = it != unreachable_.end();
+        if (repeated) ++it->second;
+        else unreachable_.emplace_back(std::move(*cause), 1);
+    }
+    if ((problem && !repeated) || opts_.verbose) {
         clear_progress();
         const char* word = "PASS";
         const char* sgr = green;
@@ -152,6 +160,12 @@ bool ConsoleReporter::run_finished(const RunSummary& run, std::string&) {
                  << cell(row.errors, 3, magenta) << cell(row.skipped, 4, nullptr) << cell(row.warnings, 5, yellow)
                  << '\n';
         }
+    }
+
+    for (const auto& [cause, count] : unreachable_) {
+        if (count < 2 || opts_.verbose) continue;  // nothing was left out
+        out_ << paint("UNREACHABLE", magenta) << " " << count << " cases are errors (the first is listed above): "
+             << terminal_line(redact_text(cause, opts_.report.redact_headers)) << '\n';
     }
 
     const std::size_t tests = run.total();

@@ -1,7 +1,9 @@
 // Console reporter (streaming). On a terminal it keeps one live progress line
 // and prints failures above it; in a CI log it prints one plain line per
 // failed or errored case. At the end it prints a per-rule summary table and
-// a total line. ANSI colour only when asked for.
+// a total line. An unreachable target is said once: its first error case is
+// listed, later ones with the same cause only counted (a line at the end).
+// ANSI colour only when asked for.
 #pragma once
 
 #include "reporters/options.hpp"
@@ -11,6 +13,8 @@
 #include <map>
 #include <ostream>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace idconform::reporters {
 
@@ -50,6 +54,9 @@ private:
     bool progress_shown_ = false;
     std::map<std::string, RuleRow> rows_;  // per-rule table, counted at case_finished
     std::size_t warnings_ = 0;
+    // Unreachable-target causes in the order first seen, with the number of
+    // error cases each caused: the first case is listed, the rest counted.
+    std::vector<std::pair<std::string, std::size_t>> unreachable_;
 };
 
 }  // namespace idconform::reporters

@@ -6,6 +6,7 @@
 #include "reporters/evidence.hpp"
 #include "reporters/redact.hpp"
 #include "reporters/text.hpp"
+#include "reporters/unreachable.hpp"
 
 #include <pugixml.hpp>
 
@@ -87,7 +88,10 @@ void add_case(pugi::xml_node suite, const CaseResult& c, const SuiteResult& s, c
         case Outcome::error: {
             const bool failed = c.outcome == Outcome::failed;
             auto el = tc.append_child(failed ? "failure" : "error");
-            std::string message = c.message.empty() ? first_failed_check(c) : c.message;
+            // An unreachable target: the short form of the cause (the detail keeps the request).
+            const auto unreachable = failed ? std::nullopt : unreachable_cause(c);
+            std::string message = unreachable ? "target unreachable: " + *unreachable
+                                  : c.message.empty() ? first_failed_check(c) : c.message;
             if (message.empty()) message = failed ? "contract check failed" : "error";
             attr(el, "message", redact_text(message, opts.redact_headers));
             attr(el, "type", failed ? "contract" : "transport");

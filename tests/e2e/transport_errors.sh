@@ -10,6 +10,19 @@ grep -q '<error' "$WORK/junit.xml" || fail "no <error> for a closed port"
 expect_stderr "connection refused"
 expect_stderr "2 attempts"
 
+# The packs over a closed port: the cause is said once with a count, JUnit
+# keeps one <error> per case with the short form of the cause.
+IDCONFORM_GRPC_ADDRESS=127.0.0.1:1 run_idconform --target "$SRC/examples/products.target.yaml"
+expect_code 3
+junit_valid
+refused=$(grep -c "connection refused to 127.0.0.1:1" "$WORK/err" || true)
+[ "$refused" -le 3 ] || { cat "$WORK/err" >&2; fail "the unreachable cause was said $refused times"; }
+count=$(sed -n 's/^UNREACHABLE \([0-9]*\) cases are errors (the first is listed above): connect: connection refused to 127.0.0.1:1$/\1/p' "$WORK/err")
+[ -n "$count" ] || { cat "$WORK/err" >&2; fail "no UNREACHABLE count line"; }
+short=$(grep -c '<error message="target unreachable: connect: connection refused to 127.0.0.1:1" type="transport">' "$WORK/junit.xml" || true)
+[ "$short" = "$count" ] || fail "JUnit has $short short-form <error>s, the console counted $count"
+[ "$count" -gt 20 ] || fail "only $count cases counted"
+
 # a peer that accepts connections and never answers
 python3 - "$WORK/port" <<'PY' &
 import socket, sys, time

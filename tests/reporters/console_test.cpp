@@ -158,3 +158,79 @@ TEST_CASE("console: a passing run says OK; case text cannot inject escapes") {
                        "(no rule)       0       1       0        0         0\n"
                        "OK 0 tests: passed 0, failed 0, errors 0, skipped 0, warnings 0 in 0.000 s\n");
 }
+
+TEST_CASE("console: an unreachable target is said once, with the count of the cases it made errors") {
+    auto unreachable_case = [](const std::string& name, const std::string& address) {
+        CaseResult c;
+        c.suite = "packs";
+        c.name = name;
+        c.rules = {"DATA-ID-001"};
+        c.outcome = Outcome::error;
+        c.message = "connect: connection refused to " + address + " (POST http://" + address + "/v1/items, 1 attempt)";
+        StepRecord st;
+        st.exchange.request.method = "POST";
+        st.exchange.request.url = "http://" + address + "/v1/items";
+        TransportError e;
+        e.kind = TransportErrorKind::connect;
+        e.message = "connection refused to " + address;
+        st.exchange.error = e;
+        c.steps.push_back(st);
+        return c;
+    };
+    auto timeout_case = [] {
+        CaseResult c;
+        c.suite = "packs";
+        c.name = "slow";
+        c.outcome = Outcome::error;
+        c.message = "timeout: no answer after 300 ms";
+        StepRecord st;
+        TransportError e;
+        e.kind = TransportErrorKind::timeout;
+        e.message = "no answer after 300 ms";
+        st.exchange.error = e;
+        c.steps.push_back(st);
+        return c;
+    };
+    auto feed_cases = [&](bool verbose) {
+        std::ostringstream out;
+        ConsoleOptions opts;
+        opts.verbose = verbose;
+        ConsoleReporter r(out, false, false, opts);
+        r.run_started({});
+        SuiteResult s;
+        s.name = "packs";
+        std::vector<CaseResult> cases;
+        for (int i = 0; i < 51; ++i) cases.push_back(unreachable_case("case " + std::to_string(i), "127.0.0.1:1"));
+        cases.push_back(unreachable_case("grpc case", "127.0.0.1:2"));  // another target: its own cause
+        cases.push_back(timeout_case());
+        cases.push_back(timeout_case());  // timeouts are per case: each listed
+        for (const auto& c : cases) {
+            r.case_finished(c);
+            s.cases.push_back(c);
+        }
+        RunSummary run;
+        run.suites.push_back(s);
+        std::string error;
+        CHECK(r.run_finished(run, error));
+        return out.str();
+    };
+    auto occurrences = [](const std::string& text, const std::string& what) {
+        std::size_t n = 0;
+        for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+        return n;
+    };
+    const std::string out = feed_cases(false);
+    CHECK(occurrences(out, "ERROR packs \xE2\x80\xBA case 0 ") == 1);
+    CHECK(occurrences(out, "case 1 ") == 0);
+    CHECK(occurrences(out, "connection refused to 127.0.0.1:1") == 2);  // the first case, then the count line
+    CHECK(out.find("UNREACHABLE 51 cases are errors (the first is listed above): connect: connection refused to "
+                   "127.0.0.1:1\n") != std::string::npos);
+    CHECK(occurrences(out, "ERROR packs \xE2\x80\xBA grpc case") == 1);
+    CHECK(out.find("UNREACHABLE 1 ") == std::string::npos);  // nothing left out for that one
+    CHECK(occurrences(out, "ERROR packs \xE2\x80\xBA slow") == 2);
+    CHECK(out.find("errors 54") != std::string::npos);  // every case still counts as an error
+    // verbose lists every case and needs no count line
+    const std::string all = feed_cases(true);
+    CHECK(occurrences(all, "ERROR packs \xE2\x80\xBA case ") == 51);
+    CHECK(all.find("UNREACHABLE") == std::string::npos);
+}

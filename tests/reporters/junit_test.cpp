@@ -139,6 +139,8 @@ TEST_CASE("JUnit structure: counts, attributes, outcomes, properties") {
     const auto errored = failed.next_sibling("testcase");
     const auto error = errored.child("error");
     CHECK(std::string(error.attribute("type").value()) == "transport");
+    // an unreachable target: the short form of the cause, the request still in the detail
+    CHECK(std::string(error.attribute("message").value()) == "target unreachable: connect: connection refused");
     CHECK(std::string(error.text().get()).find("error: connect: connection refused") != std::string::npos);
     CHECK(std::string(error.text().get()).find("attempts: 3") != std::string::npos);
 
