@@ -24,5 +24,6 @@ Runner add_gen(CLI::App& app);
 Runner add_run(CLI::App& app);
 Runner add_list(CLI::App& app);
 Runner add_scan(CLI::App& app);
+Runner add_lint(CLI::App& app);
 
 }  // namespace idconform::cli

@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
     const Runner run = add_run(app);
     const Runner list = add_list(app);
     const Runner scan = add_scan(app);
+    const Runner lint = add_lint(app);
     for (auto* sub : app.get_subcommands({}))
         sub->set_version_flag("--version", std::string("idconform ") + IDCONFORM_VERSION);
     try {
@@ -32,6 +33,7 @@ int main(int argc, char** argv) {
         if (app.got_subcommand("run")) return run();
         if (app.got_subcommand("list")) return list();
         if (app.got_subcommand("scan")) return scan();
+        if (app.got_subcommand("lint")) return lint();
     } catch (const std::exception& e) {
         std::cerr << "idconform: internal error: " << e.what() << '\n';
         return exit_internal;

@@ -1,0 +1,126 @@
+// JSON and SARIF outputs of the lint. See lint_output.hpp.
+#include "schema/lint_output.hpp"
+
+#include <boost/json.hpp>
+
+#include <map>
+
+namespace idconform::schema {
+
+namespace json = boost::json;
+
+namespace {
+
+json::object diag_json(const Diagnostic& d) {
+    return json::object{{"file", d.pos.file}, {"line", d.pos.line}, {"column", d.pos.column}, {"message", d.title}, {"hint", d.hint}};
+}
+
+std::string uri_of(const std::string& path) {
+    std::string p = path;
+    for (auto& c : p)
+        if (c == '\\') c = '/';
+    std::string out;
+    if (!p.empty() && p[0] == '/') out = "file://";
+    for (unsigned char c : p) {
+        if (std::isalnum(c) || c == '/' || c == '-' || c == '_' || c == '.' || c == '~') {
+            out += static_cast<char>(c);
+        } else {
+            char buf[4];
+            std::snprintf(buf, sizeof buf, "%%%02X", c);
+            out += buf;
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string lint_json(const std::vector<LintedSpec>& specs, const std::string& tool_version) {
+    json::array arr;
+    std::map<std::string, std::size_t> by_rule;
+    std::size_t total = 0;
+    for (const auto& s : specs) {
+        json::array findings, errors, warnings;
+        for (const auto& f : s.result.findings) {
+            findings.push_back(json::object{{"rule", f.rule},          {"kind", f.kind},         {"file", f.pos.file},
+                                            {"line", f.pos.line},      {"column", f.pos.column}, {"pointer", f.pointer},
+                                            {"message", f.what},       {"expected", f.expected}});
+            ++by_rule[f.rule];
+            ++total;
+        }
+        for (const auto& d : s.result.errors) errors.push_back(diag_json(d));
+        for (const auto& d : s.result.warnings) warnings.push_back(diag_json(d));
+        arr.push_back(json::object{{"path", s.path},
+                                   {"format", s.result.format},
+                                   {"files", s.result.files},
+                                   {"id_fields", s.result.id_fields},
+                                   {"errors", std::move(errors)},
+                                   {"warnings", std::move(warnings)},
+                                   {"findings", std::move(findings)}});
+    }
+    json::object rules;
+    for (const auto& [r, n] : by_rule) rules[r] = n;
+    json::object doc{{"tool", json::object{{"name", "idconform lint"}, {"version", tool_version}}},
+                     {"specs", std::move(arr)},
+                     {"summary", json::object{{"findings", total}, {"by_rule", std::move(rules)}}}};
+    return json::serialize(doc) + "\n";
+}
+
+std::string lint_sarif(const std::vector<LintedSpec>& specs, const std::string& tool_version) {
+    json::array rules;
+    std::map<std::string, std::size_t> index;
+    for (const auto& k : finding_kinds()) {
+        index[k.kind] = rules.size();
+        rules.push_back(json::object{
+            {"id", k.rule + "/" + k.kind},
+            {"name", k.kind},
+            {"shortDescription", json::object{{"text", k.summary}}},
+            {"fullDescription", json::object{{"text", k.rule + ": " + k.summary}}},
+            {"defaultConfiguration", json::object{{"level", "error"}}},
+            {"properties", json::object{{"tags", json::array{"identifiers", k.rule}}}}});
+    }
+    json::array results, notes;
+    bool ok = true;
+    for (const auto& s : specs) {
+        for (const auto& f : s.result.findings) {
+            json::object region{{"startLine", std::max(f.pos.line, 1)}, {"startColumn", std::max(f.pos.column, 1)}};
+            json::object phys{{"artifactLocation", json::object{{"uri", uri_of(f.pos.file)}}}, {"region", std::move(region)}};
+            if (!f.pos.file.empty() && f.pos.file[0] != '/') phys["artifactLocation"].as_object()["uriBaseId"] = "%SRCROOT%";
+            json::object result{{"ruleId", f.rule + "/" + f.kind},
+                                {"level", "error"},
+                                {"message", json::object{{"text", f.what + (f.expected.empty() ? "" : " (expected " + f.expected + ")")}}},
+                                {"locations", json::array{json::object{
+                                                  {"physicalLocation", std::move(phys)},
+                                                  {"logicalLocations", json::array{json::object{{"fullyQualifiedName", f.pointer.empty() ? "/" : f.pointer}}}}}}}};
+            if (const auto it = index.find(f.kind); it != index.end()) result["ruleIndex"] = it->second;
+            results.push_back(std::move(result));
+        }
+        for (const auto& d : s.result.errors) {
+            ok = false;
+            json::object region{{"startLine", std::max(d.pos.line, 1)}, {"startColumn", std::max(d.pos.column, 1)}};
+            json::object phys{{"artifactLocation", json::object{{"uri", uri_of(d.pos.file)}}}, {"region", std::move(region)}};
+            json::object loc{{"physicalLocation", std::move(phys)}};
+            json::object note{{"level", "error"},
+                              {"message", json::object{{"text", d.title + (d.hint.empty() ? "" : " (" + d.hint + ")")}}}};
+            note["locations"] = json::array{std::move(loc)};
+            notes.push_back(std::move(note));
+        }
+        for (const auto& d : s.result.warnings)
+            notes.push_back(json::object{{"level", "warning"},
+                                         {"message", json::object{{"text", d.pos.str() + ": " + d.title}}}});
+    }
+    json::object driver{{"name", "idconform"},
+                        {"version", tool_version},
+                        {"rules", std::move(rules)}};
+    json::object run{{"tool", json::object{{"driver", std::move(driver)}}},
+                     {"invocations", json::array{json::object{{"executionSuccessful", ok},
+                                                              {"toolExecutionNotifications", std::move(notes)}}}},
+                     {"columnKind", "unicodeCodePoints"},
+                     {"results", std::move(results)}};
+    json::object doc{{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+                     {"version", "2.1.0"},
+                     {"runs", json::array{std::move(run)}}};
+    return json::serialize(doc) + "\n";
+}
+
+}  // namespace idconform::schema

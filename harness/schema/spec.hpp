@@ -1,0 +1,101 @@
+// A machine schema document read with positions: the entry file and every
+// file its `$ref`s reach (relative paths, a spec split over folders), each
+// parsed once by yaml-cpp (JSON is read as YAML 1.2 flow), with the `$ref`
+// resolution and JSON pointers the lint and the profile draft both need.
+#pragma once
+
+#include "core/diagnostic.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace idconform::schema {
+
+// One parsed file.
+struct SpecFile {
+    std::string path;                // as printed in positions (relative to the cwd when given so)
+    std::vector<std::string> lines;  // for diagnostics
+    YAML::Node root;
+};
+
+// A node of some file and the JSON pointer (RFC 6901, without '#') to it.
+struct Loc {
+    // yaml-cpp's Node::operator= writes through to the node it is bound to
+    // (it would rewrite the document); a Loc is rebound with Node::reset.
+    Loc() = default;
+    Loc(const Loc&) = default;
+    Loc& operator=(const Loc& o) {
+        file = o.file;
+        node.reset(o.node);
+        pointer = o.pointer;
+        mark = o.mark;
+        return *this;
+    }
+    const SpecFile* file = nullptr;
+    YAML::Node node;
+    std::string pointer;
+    YAML::Mark mark;  // where to point at: the member's key when reached by key, else the node
+    [[nodiscard]] bool valid() const { return file != nullptr && node.IsDefined(); }
+    [[nodiscard]] Loc child(const std::string& key) const;  // mapping member (undefined Loc if absent)
+    [[nodiscard]] Loc at(std::size_t index) const;           // sequence element
+    [[nodiscard]] SourcePos pos() const;                     // 1-based, of the node
+    [[nodiscard]] std::string key() const { return file ? file->path + "#" + pointer : std::string(); }
+};
+
+// Appends one token to a JSON pointer, escaping '~' and '/'.
+void append_pointer_token(std::string& pointer, std::string_view token);
+
+enum class SpecKind { openapi30, openapi31, swagger20, unknown };
+[[nodiscard]] std::string_view to_string(SpecKind k) noexcept;
+
+class SpecSet {
+public:
+    // Loads `path` as the entry document; nullptr (diagnostics in `out`)
+    // when it cannot be read or parsed.
+    [[nodiscard]] static std::unique_ptr<SpecSet> load(const std::string& path, std::vector<Diagnostic>& out);
+
+    [[nodiscard]] Loc root() const;
+    [[nodiscard]] SpecKind kind() const { return kind_; }
+    [[nodiscard]] const SpecFile& entry() const { return *files_.at(entry_key_); }
+    [[nodiscard]] std::size_t file_count() const { return files_.size(); }
+
+    // Follows `$ref` chains from `l` (to other files too) until a node that
+    // is not a reference; an undefined Loc when a reference is broken or
+    // cyclic (reported once per reference in diagnostics()).
+    [[nodiscard]] Loc deref(const Loc& l);
+    // The target of one `$ref` string written at `at`.
+    [[nodiscard]] Loc resolve(const std::string& ref, const Loc& at);
+    // Problems met on the way (unresolvable references): warnings.
+    [[nodiscard]] const std::vector<Diagnostic>& diagnostics() const { return diags_; }
+
+private:
+    const SpecFile* file(const std::string& path, const Loc* from);
+    std::map<std::string, std::unique_ptr<SpecFile>> files_;  // by normalised path
+    std::map<std::string, bool> failed_;                       // files that could not be loaded
+    std::map<std::string, bool> reported_;                     // references reported broken
+    std::vector<Diagnostic> diags_;
+    std::string entry_key_;
+    SpecKind kind_ = SpecKind::unknown;
+};
+
+// A mapping member read without inserting it (yaml-cpp's non-const
+// operator[] adds missing keys); undefined when absent or not a mapping.
+[[nodiscard]] inline YAML::Node get(const YAML::Node& map, const std::string& key) {
+    if (map.IsDefined() && map.IsMap()) {
+        const YAML::Node v = map[key];
+        if (v.IsDefined()) return v;
+    }
+    return YAML::Node(YAML::NodeType::Undefined);  // valid but undefined: its Is*() do not throw
+}
+
+// Scalar text of a mapping member, nullopt if absent or not a scalar.
+[[nodiscard]] std::optional<std::string> scalar(const YAML::Node& map, const char* key);
+[[nodiscard]] bool is_true(const YAML::Node& map, const char* key);
+
+}  // namespace idconform::schema
