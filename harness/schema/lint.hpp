@@ -20,6 +20,7 @@ struct Finding {
     std::string pointer;   // JSON pointer into pos.file (OpenAPI) or the field's full name (.proto)
     std::string what;      // what is wrong
     std::string expected;  // the fix
+    std::vector<SourcePos> also;  // the same finding for the same field elsewhere (a parameter repeated per operation)
 };
 
 struct LintResult {

@@ -48,7 +48,7 @@ bool contains_word(const std::string& hay, const std::string& needle) {
 // Request/trace/correlation ids are out of the data-id scope (RULES.md).
 bool out_of_scope_name(const std::string& name) {
     const std::string n = lower(name);
-    for (const char* w : {"request", "correlation", "trace", "span"})
+    for (const char* w : {"request", "correlation", "trace", "span", "event"})
         if (n.find(w) != std::string::npos) return true;
     return false;
 }
@@ -74,18 +74,34 @@ int documented_version(const std::string& format, const std::string& description
     return 0;
 }
 
+bool conditional(const std::string& d);
+
 bool says_optional(const std::string& description) {
     const std::string d = lower(description);
+    if (d.find("one of") != std::string::npos || d.find("unless") != std::string::npos) return false;
     for (const char* w : {"optional", "if any", "if not set", "if unset", "may be empty", "can be empty",
                           "empty string", "or empty", "null if", "or null", "blank"})
         if (d.find(w) != std::string::npos) return true;
     return false;
 }
 
+// DATA-ID-003's reason for a v4 field, stated in its description.
+bool gives_v4_reason(const std::string& description) {
+    const std::string d = lower(description);
+    return d.find("data-id-003") != std::string::npos || d.find("creation time") != std::string::npos;
+}
+
+// A requirement with a condition ("one of a or b is required", "required
+// unless ...") cannot be written in `required`: only plain ones count.
+bool conditional(const std::string& d) {
+    for (const char* w : {"one of", "unless", " or ", " if ", "when", "either", "not required", "only"})
+        if (d.find(w) != std::string::npos) return true;
+    return false;
+}
+
 bool says_required(const std::string& description) {
     const std::string d = lower(description);
-    if (!contains_word(d, "required")) return false;
-    return d.find("not required") == std::string::npos && !says_optional(d);
+    return contains_word(d, "required") && !conditional(d) && !says_optional(d);
 }
 
 // What the schema of one id field says, gathered through $ref and allOf.
@@ -160,6 +176,7 @@ private:
         Loc where;
         std::string name;
         bool patterned;
+        bool reasoned;  // the description gives DATA-ID-003's reason (creation time must not leak)
     };
     std::vector<Versioned> versioned_;
 
@@ -188,12 +205,24 @@ private:
     }
     static std::string key_of(const Loc& l) { return l.key(); }
 
+    // `group` (a parameter's place and name) folds the same finding for the
+    // same parameter, repeated inline in every operation, into one.
     void add(std::string rule, std::string kind, const Loc& at, std::string what, std::string expected) {
-        Finding f{std::move(rule), std::move(kind), at.pos(), at.pointer, std::move(what), std::move(expected)};
+        Finding f{std::move(rule), std::move(kind), at.pos(), at.pointer, std::move(what), std::move(expected), {}};
         const std::string k = f.rule + '\n' + f.kind + '\n' + f.pos.str();
         if (!reported_.insert(k).second) return;
+        if (!group_.empty()) {
+            const std::string g = group_ + '\n' + f.rule + '\n' + f.kind + '\n' + f.what;
+            if (const auto it = groups_.find(g); it != groups_.end()) {
+                out_.findings[it->second].also.push_back(f.pos);
+                return;
+            }
+            groups_[g] = out_.findings.size();
+        }
         out_.findings.push_back(std::move(f));
     }
+    std::string group_;
+    std::map<std::string, std::size_t> groups_;
 
     // ------------------------------------------------------------ traversal
 
@@ -261,8 +290,9 @@ private:
         Effective e = effective(s);
         add_param_examples(p, e);
         const bool named = ids::id_named_field(name);
-        const bool list = (plural_id_named(name) || named) && e.typed("array");
+        const bool list = plural_id_named(name) && e.typed("array");
         if (named || uuid_format(e.format_text()) || list) {
+            group_ = "param " + in + " " + name;
             const Loc where = p.child("name").valid() ? p.child("name") : p;
             if (list) {
                 Field f;
@@ -282,6 +312,7 @@ private:
                 add("DATA-ID-007", "path-param-not-required", where,
                     "path parameter '" + name + "' is not marked required",
                     "required: true (a path id is never absent)");
+            group_.clear();
         }
         if (schema.valid()) walk_schema(schema);
     }
@@ -356,7 +387,7 @@ private:
             if (!uuid_format(effective(p).format_text())) return;
         }
         Effective e = effective(p);
-        if ((named || plural) && e.typed("array")) {
+        if (plural && e.typed("array")) {
             Field f;
             f.name = name + "[]";
             f.where = p;
@@ -489,9 +520,28 @@ private:
         if (!e.types.empty() && !e.typed("string")) return false;  // an object, a list, a boolean: not an id value
         if (e.has_enum) return false;                              // a closed set of names, not ids
         if (e.has_properties && e.types.empty()) return false;
+        // examples that are no UUID at all, on a field nothing else calls a
+        // UUID: a prefixed or opaque id, said once
+        std::string alien;
+        bool any_uuid = false;
+        for (const Loc& x : e.examples) {
+            if (!x.node.IsScalar()) continue;
+            if (ids::recognize_uuid(x.node.Scalar()).value) any_uuid = true;
+            else if (alien.empty()) alien = x.node.Scalar();
+        }
+        const PatternVerdict* pv = pat.empty() ? nullptr : &judge_pattern(pat);
+        // a ULID (db-identifiers) or viewable id (viewable-id) field fixed to
+        // its own canonical form is another pack's business
+        if (pv && pv->compiles && !alien.empty() && !other_kind_exact(pat, alien).empty()) return false;
+        if (!alien.empty() && !any_uuid && !uuid_format(fmt) && !(pv && pv->compiles && (pv->exact_for(4) || pv->exact_for(7)))) {
+            report("DATA-ID-002", "not-uuid", who + " is not a UUID: its example '" + alien + "' is no UUID in any spelling" +
+                                                   (pat.empty() ? std::string() : ", and its pattern '" + pat + "' admits such text"),
+                   "a UUID string: " + fix);
+            return false;
+        }
         bool uuid = true;
         if (!pat.empty()) {
-            const PatternVerdict& v = judge_pattern(pat);
+            const PatternVerdict& v = *pv;
             if (!v.compiles) {
                 report("DATA-ID-002", "pattern-unjudgeable", who + ": pattern '" + pat + "' " + v.faults() +
                                                                   ": what it accepts cannot be checked",
@@ -502,7 +552,7 @@ private:
                                                        "' admits no canonical UUID (a prefixed or opaque id)",
                        "a UUID string: " + fix);
             } else if (v.exact_for(7) || v.exact_for(4)) {
-                versioned_.push_back({v.exact_for(7) ? 7 : 4, site, f.name, true});
+                versioned_.push_back({v.exact_for(7) ? 7 : 4, site, f.name, true, gives_v4_reason(e.description)});
                 if (doc_version != 0 && !v.exact_for(doc_version) && first)
                     add("DATA-ID-003", "version-contradiction", site,
                         who + " is documented as UUIDv" + std::to_string(doc_version) + " but its pattern fixes v" +
@@ -530,7 +580,7 @@ private:
                     ") but the schema does not fix version 4",
                 "pattern: '" + canonical_pattern(4) + "'");
         }
-        if (doc_version != 0 && pat.empty()) versioned_.push_back({doc_version, site, f.name, false});
+        if (doc_version != 0 && pat.empty()) versioned_.push_back({doc_version, site, f.name, false, gives_v4_reason(e.description)});
         if (!uuid) return false;
         // examples and defaults, where they are written
         for (const Loc& x : e.examples) check_value(f, x, false, pat);
@@ -601,7 +651,7 @@ private:
             }
         if (!other) return;
         for (const auto& v : versioned_) {
-            if (v.version != 4) continue;
+            if (v.version != 4 || v.reasoned) continue;
             add("DATA-ID-003", "v4-beside-other", v.where,
                 "id '" + v.name + "' is " + (v.patterned ? "patterned" : "documented") + " as UUIDv4 beside version-" +
                     std::to_string(other->version) + " ids (e.g. '" + other->name + "' at " + other->where.pos().str() + ")",

@@ -67,13 +67,15 @@ bool PatternVerdict::exact_for(int version) const {
 std::string PatternVerdict::faults() const {
     if (!compiles) return "does not compile in RE2 (" + error + ")";
     std::vector<std::string> parts;
-    if (versions.size() > 1) parts.push_back("admits versions " + join_versions(versions));
+    if (versions.size() == 16) parts.push_back("admits every version");
+    else if (versions.size() > 1) parts.push_back("admits versions " + join_versions(versions));
     if (wrong_variant) parts.push_back("admits a non-RFC variant");
     if (nil) parts.push_back("admits the Nil UUID");
     if (max) parts.push_back("admits the Max UUID");
     if (!other_forms.empty()) {
         std::string f;
-        for (const auto& n : other_forms) f += (f.empty() ? "" : ", ") + n;
+        for (std::size_t i = 0; i < other_forms.size() && i < 3; ++i) f += (f.empty() ? "" : ", ") + other_forms[i];
+        if (other_forms.size() > 3) f += " and " + std::to_string(other_forms.size() - 3) + " more";
         parts.push_back("admits non-canonical forms (" + f + ")");
     }
     if (unanchored) parts.push_back("is not anchored (admits text around the id)");
@@ -87,6 +89,23 @@ const PatternVerdict& judge_pattern(const std::string& pattern) {
     auto& slot = cache[pattern];
     if (!slot) slot = std::make_unique<PatternVerdict>(compute(pattern));
     return *slot;
+}
+
+std::string other_kind_exact(const std::string& pattern, const std::string& example) {
+    RE2::Options opts;
+    opts.set_log_errors(false);
+    RE2 re(pattern, opts);
+    if (!re.ok() || !RE2::PartialMatch(example, re)) return "";
+    auto rejects_all = [&](const std::vector<ids::Mutation>& ms) {
+        for (const auto& m : ms)
+            if (RE2::PartialMatch(m.text, re)) return false;
+        return !RE2::PartialMatch("x" + example, re) && !RE2::PartialMatch(example + "x", re);
+    };
+    if (const auto u = ids::parse_ulid(example, ids::CasePolicy::lower_only).value)
+        return rejects_all(ids::ulid_mutations(*u)) ? "ulid" : "";
+    if (const auto f = ids::infer_viewable_format(example))
+        return rejects_all(ids::viewable_mutations(example, *f)) ? "viewable" : "";
+    return "";
 }
 
 std::string canonical_pattern(int version) {

@@ -34,6 +34,12 @@ struct PatternVerdict {
 // not thread-safe).
 [[nodiscard]] const PatternVerdict& judge_pattern(const std::string& pattern);
 
+// Whether `pattern` is exactly the canonical form of the kind of `example`
+// when that is a lower-case ULID (db-identifiers) or a viewable id
+// (viewable-id): it accepts the example and rejects every negative form the
+// identifier module derives from it. "" when not, else "ulid" / "viewable".
+[[nodiscard]] std::string other_kind_exact(const std::string& pattern, const std::string& example);
+
 // The DATA-ID-002 pattern for version 4 or 7 (written in fixes).
 [[nodiscard]] std::string canonical_pattern(int version);
 
