@@ -341,7 +341,7 @@ private:
         // a uuid-formatted schema anywhere is an id site, named or not
         if (const auto f = scalar(s.node, "format"); f && uuid_format(*f)) {
             Field fld;
-            fld.name = s.pointer.substr(s.pointer.rfind('/') + 1);
+            fld.name = site_name(s.pointer);
             fld.where = s;
             fld.schema = s;
             check_field(fld);
@@ -361,6 +361,23 @@ private:
             for (const Loc& e : elements(s.child(k))) walk_schema(e);
         for (const char* k : {"patternProperties", "$defs", "definitions", "dependentSchemas"})
             for (const Loc& e : members(s.child(k))) walk_schema(e);
+    }
+
+    // The name a schema is known by: the last pointer token that is not a
+    // keyword or an index ("/components/schemas/X/anyOf/1" -> "X").
+    static std::string site_name(const std::string& pointer) {
+        static const std::set<std::string> skip = {"anyOf", "oneOf", "allOf", "items", "schema", "additionalProperties", "not",
+                                                   "prefixItems", "content", "application~1json"};
+        std::size_t end = pointer.size();
+        while (end > 0) {
+            const std::size_t slash = pointer.rfind('/', end - 1);
+            if (slash == std::string::npos) break;
+            const std::string tok = pointer.substr(slash + 1, end - slash - 1);
+            const bool index = !tok.empty() && std::all_of(tok.begin(), tok.end(), [](char c) { return c >= '0' && c <= '9'; });
+            if (!index && !skip.count(tok)) return unescape(tok);
+            end = slash;
+        }
+        return pointer;
     }
 
     static std::string unescape(const std::string& token) {
@@ -425,6 +442,8 @@ private:
         if (depth > 32 || !s_in.valid() || !s_in.node.IsMap()) return;
         const Loc s = s_in;
         if (!e.site.valid() && has_own_constraint(s.node)) e.site = s;
+        // the use's own words first: a description beside a $ref (3.1) wins over the target's
+        if (const auto d = scalar(s.node, "description"); d && e.description.empty()) e.description = *d;
         if (get(s.node, "$ref").IsDefined()) {
             const Loc t = set_.deref(s);
             if (t.valid() && !t.node.is(s.node)) gather(t, e, depth + 1);

@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""Runs `idconform lint --sarif` on the example document, a broken copy and
+the third-party documents, validates each SARIF file against the SARIF 2.1.0
+subset schema beside this script (python3-jsonschema), and checks that every
+stdout finding line is one SARIF result at the same line and column."""
+import json, os, subprocess, sys, tempfile
+import jsonschema
+
+idconform, src = sys.argv[1], sys.argv[2]
+here = os.path.dirname(os.path.abspath(__file__))
+schema = json.load(open(os.path.join(here, "sarif-2.1.0-subset.schema.json")))
+shared = os.path.normpath(os.path.join(src, "..", "shared", "openapi"))
+docs = [os.path.join(src, "examples/openapi/products.openapi.yaml"), os.path.join(src, "examples/proto")]
+for rel in ["ory-kratos/api.json", "svix/openapi.json", "hatchet/api-contracts/openapi/openapi.yaml", "harbor/swagger.yaml"]:
+    docs.append(os.path.join(shared, rel))
+failures = 0
+# the schema rejects what it should (a test of the test)
+for bad in [{"runs": []}, {"version": "2.1.0", "runs": [{"tool": {"driver": {}}}]},
+            {"version": "2.1.0", "runs": [{"tool": {"driver": {"name": "x"}}, "results": [{"message": {"text": "m"}, "level": "fatal"}]}]},
+            {"version": "2.1.0", "runs": [{"tool": {"driver": {"name": "x"}}, "results": [{"message": {"text": "m"}, "locations": [{"physicalLocation": {"artifactLocation": {"uri": "a"}, "region": {"startLine": 0}}}]}]}]}]:
+    try:
+        jsonschema.validate(bad, schema)
+        print(f"FAIL the schema accepts {bad}")
+        failures += 1
+    except jsonschema.ValidationError:
+        pass
+with tempfile.TemporaryDirectory() as tmp:
+    broken = os.path.join(tmp, "broken.yaml")
+    text = open(docs[0]).read().replace("      example: 017f22e2-79b0-7cc3-98c4-dc0c0c07398f", "      example: 017F22E2-79B0-7CC3-98C4-DC0C0C07398F")
+    open(broken, "w").write(text)
+    docs.append(broken)
+    docs.append(os.path.join(tmp, "missing.yaml"))  # an error: a toolExecutionNotification
+    for doc in docs:
+        out = os.path.join(tmp, "out.sarif")
+        p = subprocess.run([idconform, "lint", "--sarif", out, doc], capture_output=True, text=True)
+        sarif = json.load(open(out))
+        try:
+            jsonschema.validate(sarif, schema)
+        except jsonschema.ValidationError as e:
+            print(f"FAIL {doc}: SARIF does not validate: {e.message} at {list(e.path)}")
+            failures += 1
+            continue
+        results = sarif["runs"][0]["results"]
+        lines = [l for l in p.stdout.splitlines() if l]
+        if len(lines) != len(results):
+            print(f"FAIL {doc}: {len(lines)} finding lines but {len(results)} SARIF results")
+            failures += 1
+        for line, r in zip(lines, results):
+            region = r["locations"][0]["physicalLocation"]["region"]
+            pos = line.split(": ", 1)[0].rsplit(":", 2)
+            if [int(pos[1]), int(pos[2])] != [region["startLine"], region["startColumn"]]:
+                print(f"FAIL {doc}: {line[:80]} vs region {region}")
+                failures += 1
+                break
+        rule_ids = {r["id"] for r in sarif["runs"][0]["tool"]["driver"]["rules"]}
+        for r in results:
+            if r["ruleId"] not in rule_ids:
+                print(f"FAIL {doc}: result rule {r['ruleId']} not among the driver's rules")
+                failures += 1
+        want = 0 if doc == docs[0] else 2 if doc.endswith("missing.yaml") else 1
+        if p.returncode != want:
+            print(f"FAIL {doc}: exit code {p.returncode}, expected {want}")
+            failures += 1
+        print(f"ok {os.path.relpath(doc, src) if doc.startswith(src) else doc}: {len(results)} results, exit {p.returncode}")
+sys.exit(1 if failures else 0)
