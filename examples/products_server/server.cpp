@@ -61,7 +61,8 @@ asio::awaitable<void> serve(Stream& stream, products::ProductsService& service) 
 
         http::response<http::string_body> res{static_cast<http::status>(out.status), req.version()};
         res.set(http::field::server, "idconform-products");
-        if (!out.body.empty()) res.set(http::field::content_type, "application/json");
+        if (!out.body.empty())
+            res.set(http::field::content_type, out.content_type.empty() ? std::string_view("application/json") : out.content_type);
         if (!out.location.empty()) res.set(http::field::location, out.location);
         if (!out.allow.empty()) res.set(http::field::allow, out.allow);
         if (!out.request_id.empty()) res.set("X-Request-Id", out.request_id);

@@ -19,6 +19,9 @@ namespace products {
 namespace ids = idconform::ids;
 namespace json = boost::json;
 
+// examples/openapi/products.openapi.yaml, compiled in (openapi_document.cpp.in)
+extern const char* const openapi_document;
+
 namespace {
 
 constexpr std::string_view products_prefix = "/v1/products";
@@ -205,6 +208,13 @@ Response ProductsService::dispatch(const Request& request) {
         if (method != "GET") return method_not_allowed("GET");
         Response r;
         r.body = R"({"status":"ok"})";
+        return r;
+    }
+    if (path == "/openapi.yaml") {  // the API's own OpenAPI document (examples/openapi/), no token needed
+        if (method != "GET") return method_not_allowed("GET");
+        Response r;
+        r.body = openapi_document;
+        r.content_type = "application/yaml";
         return r;
     }
     if (auto r = route_orders(request, path, query)) return std::move(*r);

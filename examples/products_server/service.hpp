@@ -38,6 +38,7 @@ struct Response {
     std::string_view allow;    // Allow header for 405, empty for none
     bool auth_challenge = false;  // 401: send WWW-Authenticate: Bearer
     std::string request_id;    // X-Request-Id header, empty for none (orders API)
+    std::string_view content_type;  // empty: application/json
 };
 
 // A reference field's stored value. Conformant servers only ever hold
