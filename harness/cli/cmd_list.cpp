@@ -4,6 +4,7 @@
 #include "cli/commands.hpp"
 
 #include "core/grpc_status.hpp"
+#include "runner/steps/step.hpp"
 #include "suite/loader.hpp"
 
 #include <boost/json/serialize.hpp>
@@ -36,43 +37,7 @@ std::string sent(const suite::Case& c) {
     }
     std::vector<std::string> steps;
     for (const auto& st : c.steps) {
-        if (st.kind == suite::Step::Kind::grpc) {
-            std::string s = "grpc " + st.grpc.method;
-            for (const auto& [p, v] : st.grpc.set) s += " message" + p + "=" + boost::json::serialize(v);
-            for (const auto& p : st.grpc.unset) s += " without message" + p;
-            if (!st.grpc.principal.empty()) s += " as " + st.grpc.principal;
-            steps.push_back(std::move(s));
-            continue;
-        }
-        if (st.kind == suite::Step::Kind::kafka) {
-            const auto& k = st.kafka;
-            std::string s = std::string(k.op == suite::KafkaRequest::Op::produce ? "produce to " : "consume ") + k.topic;
-            if (k.key) s += " key " + *k.key;
-            for (const auto& m : k.match)
-                s += m.kind == suite::KafkaMatch::Kind::key ? " key=" + m.value : " " + m.name + "=" + m.value;
-            steps.push_back(std::move(s));
-            continue;
-        }
-        std::string s;
-        if (st.kind == suite::Step::Kind::call) {
-            // A pack's operation: the table shows it as written, before a
-            // profile binds it to an endpoint.
-            const auto& op = st.call;
-            s = op.op;
-            if (!op.id.empty()) s += " " + op.id;
-            for (const auto& [k, v] : op.filter) s += " ?" + k + "=" + v;
-            for (const auto& [p, v] : op.set) s += " body" + p + "=" + boost::json::serialize(v);
-            for (const auto& p : op.unset) s += " without body" + p;
-            if (!op.principal.empty()) s += " as " + op.principal;
-            if (op.via_other) s += " via the other transport";
-        } else {
-            s = st.http.method + " " + st.http.path;
-            for (const auto& [k, v] : st.http.path_params) s += " {" + k + "}=" + v;
-            for (const auto& [k, v] : st.http.query) s += " ?" + k + "=" + v;
-            for (const auto& [p, v] : st.http.set) s += " body" + p + "=" + boost::json::serialize(v);
-            for (const auto& p : st.http.unset) s += " without body" + p;
-            if (!st.http.principal.empty()) s += " as " + st.http.principal;
-        }
+        std::string s = runner::steps::describe(st);
         if (st.repeat > 1) s = std::to_string(st.repeat) + " times " + s;
         steps.push_back(std::move(s));
     }
@@ -84,8 +49,8 @@ std::string expected(const suite::Case& c) {
     std::vector<std::string> out;
     for (const auto& st : c.steps) {
         const auto& e = st.expect;
-        if (st.kind == suite::Step::Kind::kafka && st.kafka.op == suite::KafkaRequest::Op::consume)
-            out.push_back(std::string(st.kafka.absent ? "no message on " : "a message on ") + st.kafka.topic);
+        if (const auto* k = std::get_if<suite::KafkaRequest>(&st.request); k && k->op == suite::KafkaRequest::Op::consume)
+            out.push_back(std::string(k->absent ? "no message on " : "a message on ") + k->topic);
         if (e.status) {
             std::vector<std::string> codes;
             for (int x : e.status->exact) codes.push_back(std::to_string(x));

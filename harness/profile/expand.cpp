@@ -199,7 +199,7 @@ public:
     // (create/update/put) with the id written at its id field and list
     // filters as top-level fields.
     bool bind_grpc(suite::Step& st) const {
-        const suite::OpCall& c = st.call;
+        const suite::OpCall& c = st.as<suite::OpCall>();
         const std::optional<GrpcEndpoint>* e = grpc_endpoint(c.op);
         if (!e || !*e) return false;
         const GrpcEndpoint& ep = **e;
@@ -217,8 +217,7 @@ public:
         }
         if ((c.op == "create" || c.op == "put") && !st.cleanup) st.cleanup = grpc_cleanup_of(r_);
         if (st.name.empty()) st.name = "grpc " + g.method;
-        st.grpc = std::move(g);
-        st.kind = suite::Step::Kind::grpc;
+        st.request = std::move(g);  // `c` dies here
         return true;
     }
 
@@ -228,8 +227,8 @@ public:
     // stays a call: cases using it are guarded by `requires: [res.<op>]`, and
     // the runner reports one that is not.
     void bind(suite::Step& st) const {
-        if (st.kind != suite::Step::Kind::call) return;
-        const suite::OpCall& c = st.call;
+        if (!st.is<suite::OpCall>()) return;
+        const suite::OpCall& c = st.as<suite::OpCall>();
         if (over_grpc_ != c.via_other) {
             (void)bind_grpc(st);
             return;
@@ -254,8 +253,7 @@ public:
         // end of the suite, whether or not the case expected it to succeed.
         if ((c.op == "create" || c.op == "put") && !st.cleanup) st.cleanup = cleanup_of(r_);
         if (st.name.empty()) st.name = h.method + " " + h.path;
-        st.http = std::move(h);
-        st.kind = suite::Step::Kind::http;
+        st.request = std::move(h);  // `c` dies here
     }
 
 private:
@@ -381,11 +379,12 @@ private:
         suite::Step st;
         st.pos = t->create->pos;
         st.name = "create a '" + t->name + "' entity for the references of '" + r_.name + "'";
-        st.http.pos = t->create->pos;
-        st.http.method = t->create->method;
-        st.http.path = t->create->path;
-        st.http.json = body_with_refs(*t, t->create->body);
-        st.http.principal = "owner";
+        suite::HttpRequest& h = st.as<suite::HttpRequest>();
+        h.pos = t->create->pos;
+        h.method = t->create->method;
+        h.path = t->create->path;
+        h.json = body_with_refs(*t, t->create->body);
+        h.principal = "owner";
         st.expect.pos = t->create->pos;
         suite::StatusExpect status;
         status.pos = t->create->pos;

@@ -6,6 +6,7 @@
 
 #include "ids/ids.hpp"
 #include "ids/kind.hpp"
+#include "runner/json_edit.hpp"
 #include "runner/sequence_checks.hpp"
 #include "scan/rules.hpp"
 
@@ -236,25 +237,7 @@ CheckResult check_id(const suite::IdExpect& e, const json::value* value, const E
     return make(ctx, e, what, want, actual, ok);
 }
 
-std::string resolve_pointer(const std::string& ptr, const Scope& scope) {
-    if (ptr.find("${") == std::string::npos) return ptr;
-    auto r = interpolate(ptr, scope);
-    return r ? *r : ptr;
-}
 
-const json::value* BodyJson::get() {
-    if (!tried_) {
-        tried_ = true;
-        boost::system::error_code ec;
-        value_ = json::parse(resp_->body, ec);
-        if (ec) {
-            value_.reset();
-            error_ = resp_->body_truncated ? "body truncated at the cap, not parseable"
-                                           : "body is not JSON (" + ec.message() + ")";
-        }
-    }
-    return value_ ? &*value_ : nullptr;
-}
 
 std::vector<CheckResult> evaluate(const suite::Expect& e, const Exchange& x, const CheckContext& ctx) {
     if (!x.response) return {};
@@ -526,130 +509,6 @@ std::optional<std::int64_t> parse_iso8601_ms(std::string_view t, bool* exact_ms)
     const std::int64_t days = static_cast<std::int64_t>(era) * 146097 + static_cast<std::int64_t>(doe) - 719468;
     if (exact_ms) *exact_ms = exact;
     return ((days * 24 + h) * 60 + mi) * 60000LL + se * 1000LL + ms;
-}
-
-namespace {
-std::vector<std::string> pointer_tokens(std::string_view p) {
-    std::vector<std::string> out;
-    if (p.empty()) return out;
-    std::size_t i = 1;
-    while (true) {
-        const std::size_t next = p.find('/', i);
-        std::string tok(p.substr(i, next == std::string_view::npos ? std::string_view::npos : next - i));
-        std::string unesc;
-        for (std::size_t k = 0; k < tok.size(); ++k) {
-            if (tok[k] == '~' && k + 1 < tok.size()) { unesc += tok[k + 1] == '1' ? '/' : '~'; ++k; }
-            else unesc += tok[k];
-        }
-        out.push_back(std::move(unesc));
-        if (next == std::string_view::npos) break;
-        i = next + 1;
-    }
-    return out;
-}
-}  // namespace
-
-bool set_at_pointer(json::value& root, std::string_view pointer, json::value v) {
-    if (pointer.empty()) { root = std::move(v); return true; }
-    if (pointer[0] != '/') return false;
-    const auto toks = pointer_tokens(pointer);
-    json::value* cur = &root;
-    for (std::size_t i = 0; i < toks.size(); ++i) {
-        const bool last = i + 1 == toks.size();
-        if (cur->is_array()) {
-            auto& a = cur->as_array();
-            std::size_t idx = 0;
-            if (toks[i] == "-") idx = a.size();
-            else {
-                for (char c : toks[i]) { if (c < '0' || c > '9') return false; idx = idx * 10 + static_cast<std::size_t>(c - '0'); }
-            }
-            if (idx > a.size()) return false;
-            if (idx == a.size()) a.emplace_back(nullptr);
-            if (last) { a[idx] = std::move(v); return true; }
-            cur = &a[idx];
-        } else {
-            if (!cur->is_object()) *cur = json::object();
-            auto& o = cur->as_object();
-            if (last) { o[toks[i]] = std::move(v); return true; }
-            cur = &o[toks[i]];
-        }
-    }
-    return true;
-}
-
-bool erase_at_pointer(json::value& root, std::string_view pointer) {
-    if (pointer.empty() || pointer[0] != '/') return false;
-    const auto toks = pointer_tokens(pointer);
-    // An existing array element: digits only, inside the array ('-' names no element).
-    auto index = [](const std::string& tok, std::size_t size) -> std::optional<std::size_t> {
-        if (tok.empty() || tok.size() > 18) return std::nullopt;
-        std::size_t idx = 0;
-        for (char c : tok) {
-            if (c < '0' || c > '9') return std::nullopt;
-            idx = idx * 10 + static_cast<std::size_t>(c - '0');
-        }
-        return idx < size ? std::optional<std::size_t>(idx) : std::nullopt;
-    };
-    json::value* cur = &root;
-    for (std::size_t i = 0; i + 1 < toks.size(); ++i) {
-        if (cur->is_object()) {
-            auto* n = cur->as_object().if_contains(toks[i]);
-            if (!n) return false;
-            cur = n;
-        } else if (cur->is_array()) {
-            const auto idx = index(toks[i], cur->as_array().size());
-            if (!idx) return false;
-            cur = &cur->as_array()[*idx];
-        } else {
-            return false;
-        }
-    }
-    if (cur->is_array()) {
-        auto& a = cur->as_array();
-        const auto idx = index(toks.back(), a.size());
-        if (!idx) return false;
-        a.erase(a.begin() + static_cast<std::ptrdiff_t>(*idx));
-        return true;
-    }
-    return cur->is_object() && cur->as_object().erase(toks.back()) > 0;
-}
-
-Result<bool> apply_captures(const std::vector<suite::Capture>& caps, const Exchange& x, Scope& scope) {
-    if (!x.response) return Result<bool>(boost::system::in_place_error, "no response to capture from");
-    BodyJson body(*x.response);
-    return apply_captures(caps, x, scope, body);
-}
-
-Result<bool> apply_captures(const std::vector<suite::Capture>& caps, const Exchange& x, Scope& scope, BodyJson& body) {
-    if (!x.response) return Result<bool>(boost::system::in_place_error, "no response to capture from");
-    const Response& resp = *x.response;
-    for (const auto& c : caps) {
-        switch (c.from) {
-            case suite::Capture::From::status: scope.set(c.var, resp.status); break;
-            case suite::Capture::From::header: {
-                const std::string* h = resp.header(c.path);
-                if (!h)
-                    return Result<bool>(boost::system::in_place_error,
-                                        "capture '" + c.var + "': header " + c.path + " is absent (" + c.pos.str() + ")");
-                scope.set(c.var, json::value(*h));
-                break;
-            }
-            case suite::Capture::From::json: {
-                const json::value* root = body.get();
-                if (!root)
-                    return Result<bool>(boost::system::in_place_error,
-                                        "capture '" + c.var + "': body is not JSON (" + c.pos.str() + ")");
-                boost::system::error_code ec;
-                const json::value* v = root->find_pointer(resolve_pointer(c.path, scope), ec);
-                if (!v)
-                    return Result<bool>(boost::system::in_place_error,
-                                        "capture '" + c.var + "': nothing at " + c.path + " (" + c.pos.str() + ")");
-                scope.set(c.var, *v);
-                break;
-            }
-        }
-    }
-    return true;
 }
 
 }  // namespace idconform::runner

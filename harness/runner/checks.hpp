@@ -5,6 +5,7 @@
 #pragma once
 
 #include "core/result.hpp"
+#include "runner/body_json.hpp"
 #include "runner/scope.hpp"
 #include "suite/model.hpp"
 
@@ -23,22 +24,6 @@ struct CheckContext {
     std::chrono::milliseconds clock_skew{5000};   // widening of the send/receive window for `minted`
     std::set<std::string>* seen_ids = nullptr;    // ids seen so far in the suite, for `unique`
     std::map<std::string, std::vector<std::string>>* collected = nullptr;  // the case's `collect:` lists
-};
-
-// An answer's body parsed as JSON at most once, on first use, and shared
-// by the expectations, the captures, the shape scan and the cleanup record
-// of one step.
-class BodyJson {
-public:
-    explicit BodyJson(const Response& r) : resp_(&r) {}
-    // The parsed body, or nullptr when it is not JSON (see error()).
-    [[nodiscard]] const boost::json::value* get();
-    [[nodiscard]] const std::string& error() { (void)get(); return error_; }
-private:
-    const Response* resp_;
-    bool tried_ = false;
-    std::optional<boost::json::value> value_;
-    std::string error_;
 };
 
 // Evaluates every expectation of `e` against `x`. A transport error yields no
@@ -64,18 +49,6 @@ private:
 // Milliseconds since the epoch of an ISO-8601 UTC time ("2022-02-22T19:22:22.123456Z");
 // `exact_ms` tells whether the text carries no precision beyond the millisecond.
 [[nodiscard]] std::optional<std::int64_t> parse_iso8601_ms(std::string_view text, bool* exact_ms = nullptr);
-
-// Sets (creating objects on the way) or removes the member at a JSON pointer.
-[[nodiscard]] bool set_at_pointer(boost::json::value& root, std::string_view pointer, boost::json::value v);
-[[nodiscard]] bool erase_at_pointer(boost::json::value& root, std::string_view pointer);
-
-// A JSON pointer that may be written as a variable ("${res.id_at}").
-[[nodiscard]] std::string resolve_pointer(const std::string& ptr, const Scope& scope);
-
-// Captures: returns an error message for the first capture that finds nothing.
-[[nodiscard]] Result<bool> apply_captures(const std::vector<suite::Capture>& caps, const Exchange& x, Scope& scope);
-[[nodiscard]] Result<bool> apply_captures(const std::vector<suite::Capture>& caps, const Exchange& x, Scope& scope,
-                                          BodyJson& body);
 
 // The id text in a Location-like header value: the last path segment.
 [[nodiscard]] std::string last_path_segment(std::string_view url);

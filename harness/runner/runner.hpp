@@ -11,6 +11,8 @@
 #include "transport/transport.hpp"
 
 #include <chrono>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,8 +35,8 @@ struct RunOptions {
     std::optional<std::string> base_url;             // --base-url, overrides the suites' targets
     transport::TlsOptions tls;                       // CLI TLS options, merged over the suites'
     std::size_t body_cap = 1 << 20;
-    bool warnings_fail = false;
-    bool follow_redirects = false;                   // --location: follow 3xx (off: a 3xx is the answer)                      // advisory findings (DATA-ID-005) fail their case
+    bool warnings_fail = false;                      // advisory findings (DATA-ID-005) fail their case
+    bool follow_redirects = false;                   // --location: follow 3xx (off: a 3xx is the answer)
     std::string tool_version = "0";
 };
 
@@ -47,13 +49,18 @@ struct RunReport {
 [[nodiscard]] RunReport run(const std::vector<suite::Suite>& suites, const RunOptions& options,
                             reporters::Reporter& reporter);
 
-// A shell command reproducing the request (secrets already redacted in `r`).
-[[nodiscard]] std::string curl_command(const Request& r);
+// Makes the transport of a registry name for one suite ("http", "grpc",
+// "kafka", ...); nullptr for a name it does not know. Called once per suite
+// and name, never per request.
+using TransportFactory = std::function<std::unique_ptr<transport::Transport>(
+    const std::string& name, boost::asio::any_io_executor ex, const transport::Options& options)>;
 
-// The grpcurl command reproducing a grpc request (protos and TLS files from `g`).
-[[nodiscard]] std::string grpcurl_command(const Request& r, const transport::GrpcOptions& g);
+// The factory of the transport registry (transport/registry.cpp).
+[[nodiscard]] TransportFactory registry_factory();
 
-// Simple glob: '*' any run of chars, '?' one char.
-[[nodiscard]] bool glob_match(std::string_view pattern, std::string_view text);
+// Runs with the registry's transports, or (tests: transport/fake/) with the
+// transports `factory` makes.
+[[nodiscard]] RunReport run(const std::vector<suite::Suite>& suites, const RunOptions& options,
+                            reporters::Reporter& reporter, const TransportFactory& factory);
 
 }  // namespace idconform::runner

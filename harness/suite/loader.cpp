@@ -471,7 +471,7 @@ private:
             std::optional<Ref> principal;
             auto step = parse_step(r, entry.val(), "fragment", &principal, /*allow_use=*/false);
             if (!step) continue;
-            if (step->name.empty() || step->name == step->http.method + " " + step->http.path) step->name = entry.key;
+            if (step->name.empty() || step->name == default_step_name(step->request)) step->name = entry.key;
             fragments_.emplace(entry.key, Fragment{std::move(*step), std::move(principal), r.pos(entry.key_val())});
         }
     }
@@ -724,20 +724,26 @@ private:
             }
             first = kind_names[i];
             if (i == 0) {
-                http(r, *kinds[i], step.http, principal);
+                HttpRequest h;
+                http(r, *kinds[i], h, principal);
+                step.request = std::move(h);
             } else if (i == 1) {
-                step.kind = Step::Kind::call;
-                call(r, *kinds[i], step.call, principal);
+                OpCall c;
+                call(r, *kinds[i], c, principal);
+                step.request = std::move(c);
             } else if (i == 2) {
-                step.kind = Step::Kind::kafka;
-                kafka(r, *kinds[i], step.kafka);
+                KafkaRequest k;
+                kafka(r, *kinds[i], k);
+                step.request = std::move(k);
             } else if (i == 4) {
-                step.kind = Step::Kind::grpc;
-                grpc_call(r, *kinds[i], step.grpc, principal);
+                GrpcCall g;
+                grpc_call(r, *kinds[i], g, principal);
+                step.request = std::move(g);
                 grpc_steps_.push_back(r.pos(kinds[i]->key_val()));
             } else {
-                step.kind = Step::Kind::file;
-                file_scan(r, *kinds[i], step.file);
+                FileScan f;
+                file_scan(r, *kinds[i], f);
+                step.request = std::move(f);
                 for (const char* k : {"expect", "capture", "cleanup"})
                     if (const auto* x = m->find(k))
                         r.error(x->key_val(), std::string("a file step takes no '") + k + "'",
@@ -755,20 +761,15 @@ private:
             if (auto s = r.string(n->val(), "name", "name: create a product")) step.name = *s;
         }
         // A call step is named after the request it is bound to (profile/expand.cpp).
-        if (step.name.empty() && step.kind == Step::Kind::kafka)
-            step.name = std::string("kafka ") + (step.kafka.op == KafkaRequest::Op::produce ? "produce " : "consume ") +
-                        step.kafka.topic;
-        if (step.name.empty() && step.kind == Step::Kind::file) step.name = "scan " + step.file.path;
-        if (step.name.empty() && step.kind == Step::Kind::grpc) step.name = "grpc " + step.grpc.method;
-        if (step.name.empty() && step.kind == Step::Kind::http) step.name = step.http.method + " " + step.http.path;
-        if (step.kind == Step::Kind::kafka)
+        if (step.name.empty()) step.name = default_step_name(step.request);
+        if (step.is<KafkaRequest>())
             if (const auto* c = m->find("cleanup"))
                 r.error(c->key_val(), "'cleanup' is for steps that create an entity over HTTP",
                         "a kafka step creates nothing the run can delete; put cleanup: on the HTTP create step");
         step.expect.pos = step.pos;
         if (const auto* x = m->find("expect")) expect(r, *x, step.expect);
         if (const auto* c = m->find("capture")) captures(r, *c, step.captures);
-        if (const auto* c = m->find("cleanup"); c && step.kind == Step::Kind::grpc) {
+        if (const auto* c = m->find("cleanup"); c && step.is<GrpcCall>()) {
             r.error(c->key_val(), "'cleanup' is for http steps",
                     "delete what a grpc step created with a teardown step calling the delete method");
         } else if (c) {

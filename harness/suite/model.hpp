@@ -19,6 +19,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace idconform::suite {
@@ -207,7 +208,7 @@ struct KafkaRequest : Positioned {
     bool absent = false;             // the check is that no matching message arrives in that time
 };
 
-// A unary gRPC call (Step::Kind::grpc): the message is JSON converted with
+// A unary gRPC call (a `grpc:` step): the message is JSON converted with
 // the method's descriptor; principal headers become metadata (lower-case).
 struct GrpcCall : Positioned {
     std::string method;                         // template, "package.Service/Method"
@@ -241,22 +242,28 @@ struct FileScan : Positioned {
     std::size_t max_violations = 1000;  // kept as checks; a scan stops after this many
 };
 
+// The request of a step, one alternative per step kind. A new kind adds its
+// request struct here; the compiler then names every std::visit over steps
+// that must handle it (runner/steps/, the loader, `idconform list`).
+using StepRequest = std::variant<HttpRequest, OpCall, KafkaRequest, FileScan, GrpcCall>;
+
 struct Step : Positioned {
-    // Which transport the step talks to; the member of that name holds the
-    // request. A new transport adds its kind, its request struct and a
-    // request builder in the runner.
-    enum class Kind { http, call, kafka, file, grpc } kind = Kind::http;
+    StepRequest request;  // an HttpRequest unless the suite says otherwise
     std::string name;  // defaults to "METHOD path" ("kafka produce TOPIC", "scan path", "grpc Service/Method")
-    HttpRequest http;
-    OpCall call;         // Kind::call: replaced by a transport step when a profile is expanded
-    KafkaRequest kafka;
-    FileScan file;
-    GrpcCall grpc;
     Expect expect;
     std::vector<Capture> captures;
     std::optional<Cleanup> cleanup;  // a 2xx answer created an entity: delete it at the end of the suite
     int repeat = 1;                  // sent this many times in a row, each with its checks and captures
+
+    template <class T> [[nodiscard]] bool is() const noexcept { return std::holds_alternative<T>(request); }
+    // The request as kind T (throws std::bad_variant_access when it is another kind: check is<T>() first).
+    template <class T> [[nodiscard]] T& as() { return std::get<T>(request); }
+    template <class T> [[nodiscard]] const T& as() const { return std::get<T>(request); }
 };
+
+// The name of a step the suite does not name: "METHOD path", "kafka produce
+// TOPIC", "scan PATH", "grpc Service/Method"; "" for a call (named when bound).
+[[nodiscard]] std::string default_step_name(const StepRequest& r);
 
 struct ForEach : Positioned {
     enum class Source { vectors, mutations, count } source = Source::vectors;

@@ -79,44 +79,44 @@ TEST_CASE("a pack's call steps become the resource's requests") {
     const suite::Suite& s = instance_for(e, "pk products");
     const auto& steps = s.cases.at(0).steps;
     REQUIRE(steps.size() == 5);
-    for (std::size_t i = 0; i < 4; ++i) CHECK(steps[i].kind == suite::Step::Kind::http);
+    for (std::size_t i = 0; i < 4; ++i) CHECK(steps[i].is<suite::HttpRequest>());
 
     const auto& create = steps[0];
     CHECK(create.name == "POST /v1/products");
-    CHECK(create.http.principal == "owner");
-    REQUIRE(create.http.json);
-    CHECK(boost::json::serialize(*create.http.json) ==
+    CHECK(create.as<suite::HttpRequest>().principal == "owner");
+    REQUIRE(create.as<suite::HttpRequest>().json);
+    CHECK(boost::json::serialize(*create.as<suite::HttpRequest>().json) ==
           R"({"name":"p","category_id":"${entity.categories}"})");
-    REQUIRE(create.http.set.size() == 1);
-    CHECK(create.http.set[0].first == "/category_id");
+    REQUIRE(create.as<suite::HttpRequest>().set.size() == 1);
+    CHECK(create.as<suite::HttpRequest>().set[0].first == "/category_id");
     REQUIRE(create.cleanup);
     CHECK(create.cleanup->path == "/v1/products/{id}");
     CHECK(create.cleanup->id_at == "/id");
     CHECK(create.cleanup->impossible.empty());
 
     const auto& read = steps[1];
-    CHECK(read.http.method == "GET");
-    CHECK(read.http.path == "/v1/products/{id}");
-    REQUIRE(read.http.path_params.size() == 1);
-    CHECK(read.http.path_params[0] == std::pair<std::string, std::string>{"id", "${m}"});
-    CHECK(read.http.principal == "other");
-    CHECK_FALSE(read.http.json);
+    CHECK(read.as<suite::HttpRequest>().method == "GET");
+    CHECK(read.as<suite::HttpRequest>().path == "/v1/products/{id}");
+    REQUIRE(read.as<suite::HttpRequest>().path_params.size() == 1);
+    CHECK(read.as<suite::HttpRequest>().path_params[0] == std::pair<std::string, std::string>{"id", "${m}"});
+    CHECK(read.as<suite::HttpRequest>().principal == "other");
+    CHECK_FALSE(read.as<suite::HttpRequest>().json);
     CHECK_FALSE(read.cleanup);
 
     const auto& update = steps[2];
-    CHECK(update.http.method == "PUT");
-    REQUIRE(update.http.json);
-    CHECK(update.http.unset == std::vector<std::string>{"/name"});
+    CHECK(update.as<suite::HttpRequest>().method == "PUT");
+    REQUIRE(update.as<suite::HttpRequest>().json);
+    CHECK(update.as<suite::HttpRequest>().unset == std::vector<std::string>{"/name"});
     CHECK_FALSE(update.cleanup);  // an update creates nothing
 
     const auto& list = steps[3];
-    CHECK(list.http.path == "/v1/products");
-    REQUIRE(list.http.query.size() == 1);
-    CHECK(list.http.query[0].first == "category_id");
+    CHECK(list.as<suite::HttpRequest>().path == "/v1/products");
+    REQUIRE(list.as<suite::HttpRequest>().query.size() == 1);
+    CHECK(list.as<suite::HttpRequest>().query[0].first == "category_id");
 
     // The resource declares no put: the step stays a call, keeps its name,
     // and the runner reports it if a case reaches it unguarded.
-    CHECK(steps[4].kind == suite::Step::Kind::call);
+    CHECK(steps[4].is<suite::OpCall>());
     CHECK(steps[4].name == "kept");
 }
 
@@ -128,12 +128,12 @@ TEST_CASE("an operation the resource does not declare stays a call; a create wit
     const suite::Suite& s = instance_for(e, "pk categories");
     const auto& steps = s.cases.at(0).steps;
     REQUIRE(steps.size() == 5);
-    CHECK(steps[0].kind == suite::Step::Kind::http);
+    CHECK(steps[0].is<suite::HttpRequest>());
     REQUIRE(steps[0].cleanup);
     CHECK(steps[0].cleanup->impossible == "the profile declares no delete operation for 'categories'");
     for (std::size_t i = 1; i < steps.size(); ++i) {
-        CHECK(steps[i].kind == suite::Step::Kind::call);
-        CHECK(steps[i].http.path.empty());
+        CHECK(steps[i].is<suite::OpCall>());
+        CHECK_FALSE(steps[i].is<suite::HttpRequest>());
     }
     CHECK(steps[4].name == "kept");
 }

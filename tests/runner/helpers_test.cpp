@@ -3,7 +3,11 @@
 // reproduction command (checked by a real shell) and Location id extraction.
 #include "test_support.hpp"
 
+#include "runner/expansion.hpp"
+#include "runner/json_edit.hpp"
 #include "runner/runner.hpp"
+#include "runner/steps/grpc.hpp"
+#include "runner/steps/http.hpp"
 
 #include <boost/json/serialize.hpp>
 #include <doctest/doctest.h>
@@ -14,6 +18,7 @@
 using namespace idconform;
 using namespace idconform::runner;
 using namespace idconform::runner::test;
+using namespace idconform::runner::steps;
 namespace json = boost::json;
 
 // ---------------------------------------------------------- JSON pointers

@@ -5,6 +5,7 @@
 #include "test_support.hpp"
 
 #include "ids/ids.hpp"
+#include "runner/captures.hpp"
 
 #include <boost/json/serialize.hpp>
 #include <doctest/doctest.h>

@@ -1,6 +1,6 @@
 // Kafka steps in the runner: the request a step becomes (after
 // interpolation), and the message check of a consume's answer.
-#include "runner/kafka_step.hpp"
+#include "runner/steps/kafka.hpp"
 #include "transport/kafka/kafka_request.hpp"
 
 #include <doctest/doctest.h>

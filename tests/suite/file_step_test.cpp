@@ -26,15 +26,15 @@ TEST_CASE("a file step loads with its path, format, fields and options") {
     REQUIRE(r.ok());
     const auto& steps = r.suite->cases.at(0).steps;
     REQUIRE(steps.size() == 2);
-    CHECK(steps[0].kind == Step::Kind::file);
-    CHECK(steps[0].file.path == "${dir}/p.ndjson");
+    CHECK(steps[0].is<FileScan>());
+    CHECK(steps[0].as<FileScan>().path == "${dir}/p.ndjson");
     CHECK(steps[0].name == "scan ${dir}/p.ndjson");
-    REQUIRE(steps[0].file.fields.size() == 2);
-    CHECK(steps[0].file.fields[1] == std::pair<std::string, std::string>{"/parent_id", "uuidv7,nullable"});
-    CHECK_FALSE(steps[0].file.shape);
-    CHECK(steps[0].file.max_violations == 5);
-    CHECK(steps[1].file.format == "csv");
-    CHECK(steps[0].file.pos.line == 6);  // the mapping under file:
+    REQUIRE(steps[0].as<FileScan>().fields.size() == 2);
+    CHECK(steps[0].as<FileScan>().fields[1] == std::pair<std::string, std::string>{"/parent_id", "uuidv7,nullable"});
+    CHECK_FALSE(steps[0].as<FileScan>().shape);
+    CHECK(steps[0].as<FileScan>().max_violations == 5);
+    CHECK(steps[1].as<FileScan>().format == "csv");
+    CHECK(steps[0].as<FileScan>().pos.line == 6);  // the mapping under file:
 }
 
 TEST_CASE("file step mistakes are reported where they are written") {

@@ -588,13 +588,13 @@ TEST_CASE("a call step loads into the model, unnamed until a profile binds it") 
     INFO(dump(r.diagnostics));
     REQUIRE(r.suite);
     const Step& st = r.suite->cases.at(0).steps.at(0);
-    CHECK(st.kind == Step::Kind::call);
+    CHECK(st.is<OpCall>());
     CHECK(st.name.empty());
-    CHECK(st.call.op == "update");
-    CHECK(st.call.id == "${m}");
-    REQUIRE(st.call.json);
-    CHECK(st.call.set.size() == 1);
-    CHECK(st.call.unset == std::vector<std::string>{"/c"});
+    CHECK(st.as<OpCall>().op == "update");
+    CHECK(st.as<OpCall>().id == "${m}");
+    REQUIRE(st.as<OpCall>().json);
+    CHECK(st.as<OpCall>().set.size() == 1);
+    CHECK(st.as<OpCall>().unset == std::vector<std::string>{"/c"});
 }
 
 TEST_CASE("call via: other or same, nothing else") {
@@ -603,5 +603,5 @@ TEST_CASE("call via: other or same, nothing else") {
     CHECK(d.hint.find("via: other") == 0);
     const LoadResult r = load_text(with_step("      - call: {op: read, id: x, via: other}\n"), "inline.yaml");
     REQUIRE(r.suite);
-    CHECK(r.suite->cases.at(0).steps.at(0).call.via_other);
+    CHECK(r.suite->cases.at(0).steps.at(0).as<OpCall>().via_other);
 }

@@ -97,11 +97,11 @@ TEST_CASE("good suite: setup and teardown") {
     REQUIRE(s.setup.size() == 1);
     const Step& st = s.setup[0];
     CHECK(st.name == "POST /v1/categories");
-    CHECK(st.http.method == "POST");
-    CHECK(st.http.principal == "alice");
-    CHECK(*st.http.json == json::parse(R"({"name": "c1"})"));
+    CHECK(st.as<HttpRequest>().method == "POST");
+    CHECK(st.as<HttpRequest>().principal == "alice");
+    CHECK(*st.as<HttpRequest>().json == json::parse(R"({"name": "c1"})"));
     check_pos(st.pos, file, 24, 5);
-    check_pos(st.http.pos, file, 24, 11);
+    check_pos(st.as<HttpRequest>().pos, file, 24, 11);
     REQUIRE(st.expect.status);
     CHECK(st.expect.status->exact == std::vector<int>{201});
     REQUIRE(st.captures.size() == 1);
@@ -110,8 +110,8 @@ TEST_CASE("good suite: setup and teardown") {
     CHECK(st.captures[0].path == "/id");
 
     REQUIRE(s.teardown.size() == 1);
-    CHECK(s.teardown[0].http.method == "DELETE");
-    CHECK(s.teardown[0].http.path == "/v1/categories/{category_id}");
+    CHECK(s.teardown[0].as<HttpRequest>().method == "DELETE");
+    CHECK(s.teardown[0].as<HttpRequest>().path == "/v1/categories/{category_id}");
     CHECK_FALSE(s.teardown[0].expect.status);
 }
 
@@ -132,7 +132,7 @@ TEST_CASE("good suite: the first case in full") {
     const Step& st = c.steps[0];
     CHECK(st.name == "create it");
     check_pos(st.pos, file, 35, 9);
-    const HttpRequest& h = st.http;
+    const HttpRequest& h = st.as<HttpRequest>();
     check_pos(h.pos, file, 37, 11);
     CHECK(h.method == "POST");
     CHECK(h.path == "/v1/products");
@@ -214,14 +214,14 @@ TEST_CASE("good suite: for_each, skip, fragments") {
     // The fragment step is copied with the fragment file's positions.
     const Step& used = c.steps[0];
     CHECK(used.name == "create_product");
-    CHECK(used.http.method == "POST");
-    CHECK(used.http.principal == "alice");
+    CHECK(used.as<HttpRequest>().method == "POST");
+    CHECK(used.as<HttpRequest>().principal == "alice");
     check_pos(used.pos, fixture("good/fragments/products.yaml"), 5, 5);
     REQUIRE(used.captures.size() == 1);
     CHECK(used.captures[0].var == "product_id");
 
     const Step& second = c.steps[1];
-    CHECK(second.http.method == "GET");  // default
+    CHECK(second.as<HttpRequest>().method == "GET");  // default
     CHECK(second.name == "GET /v1/products/{v.value}");
     REQUIRE(second.expect.status);
     CHECK(second.expect.status->negate);

@@ -47,9 +47,9 @@ TEST_CASE("a produce step: topic, key, headers, json payload, partition, default
                                        "            json: {type: delete_product, id: \"${id}\"}\n"
                                        "            partition: 1\n"));
     const Step& st = s.cases.at(0).steps.at(0);
-    CHECK(st.kind == Step::Kind::kafka);
+    CHECK(st.is<KafkaRequest>());
     CHECK(st.name == "kafka produce products.commands");
-    const KafkaRequest& k = st.kafka;
+    const KafkaRequest& k = st.as<KafkaRequest>();
     CHECK(k.op == KafkaRequest::Op::produce);
     CHECK(k.topic == "products.commands");
     CHECK(k.key == "${id}");
@@ -74,7 +74,7 @@ TEST_CASE("a consume step: match of every kind, from, timeout, partitions, absen
                                        "        expect: {id: {header: kafka-key, kind: uuidv7}}\n"));
     const Step& st = s.cases.at(0).steps.at(0);
     CHECK(st.name == "wait");
-    const KafkaRequest& k = st.kafka;
+    const KafkaRequest& k = st.as<KafkaRequest>();
     CHECK(k.op == KafkaRequest::Op::consume);
     REQUIRE(k.match.size() == 4);
     CHECK(k.match[0].kind == KafkaMatch::Kind::key);
@@ -93,7 +93,7 @@ TEST_CASE("a consume step: match of every kind, from, timeout, partitions, absen
 TEST_CASE("consume from: case (default), end, an offset, a time") {
     auto from_of = [](const std::string& from) {
         const Suite s = load_ok(with_steps("      - kafka: {consume: {topic: t" + from + "}}\n"));
-        return s.cases.at(0).steps.at(0).kafka;
+        return s.cases.at(0).steps.at(0).as<KafkaRequest>();
     };
     CHECK(from_of("").from == KafkaRequest::From::case_start);
     CHECK(from_of(", from: case").from == KafkaRequest::From::case_start);

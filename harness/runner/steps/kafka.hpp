@@ -1,7 +1,9 @@
-// The runner's side of kafka steps: the request builder (suite model ->
-// Request, see transport/kafka/kafka_request.hpp for the encoding) and the
-// check every consume carries (a matching message arrived in time, or with
-// `absent: true` none did). Pure functions, unit-tested without a broker.
+// The kafka step kind: the request builder (suite model -> Request, see
+// transport/kafka/kafka_request.hpp for the encoding), the check every
+// consume carries (a matching message arrived in time, or with `absent:
+// true` none did), its description and case properties; its reproduce
+// command is kcat_command (kafka_request.hpp). Pure functions, unit-tested
+// without a broker.
 #pragma once
 
 #include "core/result.hpp"
@@ -10,6 +12,7 @@
 
 #include <chrono>
 #include <string>
+#include <vector>
 
 namespace idconform::runner {
 
@@ -30,5 +33,17 @@ struct KafkaContext {
 // The "kafka message on TOPIC" check of a consume's answer (status 200 =
 // matched, 404 = none in time); a miss is a failure under `rule`.
 [[nodiscard]] CheckResult kafka_message_check(const suite::KafkaRequest& k, const Exchange& x, const std::string& rule);
+
+// The step's checks after its answer arrived: the message check first;
+// without the message (or when none was wanted) the step's other
+// expectations had nothing to look at and are dropped.
+void add_message_check(const suite::KafkaRequest& k, const Exchange& x, const std::string& rule,
+                       std::vector<CheckResult>& checks);
+
+namespace steps {
+[[nodiscard]] std::string describe(const suite::KafkaRequest& k);
+void add_properties(const suite::KafkaRequest& k, std::vector<Property>& out);
+[[nodiscard]] std::string scan_site(const suite::KafkaRequest& k, const Request& sent);
+}  // namespace steps
 
 }  // namespace idconform::runner

@@ -1,8 +1,9 @@
-// Kafka steps in the runner: request building and the message check.
-#include "runner/kafka_step.hpp"
+// The kafka step kind: request building, the message check, its description.
+#include "runner/steps/kafka.hpp"
 
 #include "ids/ids.hpp"
 #include "runner/checks.hpp"
+#include "runner/json_edit.hpp"
 #include "transport/kafka/kafka_request.hpp"
 
 #include <boost/json/parse.hpp>
@@ -128,5 +129,32 @@ CheckResult kafka_message_check(const suite::KafkaRequest& k, const Exchange& x,
     c.ok = found != k.absent;
     return c;
 }
+
+void add_message_check(const suite::KafkaRequest& k, const Exchange& x, const std::string& rule,
+                       std::vector<CheckResult>& checks) {
+    if (k.op != suite::KafkaRequest::Op::consume) return;
+    CheckResult got = kafka_message_check(k, x, rule);
+    if (k.absent || x.response->status != 200) checks.clear();
+    checks.insert(checks.begin(), std::move(got));
+}
+
+namespace steps {
+
+std::string describe(const suite::KafkaRequest& k) {
+    std::string s = std::string(k.op == suite::KafkaRequest::Op::produce ? "produce to " : "consume ") + k.topic;
+    if (k.key) s += " key " + *k.key;
+    for (const auto& m : k.match)
+        s += m.kind == suite::KafkaMatch::Kind::key ? " key=" + m.value : " " + m.name + "=" + m.value;
+    return s;
+}
+
+void add_properties(const suite::KafkaRequest& k, std::vector<Property>& out) {
+    out.push_back({"transport", "kafka"});
+    out.push_back({"endpoint", std::string(k.op == suite::KafkaRequest::Op::produce ? "produce " : "consume ") + k.topic});
+}
+
+std::string scan_site(const suite::KafkaRequest& k, const Request& sent) { return sent.method + " " + k.topic; }
+
+}  // namespace steps
 
 }  // namespace idconform::runner

@@ -1,0 +1,48 @@
+// Captures from an answer into the scope.
+#include "runner/captures.hpp"
+
+#include "runner/json_edit.hpp"
+
+namespace idconform::runner {
+
+namespace json = boost::json;
+
+Result<bool> apply_captures(const std::vector<suite::Capture>& caps, const Exchange& x, Scope& scope) {
+    if (!x.response) return Result<bool>(boost::system::in_place_error, "no response to capture from");
+    BodyJson body(*x.response);
+    return apply_captures(caps, x, scope, body);
+}
+
+Result<bool> apply_captures(const std::vector<suite::Capture>& caps, const Exchange& x, Scope& scope, BodyJson& body) {
+    if (!x.response) return Result<bool>(boost::system::in_place_error, "no response to capture from");
+    const Response& resp = *x.response;
+    for (const auto& c : caps) {
+        switch (c.from) {
+            case suite::Capture::From::status: scope.set(c.var, resp.status); break;
+            case suite::Capture::From::header: {
+                const std::string* h = resp.header(c.path);
+                if (!h)
+                    return Result<bool>(boost::system::in_place_error,
+                                        "capture '" + c.var + "': header " + c.path + " is absent (" + c.pos.str() + ")");
+                scope.set(c.var, json::value(*h));
+                break;
+            }
+            case suite::Capture::From::json: {
+                const json::value* root = body.get();
+                if (!root)
+                    return Result<bool>(boost::system::in_place_error,
+                                        "capture '" + c.var + "': body is not JSON (" + c.pos.str() + ")");
+                boost::system::error_code ec;
+                const json::value* v = root->find_pointer(resolve_pointer(c.path, scope), ec);
+                if (!v)
+                    return Result<bool>(boost::system::in_place_error,
+                                        "capture '" + c.var + "': nothing at " + c.path + " (" + c.pos.str() + ")");
+                scope.set(c.var, *v);
+                break;
+            }
+        }
+    }
+    return true;
+}
+
+}  // namespace idconform::runner

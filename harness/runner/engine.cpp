@@ -1,0 +1,431 @@
+// The engine (see engine.hpp): suites, phases, cases and the step loop.
+#include "runner/engine.hpp"
+
+#include "ids/ids.hpp"
+#include "runner/captures.hpp"
+#include "runner/checks.hpp"
+#include "runner/cleanup.hpp"
+#include "runner/collected.hpp"
+#include "runner/evidence.hpp"
+#include "runner/steps/file.hpp"
+#include "runner/steps/kafka.hpp"
+#include "runner/steps/step.hpp"
+#include "runner/suite_setup.hpp"
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+#include <algorithm>
+
+namespace idconform::runner {
+
+namespace asio = boost::asio;
+namespace json = boost::json;
+using asio::awaitable;
+using asio::use_awaitable;
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+std::string join(const std::vector<std::string>& v, std::string_view sep) {
+    std::string s;
+    for (const auto& e : v) s += (s.empty() ? "" : std::string(sep)) + e;
+    return s;
+}
+
+// The identity of an expanded case's result: suite, name, rules,
+// classname "<suite>.<first rule>", position and element properties.
+CaseResult case_skeleton(const suite::Suite& s, const Expanded& e) {
+    CaseResult r;
+    r.suite = s.name;
+    r.name = e.name;
+    r.rules = e.c->rules;
+    r.classname = s.name + (r.rules.empty() ? "" : "." + r.rules.front());
+    r.pos = e.c->pos;
+    r.properties = e.properties;
+    return r;
+}
+
+CaseResult phase_result(const suite::Suite& s, const std::string& phase) {
+    CaseResult r;
+    r.suite = s.name;
+    r.name = phase;
+    r.classname = s.name + "." + phase;
+    r.pos = s.pos;
+    return r;
+}
+
+bool any_failure(const std::vector<CheckResult>& checks) { return first_failure(checks) != nullptr; }
+
+}  // namespace
+
+awaitable<void> Engine::run_all(const std::vector<suite::Suite>& suites) {
+    const auto t0 = std::chrono::steady_clock::now();
+    for (const auto& s : suites) report_.summary.suites.push_back(co_await run_suite(s));
+    report_.summary.seconds = seconds_since(t0);
+}
+
+awaitable<Exchange> Engine::send_with_retries(SuiteRun& run, const Request& req) {
+    Exchange x;
+    int attempt = 0;
+    for (;;) {
+        ++attempt;
+        if (limiter_.active()) co_await limiter_.acquire();
+        x = co_await run.send(req);
+        if (!x.error || attempt > opts_.retries || !x.error->retryable) break;
+        asio::steady_timer t(run.executor, opts_.retry_backoff * (1 << std::min(attempt - 1, 10)));
+        co_await t.async_wait(use_awaitable);
+    }
+    x.attempts = attempt;
+    co_return x;
+}
+
+void Engine::judge_answer(SuiteRun& run, const suite::Step& st, const Request& req, const Exchange& x, Scope& scope,
+                          const std::string& rule, Collected* collected, StepOutcome& out) {
+    CheckContext ctx{&scope, rule, opts_.clock_skew, &run.seen_ids, collected};
+    BodyJson body(*x.response);  // parsed once for checks, scan, captures and cleanup
+    auto& checks = out.record.checks;
+    checks = evaluate(st.expect, x, ctx, body);
+    if (const auto* k = std::get_if<suite::KafkaRequest>(&st.request))
+        add_message_check(*k, x, st.expect.rule.empty() ? rule : st.expect.rule, checks);
+    // What the transport found in the contract itself (an id field typed
+    // bytes or int64 in a gRPC schema) fails the step under its rule.
+    for (const auto& f : x.findings) checks.push_back(CheckResult{f.rule, f.what, f.expected, f.actual, false, false, st.pos});
+    const int status = x.response->status;
+    if (run.suite->scan && status / 100 == 2) {
+        if (const json::value* parsed = body.get()) {
+            std::map<std::string, std::set<int>> seen;
+            for (auto& c : scan_ids(*parsed, &seen)) {
+                c.pos = st.pos;
+                checks.push_back(std::move(c));
+            }
+            const std::string site = steps::scan_site(st, req);
+            for (auto& [field, versions] : seen) run.field_versions[site + " " + field].insert(versions.begin(), versions.end());
+        }
+    }
+    if (opts_.warnings_fail)
+        for (auto& c : checks) c.warning = false;
+    out.failed = any_failure(checks);
+    // Only a successful DELETE proves it is gone: a 404 may be another principal being refused.
+    if (st.is<suite::HttpRequest>() && req.method == "DELETE" && status / 100 == 2)
+        run.deleted.insert(delete_key(steps::Wire::http, req));
+    if (st.cleanup && status / 100 == 2) register_created(run, *st.cleanup, req, x, body, scope, out.record.name);
+    if (!st.captures.empty()) {
+        // Captured even when a check failed: teardown needs the ids of what
+        // was created to clean it up.
+        auto cap = apply_captures(st.captures, x, scope, body);
+        if (!cap && !out.failed) {
+            checks.push_back(CheckResult{rule, "capture", "a value to capture", cap.error(), false, false, st.pos});
+            out.failed = true;
+        }
+    }
+}
+
+awaitable<StepOutcome> Engine::run_step(SuiteRun& run, const suite::Step& st, Scope& scope, const std::string& rule,
+                                        Collected* collected, bool defer_evidence) {
+    if (const auto* f = std::get_if<suite::FileScan>(&st.request)) {
+        // A scan reads a whole file (gigabytes, perhaps): on the file
+        // thread, so the runner's other cases keep going meanwhile. The
+        // step, scope and rule live in this frame until it is done.
+        if (!files_) files_.emplace(1);  // a thread only for runs that scan files
+        co_return co_await asio::co_spawn(
+            files_->get_executor(),
+            [&]() -> awaitable<StepOutcome> { co_return steps::run_file_step(*f, st.name, scope, rule); }, use_awaitable);
+    }
+    StepOutcome out;
+    // The loader names every step but an unbound call; hand-made steps may have no name.
+    out.record.name = !st.name.empty()               ? st.name
+                      : st.is<suite::OpCall>() ? "call " + st.as<suite::OpCall>().op
+                                                     : suite::default_step_name(st.request);
+    auto req = steps::build(st, run.env, scope);
+    if (!req) {
+        out.suite_error = req.error();
+        out.record.exchange.error = TransportError{TransportErrorKind::other, req.error()};
+        co_return out;
+    }
+    Exchange x = co_await send_with_retries(run, *req);
+    if (!x.error) judge_answer(run, st, *req, x, scope, rule, collected, out);
+    else out.transport_error = true;
+    if (x.request.url.empty()) x.request = std::move(*req);
+    out.record.exchange = std::move(x);
+    if (defer_evidence) out.evidence_pending = true;
+    else add_evidence(out.record, steps::wire(st), run.env, scope.secrets());
+    co_return out;
+}
+
+awaitable<std::optional<CaseResult>> Engine::run_phase(SuiteRun& run, const std::vector<suite::Step>& steps,
+                                                       const char* phase) {
+    CaseResult r = phase_result(*run.suite, phase);
+    const auto t0 = std::chrono::steady_clock::now();
+    const bool teardown = std::string_view(phase) == "teardown";
+    bool problem = false;
+    run.scope.set(case_started_var, json::value(ids::system_unix_ms()));
+    for (const auto& st : steps) {
+        StepOutcome so = co_await run_step(run, st, run.scope, "");
+        // Cleanup of something never created (its id was never captured)
+        // is not a problem: there is nothing to delete.
+        if (teardown && so.suite_error.find("undefined variable") != std::string::npos) continue;
+        r.steps.push_back(so.record);
+        if (problem) continue;  // teardown goes on after a problem; the first one is reported
+        if (so.failed && only_scan_failures(so.record)) {
+            // The step did what setup needs; what the scan found in its
+            // answer is reported in a testcase of its own.
+            run.scan_findings.push_back(r.steps.back());
+            continue;
+        }
+        const std::string step = "step '" + so.record.name + "'";
+        if (!so.suite_error.empty()) {
+            r.outcome = Outcome::error;
+            r.message = step + ": " + so.suite_error;
+            ++report_.suite_errors;
+        } else if (so.transport_error) {
+            r.outcome = Outcome::error;
+            r.message = step + ": " + describe_transport_error(so.record.exchange);
+            ++report_.transport_errors;
+        } else if (so.failed) {
+            r.outcome = Outcome::failed;
+            r.message = step + " failed: " + failure_message(*first_failure(so.record.checks));
+            file_under_broken_rule(r);
+        } else {
+            continue;
+        }
+        problem = true;
+        if (!teardown) break;
+    }
+    r.seconds = seconds_since(t0);
+    if (problem) co_return r;
+    co_return std::nullopt;
+}
+
+awaitable<CaseResult> Engine::run_case(SuiteRun& run, const Expanded& e) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const suite::Case& c = *e.c;
+    CaseResult r = case_skeleton(*run.suite, e);
+    steps::add_properties(c.steps.empty() ? nullptr : &c.steps.front(), r.properties);
+    if (!e.pre_skip.empty()) {
+        r.outcome = Outcome::skipped;
+        r.message = e.pre_skip;
+        co_return r;
+    }
+    if (!e.pre_error.empty()) {
+        r.outcome = Outcome::error;
+        r.message = e.pre_error;
+        ++report_.suite_errors;
+        co_return r;
+    }
+    Scope scope = run.scope;
+    for (const auto& [k, v] : e.bindings) scope.set(k, v);
+    scope.set(case_started_var, json::value(ids::system_unix_ms()));
+    const std::string rule = join(c.rules, ",");
+    Collected collected;  // `collect:` lists of this case
+    // Steps whose evidence (redaction, reproduce line) is not built yet:
+    // built once the case is known not to pass, since a passed case's
+    // report shows neither (see compact_passed).
+    std::vector<std::pair<std::size_t, steps::Wire>> pending;
+    auto add_pending_evidence = [&] {
+        for (auto [i, wire] : pending) add_evidence(r.steps[i], wire, run.env, scope.secrets());
+        pending.clear();
+    };
+    bool stopped = false;
+    for (const auto& st : c.steps) {
+        for (int rep = 0; rep < st.repeat && !stopped; ++rep) {
+            StepOutcome so = co_await run_step(run, st, scope, rule, &collected, true);
+            if (st.repeat > 1) so.record.name += " [" + std::to_string(rep + 1) + "/" + std::to_string(st.repeat) + "]";
+            r.steps.push_back(std::move(so.record));
+            if (so.evidence_pending) pending.emplace_back(r.steps.size() - 1, steps::wire(st));
+            if (!so.suite_error.empty() || so.transport_error || so.failed) add_pending_evidence();
+            const StepRecord& rec = r.steps.back();
+            if (!so.suite_error.empty()) {
+                r.outcome = Outcome::error;
+                r.message = so.suite_error;
+                ++report_.suite_errors;
+            } else if (so.transport_error) {
+                r.outcome = Outcome::error;
+                r.message = describe_transport_error(rec.exchange);
+                ++report_.transport_errors;
+            } else if (so.failed) {
+                r.outcome = Outcome::failed;
+                r.message = failure_message(*first_failure(rec.checks));
+                file_under_broken_rule(r);
+            }
+            if (r.outcome != Outcome::passed) stopped = true;
+        }
+        if (stopped) break;
+    }
+    if (!stopped && !c.collected.empty()) {
+        if (evaluate_collected(c, scope, rule, collected, r)) {
+            add_pending_evidence();
+            r.steps.back().reproduce = replay_steps(r.steps, r.steps.size() - 1);
+            file_under_broken_rule(r);
+        }
+    }
+    if (r.outcome == Outcome::passed) {
+        // What compact_passed keeps of the request is its method and URL.
+        for (auto [i, wire] : pending) redact_url(r.steps[i].exchange.request, scope.secrets());
+        compact_passed(r);
+    } else {
+        add_pending_evidence();
+    }
+    r.seconds = seconds_since(t0);
+    co_return r;
+}
+
+template <class Report>
+awaitable<void> Engine::run_cases(SuiteRun& run, const std::vector<Expanded>& cases, Report& report) {
+    // Results are handed to the reporter in suite order and then dropped:
+    // only cases that finished ahead of an earlier one wait here (at most
+    // about one per worker), and the suite keeps just counts.
+    std::map<std::size_t, CaseResult> results;
+    std::size_t next_report = 0;
+    bool flush_posted = false;
+    auto flush = [&] {
+        for (auto it = results.begin(); it != results.end() && it->first == next_report; it = results.erase(it)) {
+            report(it->second);
+            ++next_report;
+        }
+    };
+    std::size_t next = 0;
+    const int workers = std::max(1, std::min<int>(opts_.concurrency, static_cast<int>(cases.size())));
+    int running = workers;
+    auto ex = co_await asio::this_coro::executor;
+    // Finished cases are reported from a posted handler, not by the worker
+    // that finished them: the worker goes straight on to its next case, and
+    // the report is written while that case's request is out (at
+    // concurrency 1, in the time spent waiting anyway).
+    auto post_flush = [&] {
+        if (flush_posted) return;
+        flush_posted = true;
+        asio::post(ex, [&] {
+            flush_posted = false;
+            flush();
+        });
+    };
+    asio::steady_timer done(ex, std::chrono::steady_clock::time_point::max());
+    for (int w = 0; w < workers; ++w) {
+        asio::co_spawn(
+            ex,
+            [&]() -> awaitable<void> {
+                while (next < cases.size()) {
+                    const std::size_t i = next++;
+                    Expanded scratch;
+                    const Expanded& e = element(cases[i], scratch);
+                    if (opts_.max_failures > 0 && failures_ >= opts_.max_failures) {
+                        CaseResult r = case_skeleton(*run.suite, e);
+                        r.outcome = Outcome::skipped;
+                        r.message = "not run: --max-failures " + std::to_string(opts_.max_failures) + " reached";
+                        results.emplace(i, std::move(r));
+                    } else {
+                        CaseResult r = co_await run_case(run, e);
+                        if (r.outcome == Outcome::failed) ++failures_;
+                        results.emplace(i, std::move(r));
+                    }
+                    post_flush();
+                }
+                if (--running == 0) done.cancel();
+            },
+            asio::detached);
+    }
+    // Workers that had nothing to wait for may already be done (skipped
+    // cases complete without I/O); only wait for the ones still running.
+    if (running > 0) {
+        boost::system::error_code ec;
+        co_await done.async_wait(asio::redirect_error(use_awaitable, ec));
+    }
+    // A flush still queued refers to this frame: let it run first.
+    while (flush_posted) co_await asio::post(ex, use_awaitable);
+    flush();
+}
+
+template <class Report>
+awaitable<void> Engine::finish_suite(SuiteRun& run, bool setup_failed, Report& report) {
+    const suite::Suite& s = *run.suite;
+    std::optional<CaseResult> teardown_result, cleanup_result;
+    if (run.started) {
+        teardown_result = co_await run_phase(run, s.teardown, "teardown");
+        cleanup_result = co_await cleanup_created(run, limiter_);
+        if (cleanup_result) ++report_.transport_errors;
+        run.shutdown();
+    }
+    if (!run.scan_findings.empty()) {
+        CaseResult f;
+        f.suite = s.name;
+        f.name = "shape scan of setup and teardown answers";
+        f.pos = s.pos;
+        f.steps = std::move(run.scan_findings);
+        f.outcome = Outcome::failed;
+        f.message = failure_message(*first_failure(f.steps));
+        f.classname = s.name;
+        file_under_broken_rule(f);
+        report(f);
+    }
+    if (s.scan && !setup_failed) {
+        CaseResult v = field_versions_case(run);
+        report(v);
+    }
+    if (teardown_result) {
+        teardown_result->message += " (cleanup incomplete: entities this suite created may remain)";
+        report(*teardown_result);
+    }
+    if (cleanup_result) report(*cleanup_result);
+}
+
+awaitable<SuiteResult> Engine::run_suite(const suite::Suite& s) {
+    const auto t0 = std::chrono::steady_clock::now();
+    SuiteResult result;
+    result.name = s.name;
+    result.file = s.file;
+    result.timestamp = ids::iso8601_ms(ids::system_unix_ms());
+    reporter_.suite_started(s.name, s.file);
+
+    SuiteRun run(s, factory_, co_await asio::this_coro::executor);
+    std::optional<CaseResult> setup_result;
+    if (std::string problem = interpolate_target(opts_, s, run); !problem.empty()) {
+        setup_result = phase_result(s, "setup");
+        setup_result->outcome = Outcome::error;
+        setup_result->message = problem;
+        ++report_.suite_errors;
+    } else {
+        run.transport_options = merge_transport_options(opts_, s.target, run.kafka);
+        finish_env(opts_, run);
+        run.started = true;
+        setup_result = co_await run_phase(run, s.setup, "setup");
+    }
+
+    std::vector<Expanded> cases;
+    for (const auto& c : s.cases) expand(opts_, s, c, run.scope, cases);
+    // The result goes to the reporter, moved: nothing reads it after.
+    auto report = [&](CaseResult& r) {
+        result.count_streamed(r.outcome);
+        reporter_.take_case(std::move(r));
+    };
+    if (setup_result) {
+        // The setup's own testcase carries the evidence; the cases it was
+        // the precondition of are skipped.
+        // (The reporter may take the setup's result apart: the reason is kept first.)
+        const std::string why = "not run: the suite's setup did not succeed (" + setup_result->message + ")";
+        report(*setup_result);
+        for (const auto& e : cases) {
+            Expanded scratch;
+            CaseResult r = case_skeleton(s, element(e, scratch));
+            r.outcome = Outcome::skipped;
+            r.message = why;
+            report(r);
+        }
+    } else {
+        co_await run_cases(run, cases, report);
+    }
+    co_await finish_suite(run, setup_result.has_value(), report);
+    result.seconds = seconds_since(t0);
+    reporter_.suite_finished(result);
+    co_return result;
+}
+
+}  // namespace idconform::runner

@@ -1,0 +1,72 @@
+// The engine: runs suites one after another; in each, the setup, then the
+// cases on N workers (coroutines on one io_context thread) with retries for
+// transport errors only and one rate limit, results released to the
+// reporter strictly in suite order, then teardown and cleanup. Transports
+// come from the factory it is constructed with (the registry, or a fake in
+// tests); what a step kind does lives in steps/, checks in checks.*.
+#pragma once
+
+#include "reporters/reporter.hpp"
+#include "runner/expansion.hpp"
+#include "runner/rate_limiter.hpp"
+#include "runner/runner.hpp"
+#include "runner/step_outcome.hpp"
+#include "runner/suite_run.hpp"
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/thread_pool.hpp>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace idconform::runner {
+
+class Engine {
+public:
+    Engine(const RunOptions& o, reporters::Reporter& r, TransportFactory factory)
+        : opts_(o), reporter_(r), factory_(std::move(factory)), limiter_(o.rate_limit) {}
+
+    boost::asio::awaitable<void> run_all(const std::vector<suite::Suite>& suites);
+    RunReport take() { return std::move(report_); }
+
+private:
+    using Collected = std::map<std::string, std::vector<std::string>>;
+
+    boost::asio::awaitable<SuiteResult> run_suite(const suite::Suite& s);
+    // Runs the expanded cases on the workers; `report` gets each result in order.
+    template <class Report>
+    boost::asio::awaitable<void> run_cases(SuiteRun& run, const std::vector<Expanded>& cases, Report& report);
+    // Runs setup or teardown steps in order on the suite scope. On the first
+    // problem returns a CaseResult named after the phase (failed for a broken
+    // expectation, error otherwise); nullopt when every step passed.
+    boost::asio::awaitable<std::optional<CaseResult>> run_phase(SuiteRun& run, const std::vector<suite::Step>& steps,
+                                                                const char* phase);
+    boost::asio::awaitable<CaseResult> run_case(SuiteRun& run, const Expanded& e);
+    // With defer_evidence the redaction and the reproduce line are left to
+    // the caller (out.evidence_pending): run_case builds them only for cases
+    // that do not pass, whose reports show them.
+    boost::asio::awaitable<StepOutcome> run_step(SuiteRun& run, const suite::Step& st, Scope& scope,
+                                                 const std::string& rule, Collected* collected = nullptr,
+                                                 bool defer_evidence = false);
+    // Sends with retries: another attempt only after a retryable transport error.
+    boost::asio::awaitable<Exchange> send_with_retries(SuiteRun& run, const Request& req);
+    // Checks, findings, shape scan, deletes, created entities and captures of an answered step.
+    void judge_answer(SuiteRun& run, const suite::Step& st, const Request& req, const Exchange& x, Scope& scope,
+                      const std::string& rule, Collected* collected, StepOutcome& out);
+    // The testcases after the cases: scan findings of setup/teardown, field
+    // versions, teardown, cleanup.
+    template <class Report>
+    boost::asio::awaitable<void> finish_suite(SuiteRun& run, bool setup_failed, Report& report);
+
+    const RunOptions& opts_;
+    reporters::Reporter& reporter_;
+    TransportFactory factory_;
+    RateLimiter limiter_;
+    std::optional<boost::asio::thread_pool> files_;  // file steps scan here, off the runner's thread
+    RunReport report_;
+    int failures_ = 0;
+};
+
+}  // namespace idconform::runner

@@ -1,0 +1,130 @@
+// Evidence, redaction and failure messages (see evidence.hpp).
+#include "runner/evidence.hpp"
+
+#include "runner/steps/request_parts.hpp"
+#include "runner/steps/step.hpp"
+
+#include <algorithm>
+
+namespace idconform::runner {
+
+using steps::iequals;
+
+namespace {
+constexpr std::string_view redacted = "<redacted>";
+
+bool sensitive_header(std::string_view name) {
+    return iequals(name, "authorization") || iequals(name, "proxy-authorization") || iequals(name, "cookie") ||
+           iequals(name, "set-cookie") || iequals(name, "x-api-key");
+}
+
+void replace_all(std::string& s, const std::string& what, std::string_view with) {
+    if (what.empty()) return;
+    for (std::size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + with.size())) s.replace(p, what.size(), with);
+}
+
+}  // namespace
+
+void redact(Request& r, const std::set<std::string>& secrets) {
+    for (auto& h : r.headers)
+        if (sensitive_header(h.name)) h.value = std::string(redacted);
+    for (const auto& s : secrets) {
+        replace_all(r.url, s, redacted);
+        replace_all(r.body, s, redacted);
+        for (auto& h : r.headers) replace_all(h.value, s, redacted);
+    }
+}
+
+void redact_response(Response& resp, const std::set<std::string>& secrets) {
+    for (auto& h : resp.headers)
+        if (sensitive_header(h.name)) h.value = std::string(redacted);
+    for (const auto& s : secrets) replace_all(resp.body, s, redacted);
+}
+
+// "timeout: no answer after 300 ms (GET http://..., 2 attempts)"
+std::string describe_transport_error(const Exchange& x) {
+    const auto& err = *x.error;
+    return std::string(to_string(err.kind)) + ": " + err.message + " (" + x.request.method + " " + x.request.url + ", " +
+           std::to_string(x.attempts) + " attempt" + (x.attempts == 1 ? "" : "s") + ")";
+}
+
+void redact_url(Request& r, const std::set<std::string>& secrets) {
+    for (const auto& secret : secrets) replace_all(r.url, secret, redacted);
+}
+
+void add_evidence(StepRecord& rec, steps::Wire wire, const steps::Env& env, const std::set<std::string>& secrets) {
+    Exchange& x = rec.exchange;
+    redact(x.request, secrets);
+    if (x.response) redact_response(*x.response, secrets);
+    rec.reproduce = steps::reproduce(wire, x.request, env);
+}
+
+const CheckResult* first_failure(const std::vector<CheckResult>& checks) {
+    for (const auto& c : checks)
+        if (!c.ok && !c.warning) return &c;
+    return nullptr;
+}
+
+std::string failure_message(const CheckResult& c) { return c.what + ": expected " + c.expected + ", got " + c.actual; }
+
+bool only_scan_failures(const StepRecord& rec) {
+    return std::all_of(rec.checks.begin(), rec.checks.end(), [](const CheckResult& c) {
+        return c.ok || c.warning || c.what.rfind("shape scan", 0) == 0;
+    });
+}
+
+const CheckResult* first_failure(const std::vector<StepRecord>& steps) {
+    for (const auto& st : steps)
+        for (const auto& c : st.checks)
+            if (!c.ok && !c.warning) return &c;
+    return nullptr;
+}
+
+// The rule a failed case is filed under: the rule of the check that broke
+// (a shape-scan finding in a DATA-ID-001 case is a DATA-ID-002 failure).
+void file_under_broken_rule(CaseResult& r) {
+    const CheckResult* c = first_failure(r.steps);
+    if (!c || c->rule.empty() || c->rule.find(',') != std::string::npos) return;
+    r.classname = r.suite + "." + c->rule;
+    if (std::find(r.rules.begin(), r.rules.end(), c->rule) == r.rules.end()) r.rules.insert(r.rules.begin(), c->rule);
+}
+
+// The reproduce line of the collected checks: the case's first n requests
+// sent again, in order (a run of identical requests, e.g. from `repeat`,
+// as one shell loop).
+std::string replay_steps(const std::vector<StepRecord>& steps, std::size_t n) {
+    std::string out;
+    for (std::size_t i = 0; i < n;) {
+        std::size_t j = i;
+        while (j < n && steps[j].reproduce == steps[i].reproduce) ++j;
+        if (!steps[i].reproduce.empty()) {
+            if (!out.empty()) out += "\n";
+            out += j - i == 1 ? steps[i].reproduce
+                              : "for i in $(seq " + std::to_string(j - i) + "); do " + steps[i].reproduce + "; echo; done";
+        }
+        i = j;
+    }
+    return out;
+}
+
+// A passed case keeps what its report shows (request line, status,
+// checks) and drops headers, bodies and the reproduce command, so that
+// runs of 100,000 cases stay small. Failed and errored cases keep all.
+void compact_passed(CaseResult& r) {
+    for (auto& st : r.steps) {
+        auto& x = st.exchange;
+        std::vector<Header>().swap(x.request.headers);
+        std::string().swap(x.request.body);
+        if (x.response) {
+            std::vector<Header>().swap(x.response->headers);
+            std::string().swap(x.response->body);
+        }
+        std::string().swap(st.reproduce);
+        for (auto& c : st.checks) {
+            if (c.actual.size() > 160) { c.actual.resize(160); c.actual += "..."; c.actual.shrink_to_fit(); }
+            if (c.expected.size() > 160) { c.expected.resize(160); c.expected += "..."; c.expected.shrink_to_fit(); }
+        }
+    }
+}
+
+}  // namespace idconform::runner

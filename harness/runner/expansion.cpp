@@ -1,0 +1,178 @@
+// Case expansion (see expansion.hpp).
+#include "runner/expansion.hpp"
+
+#include "ids/ids.hpp"
+
+#include <algorithm>
+
+namespace idconform::runner {
+
+namespace json = boost::json;
+
+bool glob_match(std::string_view p, std::string_view t) {
+    std::size_t pi = 0, ti = 0, star = std::string_view::npos, mark = 0;
+    while (ti < t.size()) {
+        if (pi < p.size() && (p[pi] == '?' || p[pi] == t[ti])) { ++pi; ++ti; }
+        else if (pi < p.size() && p[pi] == '*') { star = pi++; mark = ti; }
+        else if (star != std::string_view::npos) { pi = star + 1; ti = ++mark; }
+        else return false;
+    }
+    while (pi < p.size() && p[pi] == '*') ++pi;
+    return pi == p.size();
+}
+
+namespace {
+
+bool selected(const RunOptions& opts, const suite::Suite& s, const suite::Case& c) {
+    auto has_tag = [&](const std::string& t) {
+        return std::find(c.tags.begin(), c.tags.end(), t) != c.tags.end() ||
+               std::find(s.tags.begin(), s.tags.end(), t) != s.tags.end();
+    };
+    if (!opts.tags.empty() && std::none_of(opts.tags.begin(), opts.tags.end(), has_tag)) return false;
+    if (std::any_of(opts.exclude_tags.begin(), opts.exclude_tags.end(), has_tag)) return false;
+    return true;
+}
+
+}  // namespace
+
+void expand(const RunOptions& opts, const suite::Suite& s, const suite::Case& c, const Scope& scope,
+            std::vector<Expanded>& out) {
+    if (!selected(opts, s, c)) return;
+    auto keep = [&](const std::string& element_name) {
+        const auto& f = *c.for_each;
+        if (!f.only.empty() && std::find(f.only.begin(), f.only.end(), element_name) == f.only.end()) return false;
+        return std::find(f.except.begin(), f.except.end(), element_name) == f.except.end();
+    };
+    std::string unmet;
+    for (const auto& need : c.needs) {
+        auto v = scope.resolve(need);
+        if (!v || v->is_null()) {
+            unmet = need.rfind("env:", 0) == 0
+                        ? "not run: needs the environment variable " + need.substr(4) + ", which is not set"
+                        : "not run: needs ${" + need + "}, which the target profile does not describe";
+            break;
+        }
+    }
+    auto push = [&](Expanded e) {
+        if (!opts.filter.empty()) {
+            Expanded scratch;
+            if (!glob_match(opts.filter, element(e, scratch).name)) return;
+        }
+        if (!c.skip.empty()) e.pre_skip = c.skip;
+        else if (!unmet.empty()) e.pre_skip = unmet;
+        out.push_back(std::move(e));
+    };
+    if (!c.for_each) {
+        Expanded e;
+        e.c = &c;
+        e.name = c.name;
+        push(std::move(e));
+        return;
+    }
+    const auto& f = *c.for_each;
+    if (f.source == suite::ForEach::Source::count) {
+        for (int i = 1; i <= f.count; ++i) {
+            Expanded e;
+            e.c = &c;
+            e.name = c.name + " [" + std::to_string(i) + "]";
+            e.bindings.emplace_back(f.as, json::value(i));
+            push(std::move(e));
+        }
+        return;
+    }
+    if (f.source == suite::ForEach::Source::vectors) {
+        const auto it = s.vector_sets.find(f.set);
+        if (it == s.vector_sets.end()) {
+            Expanded e{&c, c.name, {}, {}, f.pos.str() + ": unknown vector set '" + f.set + "'", {}};
+            push(std::move(e));
+            return;
+        }
+        for (const auto& v : it->second.vectors) {
+            if (!keep(v.name)) continue;
+            Expanded e;
+            e.c = &c;
+            e.vector = &v;
+            push(std::move(e));
+        }
+        return;
+    }
+    // mutations of a live id
+    auto idtext = interpolate(f.set, scope);
+    std::vector<ids::Mutation> muts;
+    if (idtext) {
+        if (auto u = ids::parse_canonical(*idtext)) {
+            muts = ids::mutations(*u);
+        } else if (auto ul = ids::parse_ulid(*idtext, ids::CasePolicy::lower_only); ul.value) {
+            muts = ids::ulid_mutations(*ul.value);
+        } else if (auto vf = ids::infer_viewable_format(*idtext)) {
+            muts = ids::viewable_mutations(*idtext, *vf);
+        } else {
+            Expanded e{&c, c.name, {}, {},
+                       f.pos.str() + ": for_each mutations needs a canonical UUID or lower-case ULID, got '" + *idtext + "'", {}};
+            push(std::move(e));
+            return;
+        }
+    } else {
+        push(Expanded{&c, c.name, {}, {}, f.pos.str() + ": " + idtext.error(), {}});
+        return;
+    }
+    for (const auto& m : muts) {
+        if (!keep(m.name)) continue;
+        Expanded e;
+        e.c = &c;
+        e.name = c.name + " [" + m.name + "]";
+        e.bindings.emplace_back(f.as, json::value(m.text));
+        e.bindings.emplace_back(f.as + ".value", json::value(m.text));
+        e.bindings.emplace_back(f.as + ".name", json::value(m.name));
+        e.bindings.emplace_back(f.as + ".breaks", json::value(m.breaks));
+        e.bindings.emplace_back(f.as + ".source", json::value(*idtext));
+        e.properties.push_back({"mutation", m.name});
+        e.properties.push_back({"mutation_breaks", m.breaks});
+        push(std::move(e));
+    }
+}
+
+// The case `e` stands for, with its name, bindings and properties: `e`
+// itself, or (a vector element kept as a pointer) `scratch` filled in.
+const Expanded& element(const Expanded& e, Expanded& scratch) {
+    if (!e.vector) return e;
+    const suite::Case& c = *e.c;
+    const auto& f = *c.for_each;
+    const suite::Vector& v = *e.vector;
+    scratch = Expanded{};
+    scratch.c = &c;
+    scratch.name = c.name + " [" + v.name + "]";
+    scratch.bindings.emplace_back(f.as, v.value);
+    scratch.bindings.emplace_back(f.as + ".value", v.value);
+    scratch.bindings.emplace_back(f.as + ".name", json::value(v.name));
+    for (const auto& kv : v.fields) scratch.bindings.emplace_back(f.as + "." + std::string(kv.key()), kv.value());
+    scratch.properties.push_back({"vector", f.set + "/" + v.name});
+    scratch.pre_error = e.pre_error;
+    scratch.pre_skip = e.pre_skip;
+    return scratch;
+}
+
+std::size_t known_case_count(const std::vector<suite::Suite>& suites, const RunOptions& options) {
+    std::size_t total = 0;
+    bool known = options.filter.empty() && options.tags.empty() && options.exclude_tags.empty();
+    for (const auto& s : suites) {
+        for (const auto& c : s.cases) {
+            if (!c.for_each) { ++total; continue; }
+            const auto& f = *c.for_each;
+            if (f.source == suite::ForEach::Source::count) {
+                total += static_cast<std::size_t>(f.count);
+            } else if (f.source == suite::ForEach::Source::vectors && s.vector_sets.count(f.set)) {
+                for (const auto& v : s.vector_sets.at(f.set).vectors) {
+                    const bool in = f.only.empty() || std::find(f.only.begin(), f.only.end(), v.name) != f.only.end();
+                    const bool out = std::find(f.except.begin(), f.except.end(), v.name) != f.except.end();
+                    total += in && !out;
+                }
+            } else {
+                known = false;
+            }
+        }
+    }
+    return known ? total : 0;
+}
+
+}  // namespace idconform::runner

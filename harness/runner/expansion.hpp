@@ -1,0 +1,50 @@
+// Case expansion: which cases of a suite run (tags, --filter) and what each
+// stands for (for_each over a count, a vector set or the mutations of a
+// captured id; requires:, skip:). An element of a vector set is kept as a
+// pointer to its vector until the case runs (see element()): 100,000 cases
+// then hold no copies of names and values.
+#pragma once
+
+#include "core/result.hpp"
+#include "runner/runner.hpp"
+#include "runner/scope.hpp"
+#include "suite/model.hpp"
+
+#include <boost/json/value.hpp>
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace idconform::runner {
+
+// A case after expansion: the case and, for for_each, one element's bindings.
+// An element of a vector set is kept as a pointer to its vector until the case
+// runs (see element()): 100,000 cases then hold no copies of names and values.
+struct Expanded {
+    const suite::Case* c = nullptr;
+    std::string name;
+    std::vector<std::pair<std::string, boost::json::value>> bindings;
+    std::vector<Property> properties;
+    std::string pre_error;   // expansion failed: reported as an error
+    std::string pre_skip;    // reported as skipped
+    const suite::Vector* vector = nullptr;  // set: name, bindings and properties not filled yet
+};
+
+// Simple glob (--filter): '*' any run of chars, '?' one char.
+[[nodiscard]] bool glob_match(std::string_view pattern, std::string_view text);
+
+// Appends the cases `c` stands for, when the options select it.
+void expand(const RunOptions& opts, const suite::Suite& s, const suite::Case& c, const Scope& scope,
+            std::vector<Expanded>& out);
+
+// The case `e` stands for, with its name, bindings and properties: `e`
+// itself, or (a vector element kept as a pointer) `scratch` filled in.
+[[nodiscard]] const Expanded& element(const Expanded& e, Expanded& scratch);
+
+// The number of testcases of a run when it is known before the run, else 0
+// (for_each over the mutations of a captured id, filters and tags).
+[[nodiscard]] std::size_t known_case_count(const std::vector<suite::Suite>& suites, const RunOptions& options);
+
+}  // namespace idconform::runner

@@ -1,0 +1,20 @@
+// What running one step gave: its record (request, answer, checks) and how
+// it ended. A step ends in at most one of: a suite error (a template problem
+// found at run time), a transport error, failed checks.
+#pragma once
+
+#include "core/result.hpp"
+
+#include <string>
+
+namespace idconform::runner {
+
+struct StepOutcome {
+    StepRecord record;
+    bool transport_error = false;
+    std::string suite_error;        // template problem: undefined variable, ...
+    bool failed = false;
+    bool evidence_pending = false;  // redaction and reproduce line left to the caller (evidence.hpp)
+};
+
+}  // namespace idconform::runner

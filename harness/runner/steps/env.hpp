@@ -1,0 +1,32 @@
+// What a step module needs from the suite it runs in, made once per suite
+// (runner/suite_setup.cpp) and read-only while cases run: the interpolated
+// target (base URL, gRPC address, headers, Kafka cluster), the principals,
+// and what reproduce commands name (proto files, TLS files, brokers).
+#pragma once
+
+#include "runner/steps/kafka.hpp"
+#include "suite/model.hpp"
+#include "transport/transport.hpp"
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace idconform::runner::steps {
+
+struct Env {
+    const std::map<std::string, suite::Principal>* principals = nullptr;
+    std::string base_url;  // no trailing '/'
+    std::string grpc_url;  // "grpc://host:port" or "grpcs://host:port"; "" = the target has no grpc section
+    std::vector<std::pair<std::string, std::string>> target_headers;  // interpolated
+    KafkaContext kafka;
+    transport::GrpcOptions grpc;  // what grpcurl needs to send a request again
+};
+
+// Which tool sends a recorded request again, and which registry names a
+// request of that kind goes to. Told apart by the step kind that built the
+// request, never by comparing transport names.
+enum class Wire { http, grpc, kafka, file };
+
+}  // namespace idconform::runner::steps

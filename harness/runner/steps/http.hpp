@@ -1,0 +1,35 @@
+// The http step kind: its request (method, path with `{name}` parameters,
+// query, headers, JSON or raw body), its one-line description, its case
+// properties and its reproduce command (curl).
+#pragma once
+
+#include "core/result.hpp"
+#include "runner/scope.hpp"
+#include "runner/steps/env.hpp"
+#include "suite/model.hpp"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace idconform::runner::steps {
+
+[[nodiscard]] Result<Request> build(const suite::HttpRequest& h, const Env& env, const Scope& scope);
+
+// A path template: `${...}` first (a path template may come from a
+// variable), then `{name}` from `params` or variables, percent-encoded.
+[[nodiscard]] Result<std::string> build_path(const std::string& tmpl,
+                                             const std::vector<std::pair<std::string, std::string>>& params,
+                                             const Scope& scope);
+
+// "POST /v1/products ?a=b body/x=1 as alice" (`idconform list`).
+[[nodiscard]] std::string describe(const suite::HttpRequest& h);
+// The case properties "transport" and "endpoint" of a case starting with this step.
+void add_properties(const suite::HttpRequest& h, std::vector<Property>& out);
+// Where the shape scan files the fields of this step's answers: "METHOD path".
+[[nodiscard]] std::string scan_site(const suite::HttpRequest& h, const Request& sent);
+
+// A shell command reproducing the request (secrets already redacted in `r`).
+[[nodiscard]] std::string curl_command(const Request& r);
+
+}  // namespace idconform::runner::steps

@@ -1,0 +1,38 @@
+// Dispatch over the step kinds (suite::StepRequest): each function visits
+// the step's request and calls the function of that kind's module in this
+// folder (http, grpc, kafka, file, call). A new kind adds its module and the
+// compiler points at every visit here that must handle it.
+#pragma once
+
+#include "core/result.hpp"
+#include "runner/scope.hpp"
+#include "runner/steps/env.hpp"
+#include "suite/model.hpp"
+
+#include <string>
+#include <vector>
+
+namespace idconform::runner::steps {
+
+// The request a step sends (not for file steps: they send nothing).
+[[nodiscard]] Result<Request> build(const suite::Step& st, const Env& env, const Scope& scope);
+
+// The step as one line of `idconform list` ("POST /v1/products as alice").
+[[nodiscard]] std::string describe(const suite::Step& st);
+
+// The "transport" and "endpoint" properties of a case, from its first step
+// (a case without steps is "http" without an endpoint).
+void add_properties(const suite::Step* first, std::vector<Property>& out);
+
+// The prefix under which the shape scan files this step's answer fields
+// (DATA-ID-003): "METHOD path", "METHOD topic", the gRPC method.
+[[nodiscard]] std::string scan_site(const suite::Step& st, const Request& sent);
+
+// Which tool sends the step's request again.
+[[nodiscard]] Wire wire(const suite::Step& st) noexcept;
+
+// The command line that sends `r` (already redacted) again: curl, grpcurl
+// or kcat; "" for a file scan.
+[[nodiscard]] std::string reproduce(Wire w, const Request& r, const Env& env);
+
+}  // namespace idconform::runner::steps

@@ -1,0 +1,61 @@
+// The state of one suite while it runs: its interpolated target (the step
+// modules' Env), its transports (made on first use by the engine's factory),
+// the suite scope, and what spans cases: ids seen (`unique`), UUID versions
+// per field (DATA-ID-003), entities created and deleted (cleanup.hpp).
+#pragma once
+
+#include "core/result.hpp"
+#include "runner/runner.hpp"
+#include "runner/scope.hpp"
+#include "runner/steps/env.hpp"
+#include "suite/model.hpp"
+#include "transport/transport.hpp"
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/awaitable.hpp>
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace idconform::runner {
+
+struct SuiteRun {
+    SuiteRun(const suite::Suite& s, const TransportFactory& f, boost::asio::any_io_executor ex)
+        : suite(&s), factory(&f), executor(std::move(ex)) {}
+
+    const suite::Suite* suite;
+    const TransportFactory* factory;
+    boost::asio::any_io_executor executor;
+    transport::Options transport_options;
+    // One transport per registry name ("http", "grpc", ...), made on first use.
+    std::map<std::string, std::unique_ptr<transport::Transport>, std::less<>> transports;
+    bool started = false;  // setup ran: teardown and cleanup are due
+    Scope scope;
+    steps::Env env;
+    transport::KafkaOptions kafka;  // target.kafka, interpolated at suite start
+    std::set<std::string> seen_ids;                       // for `unique` id checks
+    std::map<std::string, std::set<int>> field_versions;  // scan: UUID versions per field
+    struct Created {
+        Request request;     // what deletes it (the creating principal's credentials)
+        steps::Wire wire = steps::Wire::http;
+        std::string key;     // delete_key() of the request
+        std::string origin;  // the step that created it, for the report
+        std::string problem; // why it cannot be deleted (no delete endpoint)
+    };
+    std::vector<Created> created;  // entities this suite created, in order
+    std::set<std::string> deleted;  // delete_key()s of requests answered 2xx
+    std::vector<StepRecord> scan_findings;  // setup/teardown steps whose only failures are shape-scan findings
+
+    // The transport for `name`, made on first use; nullptr for a name the
+    // factory does not know.
+    [[nodiscard]] transport::Transport* transport_for(const std::string& name);
+    // Sends one request on its transport (no retries: the engine's loop).
+    [[nodiscard]] boost::asio::awaitable<Exchange> send(const Request& req);
+    // Closes every transport's pooled connections.
+    void shutdown();
+};
+
+}  // namespace idconform::runner

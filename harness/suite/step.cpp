@@ -1,0 +1,23 @@
+// What the suite model says about a step by its kind alone: the name a step
+// gets when the suite gives none.
+#include "core/overloaded.hpp"
+#include "suite/model.hpp"
+
+namespace idconform::suite {
+
+std::string default_step_name(const StepRequest& r) {
+    return std::visit(overloaded{
+                          [](const HttpRequest& h) { return h.method + " " + h.path; },
+                          // Named after the request the profile binds it to (profile/expand.cpp).
+                          [](const OpCall&) { return std::string(); },
+                          [](const KafkaRequest& k) {
+                              return std::string("kafka ") + (k.op == KafkaRequest::Op::produce ? "produce " : "consume ") +
+                                     k.topic;
+                          },
+                          [](const FileScan& f) { return "scan " + f.path; },
+                          [](const GrpcCall& g) { return "grpc " + g.method; },
+                      },
+                      r);
+}
+
+}  // namespace idconform::suite
