@@ -52,8 +52,7 @@ struct RunReport {
 // Makes the transport of a registry name for one suite ("http", "grpc",
 // "kafka", ...); nullptr for a name it does not know. Called once per suite
 // and name, never per request.
-using TransportFactory = std::function<std::unique_ptr<transport::Transport>(
-    const std::string& name, boost::asio::any_io_executor ex, const transport::Options& options)>;
+using TransportFactory = transport::NamedFactory;
 
 // The factory of the transport registry (transport/registry.cpp).
 [[nodiscard]] TransportFactory registry_factory();

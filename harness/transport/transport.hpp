@@ -71,6 +71,11 @@ public:
 
 using Factory = std::function<std::unique_ptr<Transport>(boost::asio::any_io_executor, const Options&)>;
 
+// A factory that is told the registry name: what the runner makes its
+// transports with (the registry's make(), or a fake in tests).
+using NamedFactory = std::function<std::unique_ptr<Transport>(const std::string& name, boost::asio::any_io_executor ex,
+                                                              const Options& opts)>;
+
 // The one explicit registry: transport name -> factory. Each transport adds
 // its line in registry.cpp.
 [[nodiscard]] const std::map<std::string, Factory>& registry();

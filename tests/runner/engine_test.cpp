@@ -1,0 +1,318 @@
+// In-process tests of the engine with the scripted fake transport
+// (transport/fake/): retries (transport errors only), the rate limit, report
+// order under concurrency, --max-failures, setup failure -> skipped, teardown
+// and cleanup. Deterministic: no sockets, delays are timers on the runner's
+// own executor. The shell tests in tests/e2e stay as end-to-end checks.
+#include "reporters/reporter.hpp"
+#include "runner/runner.hpp"
+#include "suite/loader.hpp"
+#include "transport/fake/fake_transport.hpp"
+
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+using namespace idconform;
+using transport::fake::Reply;
+using transport::fake::Script;
+using namespace std::chrono_literals;
+
+namespace {
+
+// Keeps every event, in order.
+class Recorder final : public reporters::Reporter {
+public:
+    void run_started(const reporters::RunInfo& i) override { info = i; }
+    void suite_started(const std::string& s, const std::string&) override { events.push_back("suite " + s); }
+    // Takes the result apart, as the real reporters may (ThreadedReporter moves it).
+    void take_case(CaseResult&& c) override {
+        events.push_back("case " + c.name);
+        cases.push_back(std::move(c));
+    }
+    void suite_finished(const SuiteResult& s) override { events.push_back("end " + s.name); }
+
+    [[nodiscard]] const CaseResult& named(const std::string& name) const {
+        for (const auto& c : cases)
+            if (c.name == name) return c;
+        FAIL("no case named " << name);
+        return cases.front();
+    }
+    [[nodiscard]] std::vector<std::string> names() const {
+        std::vector<std::string> out;
+        for (const auto& c : cases) out.push_back(c.name);
+        return out;
+    }
+
+    reporters::RunInfo info;
+    std::vector<std::string> events;
+    std::vector<CaseResult> cases;
+};
+
+suite::Suite load(const std::string& yaml) {
+    auto r = suite::load_text(yaml, "engine_test.yaml");
+    if (!r.ok())
+        for (const auto& d : r.diagnostics) MESSAGE(std::string(d.pos.str() + ": " + d.title));
+    REQUIRE(r.ok());
+    return std::move(*r.suite);
+}
+
+struct Run {
+    Recorder rec;
+    runner::RunReport report;
+};
+
+Run run(const std::vector<suite::Suite>& suites, Script& script, runner::RunOptions opts = {}) {
+    Run r;
+    r.report = runner::run(suites, opts, r.rec, script.factory());
+    return r;
+}
+
+const std::string head = R"(name: s
+target: {base_url: "http://t"}
+)";
+
+}  // namespace
+
+TEST_CASE("engine: a retryable transport error is retried, the answer after it judged; attempts recorded") {
+    Script script;
+    script.on("GET", "http://t/a", Reply::fail(TransportErrorKind::connect, "refused"), 2);
+    script.on("GET", "http://t/a", Reply::answer(200));
+    const auto s = load(head + R"(cases:
+  - name: c
+    steps: [{http: {path: /a}, expect: {status: 200}}]
+)");
+    runner::RunOptions o;
+    o.retries = 2;
+    o.retry_backoff = 1ms;
+    auto r = run({s}, script, o);
+    CHECK(script.count("GET", "http://t/a") == 3);
+    const CaseResult& c = r.rec.named("c");
+    CHECK(c.outcome == Outcome::passed);
+    REQUIRE(c.steps.size() == 1);
+    CHECK(c.steps[0].exchange.attempts == 3);
+    CHECK(r.report.transport_errors == 0);
+}
+
+TEST_CASE("engine: retries run out -> error naming the attempts; a failed check is never retried") {
+    Script script;
+    script.on("GET", "http://t/down", Reply::fail(TransportErrorKind::timeout, "no answer after 5 ms"));
+    script.on("GET", "http://t/bad", Reply::answer(500));
+    const auto s = load(head + R"(cases:
+  - name: down
+    steps: [{http: {path: /down}}]
+  - name: bad
+    steps: [{http: {path: /bad}, expect: {status: 200}}]
+)");
+    runner::RunOptions o;
+    o.retries = 1;
+    o.retry_backoff = 1ms;
+    auto r = run({s}, script, o);
+    CHECK(script.count("GET", "http://t/down") == 2);
+    CHECK(script.count("GET", "http://t/bad") == 1);  // a broken contract is an answer: no retry
+    CHECK(r.rec.named("down").outcome == Outcome::error);
+    CHECK(r.rec.named("down").message == "timeout: no answer after 5 ms (GET http://t/down, 2 attempts)");
+    CHECK(r.rec.named("bad").outcome == Outcome::failed);
+    CHECK(r.report.transport_errors == 1);
+}
+
+TEST_CASE("engine: a transport error another attempt cannot fix is not retried") {
+    Script script;
+    script.on("GET", "http://t/a", Reply::fail(TransportErrorKind::other, "no method", /*retryable=*/false));
+    const auto s = load(head + "cases:\n  - name: c\n    steps: [{http: {path: /a}}]\n");
+    runner::RunOptions o;
+    o.retries = 3;
+    o.retry_backoff = 1ms;
+    auto r = run({s}, script, o);
+    CHECK(script.count("GET", "http://t/a") == 1);
+    CHECK(r.rec.named("c").outcome == Outcome::error);
+}
+
+TEST_CASE("engine: the rate limit spaces every request of the run, across cases and workers") {
+    Script script;
+    script.otherwise([](const Request&) { return Reply::answer(200); });
+    std::string yaml = head + "cases:\n";
+    for (int i = 0; i < 5; ++i) yaml += "  - name: c" + std::to_string(i) + "\n    steps: [{http: {path: /x}}]\n";
+    const auto s = load(yaml);
+    runner::RunOptions o;
+    o.rate_limit = 50;  // one request per 20 ms
+    o.concurrency = 4;
+    const auto start = std::chrono::steady_clock::now();
+    (void)run({s}, script, o);
+    const auto& seen = script.requests();
+    REQUIRE(seen.size() == 5);
+    // Request i goes out in slot i, 20 ms after slot i-1, the first slot no
+    // earlier than the start. A timer never fires early, so this lower bound
+    // holds however loaded the machine is (an upper bound would not).
+    for (std::size_t i = 0; i < seen.size(); ++i) CHECK(seen[i].at - start >= std::chrono::milliseconds(20 * i));
+}
+
+TEST_CASE("engine: reports come in suite order whatever order cases finish in") {
+    Script script;
+    // The first cases answer last.
+    for (int i = 0; i < 6; ++i)
+        script.on("GET", "http://t/" + std::to_string(i), Reply::answer(200).after(std::chrono::milliseconds((6 - i) * 5)));
+    std::string yaml = head + "cases:\n";
+    for (int i = 0; i < 6; ++i)
+        yaml += "  - name: c" + std::to_string(i) + "\n    steps: [{http: {path: /" + std::to_string(i) + "}}]\n";
+    const auto s = load(yaml);
+    runner::RunOptions o;
+    o.concurrency = 6;
+    auto r = run({s}, script, o);
+    // The answers did come back out of order ...
+    REQUIRE(script.answered().size() == 6);
+    CHECK(script.requests()[script.answered().front()].request.url == "http://t/5");
+    // ... and the reporter saw them in suite order, between the suite's start and end.
+    CHECK(r.rec.events == std::vector<std::string>{"suite s", "case c0", "case c1", "case c2", "case c3", "case c4",
+                                                   "case c5", "end s"});
+    CHECK(r.rec.info.total_cases == 6);
+}
+
+TEST_CASE("engine: --max-failures stops starting cases; the rest are skipped saying why") {
+    Script script;
+    script.otherwise([](const Request&) { return Reply::answer(500); });
+    std::string yaml = head + "cases:\n";
+    for (int i = 0; i < 5; ++i)
+        yaml += "  - name: c" + std::to_string(i) + "\n    steps: [{http: {path: /x}, expect: {status: 200}}]\n";
+    const auto s = load(yaml);
+    runner::RunOptions o;
+    o.max_failures = 2;
+    auto r = run({s}, script, o);
+    CHECK(script.requests().size() == 2);
+    REQUIRE(r.rec.cases.size() == 5);
+    CHECK(r.rec.cases[0].outcome == Outcome::failed);
+    CHECK(r.rec.cases[1].outcome == Outcome::failed);
+    for (std::size_t i = 2; i < 5; ++i) {
+        CHECK(r.rec.cases[i].outcome == Outcome::skipped);
+        CHECK(r.rec.cases[i].message == "not run: --max-failures 2 reached");
+    }
+    CHECK(r.report.summary.count(Outcome::skipped) == 3);
+}
+
+TEST_CASE("engine: a failed setup is a testcase of its own; the cases it was the precondition of are skipped with its reason") {
+    Script script;
+    script.on("POST", "http://t/setup", Reply::answer(503));
+    script.otherwise([](const Request&) { return Reply::answer(200); });
+    const auto s = load(head + R"(setup:
+  - {name: make, http: {method: POST, path: /setup}, expect: {status: 201}}
+teardown:
+  - {name: unmake, http: {method: DELETE, path: /setup}}
+cases:
+  - name: a
+    steps: [{http: {path: /a}}]
+  - name: b
+    steps: [{http: {path: /b}}]
+)");
+    auto r = run({s}, script);
+    CHECK(r.rec.names() == std::vector<std::string>{"setup", "a", "b"});
+    const CaseResult& setup = r.rec.named("setup");
+    CHECK(setup.outcome == Outcome::failed);
+    CHECK(setup.message == "step 'make' failed: status: expected 201, got 503");
+    for (const char* name : {"a", "b"}) {
+        CHECK(r.rec.named(name).outcome == Outcome::skipped);
+        // The reason is the setup's message (it was lost when the reporter took the setup's result).
+        CHECK(r.rec.named(name).message ==
+              "not run: the suite's setup did not succeed (step 'make' failed: status: expected 201, got 503)");
+    }
+    // No case request went out; the teardown still ran (setup had started).
+    CHECK(script.count("GET", "http://t/a") == 0);
+    CHECK(script.count("DELETE", "http://t/setup") == 1);
+    CHECK(script.shutdowns() == 1);
+}
+
+TEST_CASE("engine: teardown runs after the cases; a failed teardown is reported last, saying cleanup is incomplete") {
+    Script script;
+    script.on("DELETE", "http://t/thing", Reply::answer(500));
+    script.otherwise([](const Request&) { return Reply::answer(200); });
+    const auto s = load(head + R"(teardown:
+  - {name: remove, http: {method: DELETE, path: /thing}, expect: {status: 204}}
+  - {name: after, http: {path: /after}}
+cases:
+  - name: a
+    steps: [{http: {path: /a}}]
+)");
+    auto r = run({s}, script);
+    CHECK(r.rec.names() == std::vector<std::string>{"a", "teardown"});
+    const CaseResult& t = r.rec.named("teardown");
+    CHECK(t.outcome == Outcome::failed);
+    CHECK(t.message ==
+          "step 'remove' failed: status: expected 204, got 500 (cleanup incomplete: entities this suite created may remain)");
+    // Teardown goes on after a problem.
+    CHECK(script.count("GET", "http://t/after") == 1);
+    CHECK(script.requests().back().request.url == "http://t/after");
+}
+
+TEST_CASE("engine: cleanup deletes what the run created and nobody deleted, with the creator's credentials") {
+    Script script;
+    script.on("POST", "http://t/items", Reply::answer(201, R"({"id":"i1"})"), 1);
+    script.on("POST", "http://t/items", Reply::answer(201, R"({"id":"i2"})"), 1);
+    script.on("POST", "http://t/items", Reply::answer(201, R"({"id":"i3"})"), 1);
+    script.on("DELETE", "http://t/items/i3", Reply::answer(500, "boom"));
+    script.otherwise([](const Request&) { return Reply::answer(204); });
+    const auto s = load(head + R"(principals:
+  alice: {headers: {Authorization: "Bearer secret-token"}}
+cases:
+  - name: made and deleted by the case
+    steps:
+      - {http: {method: POST, path: /items, principal: alice}, cleanup: {path: "/items/{id}"}, capture: {id: /id}}
+      - {http: {method: DELETE, path: "/items/{id}", principal: alice}}
+  - name: made and left
+    steps:
+      - {http: {method: POST, path: /items, principal: alice}, cleanup: {path: "/items/{id}"}}
+  - name: made, delete fails
+    steps:
+      - {http: {method: POST, path: /items, principal: alice}, cleanup: {path: "/items/{id}"}}
+)");
+    auto r = run({s}, script);
+    // i1 was deleted by its case: not again. i2 and i3 are deleted at the end.
+    CHECK(script.count("DELETE", "http://t/items/i1") == 1);
+    CHECK(script.count("DELETE", "http://t/items/i2") == 1);
+    CHECK(script.count("DELETE", "http://t/items/i3") == 1);
+    for (const auto& seen : script.requests())
+        if (seen.request.url == "http://t/items/i2") {
+            REQUIRE(seen.request.headers.size() == 1);
+            CHECK(seen.request.headers[0].value == "Bearer secret-token");
+        }
+    const CaseResult& cleanup = r.rec.named("cleanup");
+    CHECK(cleanup.outcome == Outcome::error);
+    CHECK(cleanup.message == "could not delete 1 of 2 entities this run created; they remain on the target (see the steps)");
+    REQUIRE(cleanup.steps.size() == 1);
+    CHECK(cleanup.steps[0].name == "delete what 'POST /items' created");
+    // Its evidence is redacted and can be sent again.
+    CHECK(cleanup.steps[0].reproduce == "curl -sS -i -X DELETE 'http://t/items/i3' -H 'Authorization: <redacted>'");
+    CHECK(r.report.transport_errors == 1);
+    CHECK(r.rec.names().back() == "cleanup");
+}
+
+TEST_CASE("engine: transports are made once per suite and name, with the suite's options merged under the CLI's") {
+    Script script;
+    script.otherwise([](const Request&) { return Reply::answer(200); });
+    const auto s = load(R"(name: s
+target: {base_url: "http://t", timeout: {connect: 111ms, read: 222ms}}
+cases:
+  - name: a
+    steps: [{http: {path: /a}}, {http: {path: /b}}]
+)");
+    runner::RunOptions o;
+    o.timeout = 333ms;
+    (void)run({s}, script, o);
+    REQUIRE(script.made().count("http") == 1);
+    CHECK(script.made().at("http").connect_timeout == 111ms);
+    CHECK(script.made().at("http").read_timeout == 333ms);
+    CHECK(script.shutdowns() == 1);
+}
+
+TEST_CASE("engine: a request for a transport the factory does not know is an error naming it") {
+    Script script;
+    const auto s = load(R"(name: s
+target: {base_url: "http://t", grpc: {address: "h:1"}}
+cases:
+  - name: g
+    steps: [{grpc: {method: a.B/C}}]
+)");
+    Recorder rec;
+    auto report = runner::run({s}, {}, rec, script.factory({"grpc"}));
+    CHECK(rec.named("g").outcome == Outcome::error);
+    CHECK(rec.named("g").message.find("no transport named 'grpc'") != std::string::npos);
+}
