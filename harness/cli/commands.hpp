@@ -25,5 +25,6 @@ Runner add_run(CLI::App& app);
 Runner add_list(CLI::App& app);
 Runner add_scan(CLI::App& app);
 Runner add_lint(CLI::App& app);
+Runner add_init(CLI::App& app);
 
 }  // namespace idconform::cli

@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
     const Runner list = add_list(app);
     const Runner scan = add_scan(app);
     const Runner lint = add_lint(app);
+    const Runner init = add_init(app);
     for (auto* sub : app.get_subcommands({}))
         sub->set_version_flag("--version", std::string("idconform ") + IDCONFORM_VERSION);
     try {
@@ -34,6 +35,7 @@ int main(int argc, char** argv) {
         if (app.got_subcommand("list")) return list();
         if (app.got_subcommand("scan")) return scan();
         if (app.got_subcommand("lint")) return lint();
+        if (app.got_subcommand("init")) return init();
     } catch (const std::exception& e) {
         std::cerr << "idconform: internal error: " << e.what() << '\n';
         return exit_internal;

@@ -1,0 +1,592 @@
+// Drafting a target profile from an OpenAPI/Swagger document. See
+// profile_draft.hpp. The draft is written as text (yaml-cpp's emitter cannot
+// place comments beside values); every scalar goes through yaml_quote.
+#include "schema/profile_draft.hpp"
+
+#include "ids/ids.hpp"
+#include "schema/pattern_judge.hpp"
+#include "schema/spec.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <optional>
+#include <set>
+
+namespace idconform::schema {
+
+namespace {
+
+std::string lower(std::string s) {
+    for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+// A scalar as YAML: plain when that reads back as the same string, else double-quoted.
+std::string yaml_quote(const std::string& s) {
+    bool plain = !s.empty() && (std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '/' || s[0] == '_');
+    for (char c : s)
+        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '/' || c == '.')) plain = false;
+    for (const char* word : {"true", "false", "null", "yes", "no", "on", "off", "y", "n", "~"})
+        if (lower(s) == word) plain = false;
+    if (plain) return s;
+    std::string out = "\"";
+    for (char c : s) {
+        if (c == '"' || c == '\\') out += '\\';
+        if (c == '\n') {
+            out += "\\n";
+            continue;
+        }
+        out += c;
+    }
+    return out + "\"";
+}
+
+// A comment's text on one line.
+std::string one_line(std::string s) {
+    for (auto& c : s)
+        if (c == '\n' || c == '\r') c = ' ';
+    return s;
+}
+
+std::string singular(const std::string& plural) {
+    const std::string p = lower(plural);
+    if (p.size() > 3 && p.ends_with("ies")) return p.substr(0, p.size() - 3) + "y";
+    if (p.size() > 1 && p.ends_with("s")) return p.substr(0, p.size() - 1);
+    return p;
+}
+
+// "category_id" / "categoryId" -> "category"; "" when not a reference name.
+std::string reference_stem(const std::string& name) {
+    std::string n = name;
+    if (n.ends_with("_id")) n = n.substr(0, n.size() - 3);
+    else if (n.ends_with("Id")) n = n.substr(0, n.size() - 2);
+    else if (n.ends_with("_uuid")) n = n.substr(0, n.size() - 5);
+    else if (n.ends_with("Uuid")) n = n.substr(0, n.size() - 4);
+    else return "";
+    std::string out;
+    for (char c : n)
+        if (c != '_' && c != '-') out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+std::string squash(const std::string& s) {
+    std::string out;
+    for (char c : s)
+        if (c != '_' && c != '-') out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+struct Object {
+    std::vector<std::pair<std::string, Loc>> props;  // in document order
+    std::set<std::string> required;
+    [[nodiscard]] const Loc* find(const std::string& n) const {
+        for (const auto& [k, v] : props)
+            if (k == n) return &v;
+        return nullptr;
+    }
+};
+
+struct Op {
+    Loc node;
+    bool present = false;
+};
+
+struct PathInfo {
+    std::string path;
+    std::map<std::string, Op> ops;  // method -> operation
+    std::vector<std::string> vars;  // {name} segments in order
+    Loc item;                       // the path item (parameters shared by its operations)
+};
+
+struct Resource {
+    std::string name;
+    std::string collection;  // path
+    const PathInfo* coll = nullptr;
+    const PathInfo* item = nullptr;
+};
+
+class Drafter {
+public:
+    Drafter(SpecSet& set, ProfileDraft& out) : set_(set), out_(out) {}
+
+    void run() {
+        const Loc root = set_.root();
+        read_paths(root);
+        std::string y;
+        header(root, y);
+        principals(root, y);
+        resources(y);
+        out_.yaml = y;
+    }
+
+private:
+    SpecSet& set_;
+    ProfileDraft& out_;
+    std::vector<PathInfo> paths_;
+    std::vector<Resource> res_;
+    std::set<std::string> response_headers_;
+
+    std::vector<Loc> members(const Loc& m) {
+        std::vector<Loc> out;
+        const Loc d = set_.deref(m);
+        if (!d.valid() || !d.node.IsMap()) return out;
+        for (auto it = d.node.begin(); it != d.node.end(); ++it) {
+            if (!it->first.IsScalar()) continue;
+            out.push_back(d.child(it->first.Scalar()));
+        }
+        return out;
+    }
+    static std::string last_token(const Loc& l) {
+        std::string t = l.pointer.substr(l.pointer.rfind('/') + 1);
+        std::string out;
+        for (std::size_t i = 0; i < t.size(); ++i) {
+            if (t[i] == '~' && i + 1 < t.size()) {
+                out += t[i + 1] == '1' ? '/' : '~';
+                ++i;
+            } else {
+                out += t[i];
+            }
+        }
+        return out;
+    }
+
+    // The schema itself once $ref, single-branch oneOf/anyOf (with null) and
+    // single-part allOf are seen through.
+    Loc flatten(const Loc& s_in, int depth = 0) {
+        Loc s = set_.deref(s_in);
+        if (!s.valid() || !s.node.IsMap() || depth > 16) return s;
+        for (const char* k : {"oneOf", "anyOf"}) {
+            const Loc alts = s.child(k);
+            if (!alts.valid() || !alts.node.IsSequence()) continue;
+            std::vector<Loc> real;
+            for (std::size_t i = 0; i < alts.node.size(); ++i) {
+                const Loc b = set_.deref(alts.at(i));
+                const auto t = scalar(b.node, "type");
+                if (!(t && *t == "null")) real.push_back(alts.at(i));
+            }
+            if (real.size() == 1) return flatten(real[0], depth + 1);
+        }
+        const Loc all = s.child("allOf");
+        if (all.valid() && all.node.IsSequence() && all.node.size() == 1 && !get(s.node, "properties").IsDefined())
+            return flatten(all.at(0), depth + 1);
+        return s;
+    }
+
+    // The properties and required names of an object schema, through $ref and allOf.
+    void gather_object(const Loc& s_in, Object& o, int depth = 0) {
+        const Loc s = flatten(s_in);
+        if (!s.valid() || !s.node.IsMap() || depth > 16) return;
+        for (const Loc& p : members(s.child("properties"))) {
+            const std::string n = last_token(p);
+            if (!o.find(n)) o.props.emplace_back(n, p);
+        }
+        const Loc req = s.child("required");
+        if (req.valid() && req.node.IsSequence())
+            for (const auto& r : req.node)
+                if (r.IsScalar()) o.required.insert(r.Scalar());
+        const Loc all = s.child("allOf");
+        if (all.valid() && all.node.IsSequence())
+            for (std::size_t i = 0; i < all.node.size(); ++i) gather_object(all.at(i), o, depth + 1);
+    }
+
+    // The JSON schema of an operation's request body (OpenAPI 3) or body parameter (Swagger 2).
+    Loc request_schema(const Loc& op) {
+        const Loc rb = set_.deref(op.child("requestBody"));
+        if (rb.valid()) {
+            for (const Loc& mt : members(rb.child("content")))
+                if (last_token(mt).find("json") != std::string::npos) return set_.deref(mt).child("schema");
+            const auto all = members(rb.child("content"));
+            if (!all.empty()) return set_.deref(all.front()).child("schema");
+        }
+        const Loc params = op.child("parameters");
+        if (params.valid() && params.node.IsSequence())
+            for (std::size_t i = 0; i < params.node.size(); ++i) {
+                const Loc p = set_.deref(params.at(i));
+                if (scalar(p.node, "in").value_or("") == "body") return p.child("schema");
+            }
+        return Loc{};
+    }
+
+    // The schema of the first 2xx answer, noting the answer headers declared.
+    Loc response_schema(const Loc& op) {
+        for (const Loc& r_ref : members(op.child("responses"))) {
+            const std::string code = last_token(r_ref);
+            if (code.empty() || code[0] != '2') continue;
+            const Loc r = set_.deref(r_ref);
+            for (const Loc& h : members(r.child("headers"))) response_headers_.insert(last_token(h));
+            for (const Loc& mt : members(r.child("content")))
+                if (last_token(mt).find("json") != std::string::npos) return set_.deref(mt).child("schema");
+            if (r.child("schema").valid()) return r.child("schema");
+        }
+        return Loc{};
+    }
+
+    void read_paths(const Loc& root) {
+        for (const Loc& item_ref : members(root.child("paths"))) {
+            PathInfo pi;
+            pi.path = last_token(item_ref);
+            pi.item = set_.deref(item_ref);
+            for (const char* m : {"get", "post", "put", "patch", "delete"}) {
+                const Loc op = pi.item.child(m);
+                if (op.valid() && op.node.IsMap()) pi.ops[m] = Op{op, true};
+            }
+            std::size_t pos = 0;
+            while ((pos = pi.path.find('{', pos)) != std::string::npos) {
+                const auto end = pi.path.find('}', pos);
+                if (end == std::string::npos) break;
+                pi.vars.push_back(pi.path.substr(pos + 1, end - pos - 1));
+                pos = end + 1;
+            }
+            paths_.push_back(std::move(pi));
+        }
+        // resources: a collection path without variables, and its item path `<collection>/{var}`
+        for (const auto& c : paths_) {
+            if (!c.vars.empty()) continue;
+            Resource r;
+            r.collection = c.path;
+            r.coll = &c;
+            for (const auto& i : paths_)
+                if (i.vars.size() == 1 && i.path == c.path + "/{" + i.vars[0] + "}") r.item = &i;
+            if (!c.ops.count("post") && !r.item) continue;
+            // a POST with no item path is a resource only when its answer has an id
+            // (else it is an action, like a confirmation)
+            if (!r.item) {
+                Object answer;
+                gather_object(response_schema(c.ops.at("post").node), answer);
+                if (!answer.find("id")) continue;
+            }
+            if (!c.ops.count("post") && !c.ops.count("get") && r.item && !r.item->ops.count("get")) continue;
+            std::string seg = c.path.substr(c.path.rfind('/') + 1);
+            r.name = seg.empty() ? "root" : seg;
+            for (auto& ch : r.name)
+                if (!(std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-')) ch = '_';
+            if (!std::isalpha(static_cast<unsigned char>(r.name[0])) && r.name[0] != '_') r.name = "r_" + r.name;
+            bool dup = false;
+            for (const auto& other : res_) dup = dup || other.name == r.name;
+            if (dup) r.name += "_" + std::to_string(res_.size());
+            res_.push_back(r);
+        }
+    }
+
+    void header(const Loc& root, std::string& y) {
+        y += "# Target profile drafted by `idconform init --from-openapi " + one_line(root.file->path) + "`.\n";
+        y += "# Each value read off the document says what it was based on; check the guesses, fill in\n";
+        y += "# the commented placeholders, then: idconform run --target THIS_FILE\n";
+        const std::string title = scalar(get(root.node, "info"), "title").value_or("");
+        y += "name: " + yaml_quote(title.empty() ? std::string("api") : title) + (title.empty() ? "  # the document has no info.title\n" : "  # info.title\n");
+        std::string url;
+        std::string why;
+        const Loc servers = root.child("servers");
+        if (servers.valid() && servers.node.IsSequence() && servers.node.size() > 0) {
+            const Loc s0 = servers.at(0);
+            url = scalar(s0.node, "url").value_or("");
+            // server variables take their defaults
+            for (const Loc& v : members(s0.child("variables"))) {
+                const std::string name = "{" + last_token(v) + "}";
+                const std::string def = scalar(v.node, "default").value_or("");
+                for (std::size_t p; (p = url.find(name)) != std::string::npos;) url.replace(p, name.size(), def);
+            }
+            why = "servers[0].url";
+        } else if (const auto host = scalar(root.node, "host")) {
+            std::string scheme = "https";
+            const Loc schemes = root.child("schemes");
+            if (schemes.valid() && schemes.node.IsSequence() && schemes.node.size() > 0 && schemes.node[0].IsScalar())
+                scheme = schemes.node[0].Scalar();
+            url = scheme + "://" + *host + scalar(root.node, "basePath").value_or("");
+            while (url.size() > 1 && url.back() == '/') url.pop_back();
+            why = "schemes, host and basePath";
+        }
+        if (!url.empty() && url.find("://") != std::string::npos && url.find('{') == std::string::npos &&
+            url.find('$') == std::string::npos) {
+            y += "base_url: " + yaml_quote("${env:IDCONFORM_BASE_URL:-" + url + "}") + "  # " + why + "\n";
+        } else {
+            y += "base_url: \"${env:IDCONFORM_BASE_URL}\"  # the document names no absolute server URL" +
+                 (url.empty() ? std::string() : " ('" + one_line(url) + "')") + ": set IDCONFORM_BASE_URL\n";
+        }
+        y += "headers: {Accept: application/json}  # the answers the packs read are JSON\n";
+        y += "# clock_skew: 2s                     # placeholder: how far the server's clock may be off\n";
+    }
+
+    void principals(const Loc& root, std::string& y) {
+        Loc schemes = set_.deref(set_.deref(root.child("components")).child("securitySchemes"));
+        if (!schemes.valid()) schemes = set_.deref(root.child("securityDefinitions"));
+        std::string chosen;
+        const Loc sec = root.child("security");
+        if (sec.valid() && sec.node.IsSequence() && sec.node.size() > 0 && sec.node[0].IsMap() && sec.node[0].size() > 0)
+            chosen = sec.node[0].begin()->first.Scalar();
+        Loc scheme;
+        for (const Loc& s : members(schemes))
+            if (chosen.empty() || last_token(s) == chosen) {
+                scheme = set_.deref(s);
+                chosen = last_token(s);
+                break;
+            }
+        y += "principals:  # the first owns the test data; the second must not reach it (DATA-ID-004)\n";
+        if (!scheme.valid()) {
+            y += "  anonymous: {}  # the document declares no security scheme\n";
+            y += "  # other: {headers: {Authorization: \"Bearer ${env:IDCONFORM_TOKEN_B}\"}}  # placeholder: a second principal\n";
+            return;
+        }
+        const std::string type = lower(scalar(scheme.node, "type").value_or(""));
+        const std::string http_scheme = lower(scalar(scheme.node, "scheme").value_or(""));
+        std::string header, value_a, value_b;
+        if ((type == "http" && http_scheme == "bearer") || type == "oauth2" || type == "openidconnect") {
+            header = "Authorization";
+            value_a = "Bearer ${env:IDCONFORM_TOKEN_A}";
+            value_b = "Bearer ${env:IDCONFORM_TOKEN_B}";
+        } else if ((type == "http" && http_scheme == "basic") || type == "basic") {
+            header = "Authorization";
+            value_a = "Basic ${env:IDCONFORM_BASIC_A}";
+            value_b = "Basic ${env:IDCONFORM_BASIC_B}";
+        } else if (type == "apikey" && lower(scalar(scheme.node, "in").value_or("")) == "header") {
+            header = scalar(scheme.node, "name").value_or("");
+            value_a = "${env:IDCONFORM_TOKEN_A}";
+            value_b = "${env:IDCONFORM_TOKEN_B}";
+        }
+        const std::string why = "security scheme '" + chosen + "' (" + type + (http_scheme.empty() ? "" : " " + http_scheme) + ")";
+        if (header.empty()) {
+            y += "  anonymous: {}  # " + why + " cannot be sent as a header: add the credentials by hand\n";
+            return;
+        }
+        y += "  owner: {headers: {" + yaml_quote(header) + ": " + yaml_quote(value_a) + "}}  # " + why + "\n";
+        y += "  other: {headers: {" + yaml_quote(header) + ": " + yaml_quote(value_b) + "}}  # a second user's token\n";
+    }
+
+    // The id kind a property's schema fixes, judged by behaviour; "" when none.
+    std::string kind_of(const Loc& prop, std::string* why) {
+        const Loc s = flatten(prop);
+        const std::string pat = scalar(s.node, "pattern").value_or("");
+        const std::string fmt = lower(scalar(s.node, "format").value_or(""));
+        std::string example = scalar(s.node, "example").value_or("");
+        if (example.empty()) example = scalar(s.node, "x-example").value_or("");
+        if (!pat.empty()) {
+            const PatternVerdict& v = judge_pattern(pat);
+            if (v.exact_for(7)) return *why = "its pattern is the UUIDv7 pattern", "uuidv7";
+            if (v.exact_for(4)) return *why = "its pattern is the UUIDv4 pattern", "uuidv4";
+            if (!example.empty()) {
+                const std::string k = other_kind_exact(pat, example);
+                if (!k.empty()) return *why = "its pattern is the canonical " + k + " form", k;
+            }
+        }
+        if (fmt == "uuid") return *why = "format: uuid (no version)", "uuid";
+        if (fmt == "uuid4") return *why = "format: uuid4", "uuidv4";
+        return "";
+    }
+
+    static std::string body_value(const std::string& type, const std::string& word) {
+        if (type == "integer" || type == "number") return "1";
+        if (type == "boolean") return "true";
+        return word;
+    }
+
+    // {name: idconform-probe, price: 1} from the required non-reference properties.
+    std::string body_of(const Loc& schema, const std::string& word, bool all_required, std::string* skipped) {
+        Object o;
+        gather_object(schema, o);
+        std::string out;
+        for (const auto& [name, p] : o.props) {
+            if (ids::id_named_field(name)) continue;  // the harness fills in ids and references
+            if (all_required ? !o.required.count(name) : false) continue;
+            const Loc s = flatten(p);
+            const std::string type = scalar(s.node, "type").value_or("string");
+            std::string value;
+            const Loc en = s.child("enum");
+            if (en.valid() && en.node.IsSequence() && en.node.size() > 0 && en.node[0].IsScalar()) value = yaml_quote(en.node[0].Scalar());
+            else if (type == "object" || type == "array") {
+                if (skipped) *skipped += (skipped->empty() ? "" : ", ") + name;
+                continue;
+            } else value = body_value(type, word);
+            out += (out.empty() ? "" : ", ") + yaml_quote(name) + ": " + value;
+            if (!all_required) break;  // an update changes one field
+        }
+        return out.empty() ? "" : "{" + out + "}";
+    }
+
+    const Resource* resource_for_stem(const std::string& stem) const {
+        for (const auto& r : res_)
+            if (squash(singular(r.name)) == stem || squash(r.name) == stem) return &r;
+        return nullptr;
+    }
+
+    static std::string item_path(const PathInfo& p) {
+        std::string s = p.path;
+        const std::string var = "{" + p.vars[0] + "}";
+        s.replace(s.rfind(var), var.size(), "{id}");
+        return s;
+    }
+
+    void resources(std::string& y) {
+        y += "resources:\n";
+        std::string headers_seen;
+        for (const auto& r : res_) {
+            ++out_.resources;
+            y += "  " + r.name + ":  # paths " + r.collection + (r.item ? " and " + r.item->path : std::string()) + "\n";
+            Object entity;
+            std::string entity_from;
+            Loc create_schema;
+            if (r.item && r.item->ops.count("get")) {
+                gather_object(response_schema(r.item->ops.at("get").node), entity);
+                entity_from = "GET " + r.item->path;
+            }
+            if (r.coll->ops.count("post")) {
+                const Loc op = r.coll->ops.at("post").node;
+                create_schema = request_schema(op);
+                std::string skipped;
+                const std::string body = body_of(create_schema, "idconform-probe", true, &skipped);
+                y += "    create: {path: " + yaml_quote(r.collection) + (body.empty() ? "" : ", body: " + body) + "}";
+                y += "  # POST; body: the create schema's required properties besides ids";
+                if (!skipped.empty()) y += " (left out, fill in: " + skipped + ")";
+                y += "\n";
+                if (entity.props.empty()) {
+                    gather_object(response_schema(op), entity);
+                    entity_from = "the POST answer";
+                }
+            }
+            if (r.item) {
+                const std::string ip = item_path(*r.item);
+                if (r.item->ops.count("get")) y += "    read: {path: " + yaml_quote(ip) + "}\n";
+                if (r.item->ops.count("patch")) {
+                    const std::string body = body_of(request_schema(r.item->ops.at("patch").node), "idconform-renamed", false, nullptr);
+                    y += "    update: {path: " + yaml_quote(ip) + (body.empty() ? "" : ", body: " + body) + "}  # PATCH\n";
+                }
+                if (r.item->ops.count("delete")) y += "    delete: {path: " + yaml_quote(ip) + "}\n";
+                if (r.item->ops.count("put")) {
+                    const std::string body = body_of(request_schema(r.item->ops.at("put").node), "idconform-put", true, nullptr);
+                    y += "    put: {path: " + yaml_quote(ip) + (body.empty() ? "" : ", body: " + body) +
+                         "}  # PUT on the item path: a create with the client's id\n";
+                }
+            }
+            if (r.coll->ops.count("get")) {
+                const Loc op = r.coll->ops.at("get").node;
+                const Loc s = flatten(response_schema(op));
+                std::string items;
+                bool known = false;
+                if (scalar(s.node, "type").value_or("") == "array") {
+                    known = true;
+                } else {
+                    Object page;
+                    gather_object(s, page);
+                    for (const auto& [n, p] : page.props)
+                        if (scalar(flatten(p).node, "type").value_or("") == "array") {
+                            items = "/" + n;
+                            known = true;
+                            break;
+                        }
+                }
+                if (known) y += "    list: {path: " + yaml_quote(r.collection) + (items.empty() ? "" : ", items: " + items) + "}  # GET; items: the answer's array\n";
+                else y += "    # list: {path: " + r.collection + ", items: /...}  # placeholder: the answer's array was not found\n";
+                // an id query parameter of the list is a lookup by id (db-identifiers R5.1)
+                const Loc params = op.child("parameters");
+                if (params.valid() && params.node.IsSequence())
+                    for (std::size_t i = 0; i < params.node.size(); ++i) {
+                        const Loc p = set_.deref(params.at(i));
+                        if (scalar(p.node, "in").value_or("") == "query" && scalar(p.node, "name").value_or("") == "id")
+                            y += "    lookup: {path: " + yaml_quote(r.collection) + ", param: id}  # the query parameter 'id'\n";
+                    }
+            }
+            id_and_fields(r, entity, entity_from, create_schema, y);
+        }
+        if (res_.empty()) y += "  # placeholder: no collection path with POST or item path was found\n  {}\n";
+        for (const char* h : {"X-Request-Id", "X-Request-ID", "Request-Id", "X-Correlation-Id"})
+            if (response_headers_.count(h)) {
+                y += "request_id: " + std::string(h) + "  # an answer header the document declares\n";
+                break;
+            }
+        y += "# legacy (uuidv8-legacy) and grpc sections cannot be read from an OpenAPI document: see docs/target-profile.md\n";
+    }
+
+    void id_and_fields(const Resource& r, const Object& entity, const std::string& entity_from, const Loc& create_schema, std::string& y) {
+        if (entity.props.empty()) {
+            y += "    # id: {at: /id, kind: uuidv7}  # placeholder: no entity schema found (the default is this)\n";
+            return;
+        }
+        Object create;
+        gather_object(create_schema, create);
+        const Loc* idp = entity.find("id");
+        if (idp) {
+            std::string why;
+            const std::string k = kind_of(*idp, &why);
+            if (!k.empty()) y += "    id: {at: /id, kind: " + k + "}  # /id of " + entity_from + ": " + why + "\n";
+            else y += "    id: {at: /id, kind: uuidv7}  # /id of " + entity_from + ": its schema fixes no id kind; uuidv7 is what DATA-ID-001 asks\n";
+        } else {
+            y += "    # id: {at: /..., kind: uuidv7}  # placeholder: " + entity_from + " has no 'id' property\n";
+        }
+        std::string fields, refs, time_field, viewable, job;
+        for (const auto& [name, p] : entity.props) {
+            if (name == "id") continue;
+            const Loc s = flatten(p);
+            const std::string fmt = lower(scalar(s.node, "format").value_or(""));
+            if (time_field.empty() && fmt == "date-time" &&
+                (name == "created_at" || name == "createdAt" || name == "created" || name == "creation_time" || name == "createTime"))
+                time_field = "    time_field: /" + name + "  # a date-time property named for creation\n";
+            if (!ids::id_named_field(name)) continue;
+            std::string why;
+            const std::string k = kind_of(p, &why);
+            const std::string stem = reference_stem(name);
+            if (k == "viewable") {
+                std::string read;
+                for (const auto& pi : paths_)
+                    if (pi.vars.size() == 1 && pi.vars[0] == name && pi.ops.count("get")) read = item_path(pi);
+                viewable = "    viewable: {at: /" + name + (read.empty() ? "" : ", read: " + yaml_quote(read)) + "}  # " + why +
+                           (read.empty() ? "; no path reads by it" : "; read by GET " + read) + "\n";
+                continue;
+            }
+            const Resource* target = stem.empty() ? nullptr : resource_for_stem(stem);
+            if (!target && stem == "parent") target = &r;
+            if (target) {
+                const bool required = create.required.count(name) != 0;
+                refs += "      " + yaml_quote(name) + ": {resource: " + target->name + ", required: " + (required ? "true" : "false") +
+                        (k.empty() || k == "uuidv7" ? "" : ", kind: " + k) + "}  # " +
+                        (stem == "parent" && target == &r ? "'parent' taken as the same resource" : "names resource " + target->name) +
+                        "; required: " + (required ? "in" : "not in") + " the create schema's required" + "\n";
+                continue;
+            }
+            // another generated id with a path that reads it (db-identifiers R7)
+            std::string jread;
+            if (!stem.empty())
+                for (const auto& pi : paths_)
+                    if (pi.vars.size() == 1 && pi.ops.count("get") && !resource_for_stem(stem) &&
+                        squash(singular(pi.path.substr(0, pi.path.rfind('/')).substr(pi.path.substr(0, pi.path.rfind('/')).rfind('/') + 1))) == stem)
+                        jread = item_path(pi);
+            if (!jread.empty() && job.empty()) {
+                job = "    job: {at: /" + name + ", read: " + yaml_quote(jread) + "}  # another generated id, read by GET " + jread + "\n";
+                continue;
+            }
+            if (!k.empty()) fields += "      " + yaml_quote(name) + ": {at: /" + name + ", kind: " + k + "}  # " + why + "\n";
+            else fields += "      # " + name + ": {at: /" + name + ", kind: ...}  # placeholder: the schema fixes no id kind\n";
+        }
+        if (!fields.empty()) y += "    fields:\n" + fields;
+        if (!refs.empty()) y += "    references:\n" + refs;
+        y += time_field + viewable + job;
+        // a POST elsewhere whose body names this resource's id: the application's own action (R5.2)
+        const std::string own = singular(r.name) + "_id";
+        for (const auto& pi : paths_) {
+            if (!pi.vars.empty() || !pi.ops.count("post") || &pi == r.coll) continue;
+            bool is_collection = false;
+            for (const auto& other : res_) is_collection = is_collection || other.coll == &pi;
+            if (is_collection) continue;
+            Object body;
+            gather_object(request_schema(pi.ops.at("post").node), body);
+            if (body.find(own) && body.required.count(own))
+                y += "    action: {path: " + yaml_quote(pi.path) + ", id_at: /" + own + "}  # POST whose body requires " + own + "\n";
+        }
+    }
+};
+
+}  // namespace
+
+ProfileDraft draft_profile(const std::string& spec_path) {
+    ProfileDraft out;
+    std::vector<Diagnostic> diags;
+    auto set = SpecSet::load(spec_path, diags);
+    if (!set) {
+        out.errors = std::move(diags);
+        return out;
+    }
+    Drafter(*set, out).run();
+    out.warnings = set->diagnostics();
+    return out;
+}
+
+}  // namespace idconform::schema

@@ -1,0 +1,28 @@
+// `idconform init --from-openapi`: a draft target profile (docs/target-profile.md)
+// read off an OpenAPI/Swagger document. Resources come from the paths (a
+// collection path with POST/GET, an item path `<collection>/{var}` with
+// GET/PATCH/PUT/DELETE), the id and its kind from the entity schema's `id`
+// (its pattern judged by behaviour), references from id-named properties
+// naming another resource, `required` from the create schema, principals
+// from the security scheme (tokens as ${env:...}), the base URL from
+// `servers`. Every guess carries a comment saying what it was based on; what
+// cannot be decided is a commented placeholder, never an invented value.
+#pragma once
+
+#include "core/diagnostic.hpp"
+
+#include <string>
+#include <vector>
+
+namespace idconform::schema {
+
+struct ProfileDraft {
+    std::string yaml;                 // the draft, empty when `errors` is not
+    std::vector<Diagnostic> errors;   // the document could not be read
+    std::vector<Diagnostic> warnings; // unresolved references met on the way
+    std::size_t resources = 0;
+};
+
+[[nodiscard]] ProfileDraft draft_profile(const std::string& spec_path);
+
+}  // namespace idconform::schema
