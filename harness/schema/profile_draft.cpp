@@ -104,6 +104,7 @@ struct Resource {
     std::string collection;  // path
     const PathInfo* coll = nullptr;
     const PathInfo* item = nullptr;
+    bool rpc = false;  // "/things.create": the other operations take the id in a body
 };
 
 class Drafter {
@@ -240,9 +241,24 @@ private:
             }
             paths_.push_back(std::move(pi));
         }
+        // RPC-style APIs ("/documents.create"): a resource with only its create; the
+        // reads and deletes take the id in a body, which a profile cannot say
+        for (const auto& c : paths_) {
+            const auto dot = c.path.rfind(".create");
+            if (!c.vars.empty() || !c.ops.count("post") || dot == std::string::npos || dot + 7 != c.path.size()) continue;
+            Resource r;
+            r.collection = c.path;
+            r.coll = &c;
+            r.rpc = true;
+            r.name = c.path.substr(c.path.rfind('/') + 1, dot - c.path.rfind('/') - 1);
+            for (auto& ch : r.name)
+                if (!(std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-')) ch = '_';
+            if (r.name.empty() || !(std::isalpha(static_cast<unsigned char>(r.name[0])) || r.name[0] == '_')) r.name = "r_" + r.name;
+            res_.push_back(r);
+        }
         // resources: a collection path without variables, and its item path `<collection>/{var}`
         for (const auto& c : paths_) {
-            if (!c.vars.empty()) continue;
+            if (!c.vars.empty() || c.path.ends_with(".create")) continue;
             Resource r;
             r.collection = c.path;
             r.coll = &c;
@@ -422,6 +438,9 @@ private:
         for (const auto& r : res_) {
             ++out_.resources;
             y += "  " + r.name + ":  # paths " + r.collection + (r.item ? " and " + r.item->path : std::string()) + "\n";
+            if (r.rpc)
+                y += "    # read/update/delete: placeholder: this API takes the id in a POST body (e.g. " + r.name +
+                     ".info), which a profile cannot say; only create is drafted\n";
             Object entity;
             std::string entity_from;
             Loc create_schema;
@@ -445,7 +464,11 @@ private:
             }
             if (r.item) {
                 const std::string ip = item_path(*r.item);
-                if (r.item->ops.count("get")) y += "    read: {path: " + yaml_quote(ip) + "}\n";
+                const std::string var = r.item->vars[0];
+                const std::string var_note = ids::id_named_field(var) || var == "name_or_id"
+                                                 ? std::string()
+                                                 : "  # the path variable is '" + var + "': check that it takes the entity's id";
+                if (r.item->ops.count("get")) y += "    read: {path: " + yaml_quote(ip) + "}" + var_note + "\n";
                 if (r.item->ops.count("patch")) {
                     const std::string body = body_of(request_schema(r.item->ops.at("patch").node), "idconform-renamed", false, nullptr);
                     y += "    update: {path: " + yaml_quote(ip) + (body.empty() ? "" : ", body: " + body) + "}  # PATCH\n";
@@ -536,6 +559,14 @@ private:
             if (!target && stem == "parent") target = &r;
             if (target) {
                 const bool required = create.required.count(name) != 0;
+                const bool creatable = target->coll && target->coll->ops.count("post");
+                if (required && (target == &r || !creatable)) {
+                    refs += "      # " + name + ": {resource: " + target->name + ", required: true}  # placeholder: " +
+                            (target == &r ? std::string("a required reference to its own resource cannot be made first")
+                                          : target->name + " has no create, so the harness cannot make the entity it needs") +
+                            "\n";
+                    continue;
+                }
                 refs += "      " + yaml_quote(name) + ": {resource: " + target->name + ", required: " + (required ? "true" : "false") +
                         (k.empty() || k == "uuidv7" ? "" : ", kind: " + k) + "}  # " +
                         (stem == "parent" && target == &r ? "'parent' taken as the same resource" : "names resource " + target->name) +
@@ -556,8 +587,28 @@ private:
             if (!k.empty()) fields += "      " + yaml_quote(name) + ": {at: /" + name + ", kind: " + k + "}  # " + why + "\n";
             else fields += "      # " + name + ": {at: /" + name + ", kind: ...}  # placeholder: the schema fixes no id kind\n";
         }
-        if (!fields.empty()) y += "    fields:\n" + fields;
-        if (!refs.empty()) y += "    references:\n" + refs;
+        // a section header only above real entries: a mapping of comments alone does not load
+        auto section = [&](const char* key, const std::string& body) {
+            if (body.empty()) return;
+            if (body.find("\n      \"") != std::string::npos || body.find("\n      ") != std::string::npos ||
+                body.rfind("      #", 0) != 0) {
+                bool real = false;
+                std::size_t at = 0;
+                while (at < body.size()) {
+                    const auto nl = body.find('\n', at);
+                    const std::string line = body.substr(at, nl - at);
+                    if (line.rfind("      #", 0) != 0) real = true;
+                    at = nl == std::string::npos ? body.size() : nl + 1;
+                }
+                if (real) {
+                    y += std::string("    ") + key + ":\n" + body;
+                    return;
+                }
+            }
+            y += body;  // comments only
+        };
+        section("fields", fields);
+        section("references", refs);
         y += time_field + viewable + job;
         // a POST elsewhere whose body names this resource's id: the application's own action (R5.2)
         const std::string own = singular(r.name) + "_id";
@@ -568,8 +619,10 @@ private:
             if (is_collection) continue;
             Object body;
             gather_object(request_schema(pi.ops.at("post").node), body);
-            if (body.find(own) && body.required.count(own))
+            if (body.find(own) && body.required.count(own)) {
                 y += "    action: {path: " + yaml_quote(pi.path) + ", id_at: /" + own + "}  # POST whose body requires " + own + "\n";
+                break;  // one action per resource
+            }
         }
     }
 };

@@ -1,0 +1,77 @@
+// init --from-openapi: the draft for the example document says what the
+// hand-written profile says about the resources the document describes, and
+// the draft for every third-party document loads without edits.
+#include "schema/profile_draft.hpp"
+
+#include "profile/profile.hpp"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+
+using namespace idconform;
+
+namespace {
+
+const std::string src = IDCONFORM_SOURCE_DIR;
+
+bool has(const std::string& text, const std::string& line) { return text.find(line) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("the example document's draft: resources, ids, references and guesses with their reasons") {
+    const auto d = schema::draft_profile(src + "/examples/openapi/products.openapi.yaml");
+    REQUIRE(d.errors.empty());
+    CHECK(d.resources == 3);
+    const std::string& y = d.yaml;
+    CHECK(has(y, "base_url: \"${env:IDCONFORM_BASE_URL:-http://127.0.0.1:8080}\"  # servers[0].url\n"));
+    CHECK(has(y, "  owner: {headers: {Authorization: \"Bearer ${env:IDCONFORM_TOKEN_A}\"}}  # security scheme 'bearer' (http bearer)\n"));
+    CHECK(has(y, "    create: {path: /v1/products, body: {name: idconform-probe, price: 1}}"));
+    CHECK(has(y, "    list: {path: /v1/products, items: /items}"));
+    CHECK(has(y, "    id: {at: /id, kind: uuidv7}  # /id of GET /v1/products/{id}: its pattern is the UUIDv7 pattern\n"));
+    CHECK(has(y, "      tracking_id: {at: /tracking_id, kind: uuidv4}"));
+    CHECK(has(y, "      category_id: {resource: categories, required: true}"));
+    CHECK(has(y, "      parent_id: {resource: products, required: false}  # 'parent' taken as the same resource"));
+    CHECK(has(y, "    viewable: {at: /viewable_id, read: \"/v1/products/by-viewable/{id}\"}"));
+    CHECK(has(y, "    id: {at: /id, kind: ulid}"));
+    CHECK(has(y, "    lookup: {path: /v1/orders, param: id}"));
+    CHECK(has(y, "    job: {at: /job_id, read: \"/v1/jobs/{id}\"}"));
+    CHECK(has(y, "    action: {path: /v1/order-confirmations, id_at: /order_id}"));
+    CHECK(has(y, "request_id: X-Request-Id"));
+    CHECK_FALSE(has(y, "order-confirmations:"));  // an action, not a resource
+    const auto loaded = profile::load_profile_text(y, "draft.target.yaml");
+    for (const auto& e : loaded.diagnostics) MESSAGE(render(e));
+    REQUIRE(loaded.profile);
+    CHECK(loaded.profile->resources.size() == 3);
+}
+
+TEST_CASE("every third-party document gives a draft that loads without edits") {
+    const std::string shared = src + "/../shared/openapi/";
+    for (const char* rel : {"ory-kratos/api.json", "outline/spec3.yml", "hatchet/api-contracts/openapi/openapi.yaml",
+                            "harbor/swagger.yaml", "svix/openapi.json", "qdrant/openapi.json", "supabase-auth/openapi.yaml"}) {
+        CAPTURE(rel);
+        REQUIRE(std::filesystem::exists(shared + rel));
+        const auto d = schema::draft_profile(shared + rel);
+        REQUIRE(d.errors.empty());
+        CHECK(d.resources >= 1);
+        const auto loaded = profile::load_profile_text(d.yaml, "draft.target.yaml");
+        for (const auto& e : loaded.diagnostics) MESSAGE(render(e));
+        CHECK(loaded.profile.has_value());
+        // never an invented token: credentials only as environment placeholders
+        CHECK_FALSE(has(d.yaml, "Bearer alice"));
+    }
+}
+
+TEST_CASE("a document without servers or security gets placeholders, not inventions") {
+    const auto p = std::filesystem::temp_directory_path() / "idconform-draft-bare.yaml";
+    std::ofstream(p) << "openapi: 3.0.0\ninfo: {title: bare, version: '1'}\npaths:\n  /things:\n    post:\n      responses:\n"
+                        "        '201':\n          description: ok\n          content:\n            application/json:\n"
+                        "              schema: {type: object, properties: {id: {type: integer}}}\n";
+    const auto d = schema::draft_profile(p.string());
+    std::filesystem::remove(p);
+    REQUIRE(d.errors.empty());
+    CHECK(has(d.yaml, "base_url: \"${env:IDCONFORM_BASE_URL}\"  # the document names no absolute server URL"));
+    CHECK(has(d.yaml, "  anonymous: {}  # the document declares no security scheme"));
+    CHECK(profile::load_profile_text(d.yaml, "bare.target.yaml").profile.has_value());
+}
