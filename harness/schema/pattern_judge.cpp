@@ -2,6 +2,7 @@
 #include "schema/pattern_judge.hpp"
 
 #include "ids/ids.hpp"
+#include "ids/kind.hpp"
 
 #include <re2/re2.h>
 
@@ -102,14 +103,14 @@ std::string other_kind_exact(const std::string& pattern, const std::string& exam
         return !RE2::PartialMatch("x" + example, re) && !RE2::PartialMatch(example + "x", re);
     };
     if (const auto u = ids::parse_ulid(example, ids::CasePolicy::lower_only).value)
-        return rejects_all(ids::ulid_mutations(*u)) ? "ulid" : "";
+        return rejects_all(ids::ulid_mutations(*u)) ? std::string(ids::kind_name(ids::IdKind::ulid)) : "";
     if (const auto f = ids::infer_viewable_format(example))
-        return rejects_all(ids::viewable_mutations(example, *f)) ? "viewable" : "";
+        return rejects_all(ids::viewable_mutations(example, *f)) ? std::string(ids::kind_name(ids::IdKind::viewable)) : "";
     return "";
 }
 
 std::string canonical_pattern(int version) {
-    return "^[0-9a-f]{8}-[0-9a-f]{4}-" + std::to_string(version) + "[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$";
+    return ids::kind_pattern(version == 4 ? ids::IdKind::uuidv4 : ids::IdKind::uuidv7);  // the one definition
 }
 
 const std::vector<std::string>& probe_bases() { return bases; }

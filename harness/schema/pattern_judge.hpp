@@ -40,7 +40,7 @@ struct PatternVerdict {
 // identifier module derives from it. "" when not, else "ulid" / "viewable".
 [[nodiscard]] std::string other_kind_exact(const std::string& pattern, const std::string& example);
 
-// The DATA-ID-002 pattern for version 4 or 7 (written in fixes).
+// The DATA-ID-002 pattern for version 4 or 7 (written in fixes): ids::kind_pattern's.
 [[nodiscard]] std::string canonical_pattern(int version);
 
 // The probes' base values: the RFC 9562 A.3 (v4) and A.6 (v7) vectors.

@@ -4,6 +4,7 @@
 #include "schema/profile_draft.hpp"
 
 #include "ids/ids.hpp"
+#include "ids/kind.hpp"
 #include "schema/pattern_judge.hpp"
 #include "schema/spec.hpp"
 
@@ -378,15 +379,15 @@ private:
         if (example.empty()) example = scalar(s.node, "x-example").value_or("");
         if (!pat.empty()) {
             const PatternVerdict& v = judge_pattern(pat);
-            if (v.exact_for(7)) return *why = "its pattern is the UUIDv7 pattern", "uuidv7";
-            if (v.exact_for(4)) return *why = "its pattern is the UUIDv4 pattern", "uuidv4";
+            if (v.exact_for(7)) return *why = "its pattern is the UUIDv7 pattern", std::string(ids::kind_name(ids::IdKind::uuidv7));
+            if (v.exact_for(4)) return *why = "its pattern is the UUIDv4 pattern", std::string(ids::kind_name(ids::IdKind::uuidv4));
             if (!example.empty()) {
                 const std::string k = other_kind_exact(pat, example);
                 if (!k.empty()) return *why = "its pattern is the canonical " + k + " form", k;
             }
         }
-        if (fmt == "uuid") return *why = "format: uuid (no version)", "uuid";
-        if (fmt == "uuid4") return *why = "format: uuid4", "uuidv4";
+        if (fmt == "uuid") return *why = "format: uuid (no version)", std::string(ids::kind_name(ids::IdKind::uuid));
+        if (fmt == "uuid4") return *why = "format: uuid4", std::string(ids::kind_name(ids::IdKind::uuidv4));
         return "";
     }
 
