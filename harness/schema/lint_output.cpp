@@ -42,9 +42,11 @@ std::string lint_json(const std::vector<LintedSpec>& specs, const std::string& t
     for (const auto& s : specs) {
         json::array findings, errors, warnings;
         for (const auto& f : s.result.findings) {
+            json::array also;
+            for (const auto& a : f.also) also.push_back(json::object{{"file", a.file}, {"line", a.line}, {"column", a.column}});
             findings.push_back(json::object{{"rule", f.rule},          {"kind", f.kind},         {"file", f.pos.file},
                                             {"line", f.pos.line},      {"column", f.pos.column}, {"pointer", f.pointer},
-                                            {"message", f.what},       {"expected", f.expected}});
+                                            {"message", f.what},       {"expected", f.expected}, {"also", std::move(also)}});
             ++by_rule[f.rule];
             ++total;
         }
@@ -93,6 +95,20 @@ std::string lint_sarif(const std::vector<LintedSpec>& specs, const std::string& 
                                                   {"physicalLocation", std::move(phys)},
                                                   {"logicalLocations", json::array{json::object{{"fullyQualifiedName", f.pointer.empty() ? "/" : f.pointer}}}}}}}};
             if (const auto it = index.find(f.kind); it != index.end()) result["ruleIndex"] = it->second;
+            if (!f.also.empty()) {
+                json::array related;
+                for (const auto& a : f.also) {
+                    json::object loc{{"physicalLocation",
+                                      json::object{{"artifactLocation", json::object{{"uri", uri_of(a.file)}}},
+                                                   {"region", json::object{{"startLine", std::max(a.line, 1)},
+                                                                           {"startColumn", std::max(a.column, 1)}}}}},
+                                     {"message", json::object{{"text", "the same parameter"}}}};
+                    if (!a.file.empty() && a.file[0] != '/')
+                        loc["physicalLocation"].as_object()["artifactLocation"].as_object()["uriBaseId"] = "%SRCROOT%";
+                    related.push_back(std::move(loc));
+                }
+                result["relatedLocations"] = std::move(related);
+            }
             results.push_back(std::move(result));
         }
         for (const auto& d : s.result.errors) {

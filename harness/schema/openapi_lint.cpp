@@ -722,6 +722,9 @@ std::string format_finding(const Finding& f) {
         out += f.expected;
         out += ')';
     }
+    if (!f.also.empty())
+        out += " [the same parameter at " + std::to_string(f.also.size()) + " more place" + (f.also.size() == 1 ? "" : "s") +
+               ", first " + f.also.front().str() + "]";
     return out;
 }
 

@@ -196,7 +196,7 @@ TEST_CASE("harbor (Swagger 2.0): integer ids") {
     CHECK(r.format == "Swagger 2.0");
     CHECK(r.findings.size() == 122);
     CHECK(by_kind(r) == std::map<std::string, std::size_t>{{"integer-id", 99}, {"unconstrained", 23}});
-    CHECK(has_line(r, "harbor/swagger.yaml:1660:11: DATA-ID-002: /paths/~1projects~1{project_name}~1repositories~1{repository_name}~1artifacts~1{reference}~1labels~1{label_id}/delete/parameters/4: id 'label_id' is typed integer (format int64) (expected type: string with pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$' (or the -4- pattern for a v4 field))"));
+    CHECK(has_line(r, "harbor/swagger.yaml:1660:11: DATA-ID-002: /paths/~1projects~1{project_name}~1repositories~1{repository_name}~1artifacts~1{reference}~1labels~1{label_id}/delete/parameters/4: id 'label_id' is typed integer (format int64) (expected type: string with pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$' (or the -4- pattern for a v4 field)) [the same parameter at 1 more place, first harbor/swagger.yaml:6559:3]"));
 }
 
 TEST_CASE("svix (negative control): prefixed random ids are said to be no UUID, once per field") {
