@@ -8,6 +8,7 @@
 #include "reporters/atomic_file.hpp"
 #include "schema/profile_draft.hpp"
 
+#include <filesystem>
 #include <iostream>
 #include <memory>
 

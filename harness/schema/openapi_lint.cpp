@@ -74,8 +74,6 @@ int documented_version(const std::string& format, const std::string& description
     return 0;
 }
 
-bool conditional(const std::string& d);
-
 bool says_optional(const std::string& description) {
     const std::string d = lower(description);
     if (d.find("one of") != std::string::npos || d.find("unless") != std::string::npos) return false;
@@ -203,7 +201,6 @@ private:
         for (std::size_t i = 0; i < s.node.size(); ++i) out.push_back(s.at(i));
         return out;
     }
-    static std::string key_of(const Loc& l) { return l.key(); }
 
     // `group` (a parameter's place and name) folds the same finding for the
     // same parameter, repeated inline in every operation, into one.

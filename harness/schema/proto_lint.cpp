@@ -204,7 +204,7 @@ private:
         f.pointer = full_name(scopes, n);
         const std::string v7 = canonical_pattern(7);
         const std::string who = "id field '" + n + "'";
-        const std::string fix = "string " + n + " with [(buf.validate.field).string.pattern = \"" + v7 + "\"]";
+        const std::string fix = "string " + n + " with [(buf.validate.field).string.pattern = \"" + v7 + "\"] (or the -4- pattern for a v4 field)";
         ++out_.id_fields;
         if (type == "bytes") {
             f.kind = "proto-bytes-id";
