@@ -234,6 +234,57 @@ private:
                 for (const Loc& p : elements(op.child("parameters"))) walk_param(p);
                 walk_content(set_.deref(op.child("requestBody")));
                 for (const Loc& r : members(op.child("responses"))) walk_response(r);
+                if (std::string(m) == "post") optional_in_answer(op);
+            }
+        }
+    }
+
+    // ------------------------------------------- a reference optional on create
+
+    struct ObjectShape {
+        std::map<std::string, Loc> props;
+        std::set<std::string> required;
+    };
+    void shape_of(const Loc& s_in, ObjectShape& o, int depth = 0) {
+        const Loc s = set_.deref(s_in);
+        if (!s.valid() || !s.node.IsMap() || depth > 16) return;
+        for (const Loc& p : members(s.child("properties"))) o.props.emplace(unescape(p.pointer.substr(p.pointer.rfind('/') + 1)), p);
+        for (const Loc& r : elements(s.child("required")))
+            if (r.node.IsScalar()) o.required.insert(r.node.Scalar());
+        for (const Loc& part : elements(s.child("allOf"))) shape_of(part, o, depth + 1);
+    }
+    Loc json_schema_of(const Loc& holder) {
+        for (const Loc& mt : members(holder.child("content")))
+            if (mt.pointer.find("json") != std::string::npos) return set_.deref(mt).child("schema");
+        return holder.child("schema");  // Swagger 2.0 response
+    }
+
+    // A reference the create request (POST answered 201) may leave out (not required) that the
+    // answer lists as required and not nullable: when the client leaves it
+    // out, the server has no way to say "none" but a dummy (DATA-ID-007).
+    void optional_in_answer(const Loc& op) {
+        Loc req_schema = json_schema_of(set_.deref(op.child("requestBody")));
+        for (const Loc& p : elements(op.child("parameters"))) {
+            const Loc d = set_.deref(p);
+            if (scalar(d.node, "in").value_or("") == "body") req_schema = d.child("schema");
+        }
+        if (!req_schema.valid()) return;
+        ObjectShape in;
+        shape_of(req_schema, in);
+        for (const Loc& r_ref : members(op.child("responses"))) {
+            const std::string code = r_ref.pointer.substr(r_ref.pointer.rfind('/') + 1);
+            if (code != "201") continue;  // a create's answer (an update may leave fields out to keep them)
+            ObjectShape out;
+            shape_of(json_schema_of(set_.deref(r_ref)), out);
+            for (const auto& [name, where] : out.props) {
+                if (name == "id" || !ids::id_named_field(name) || out_of_scope_name(name)) continue;
+                if (!in.props.count(name) || in.required.count(name) || !out.required.count(name)) continue;
+                const Effective e = effective(where);
+                if (e.nullable || e.typed("array") || e.typed("object")) continue;
+                add("DATA-ID-007", "optional-not-nullable", where,
+                    "reference '" + name + "' may be left out of the request (" + in.props.at(name).pointer +
+                        " is not required) but the answer requires it and it is not nullable: absence has no spelling but a dummy",
+                    "nullable (3.0: nullable: true; 3.1: type: [string, 'null']), or leave it out of the answer's required");
             }
         }
     }

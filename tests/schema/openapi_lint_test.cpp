@@ -95,6 +95,9 @@ const Breakage breakages[] = {
     {"special-example", "      example: 017f22e2-79b0-7cc3-98c4-dc0c0c07398f", "      example: ffffffff-ffff-ffff-ffff-ffffffffffff"},
     {"optional-not-nullable", "          description: The parent product, null when there is none.\n          type: [string, 'null']\n",
      "          description: The parent product (optional).\n          type: string\n"},
+    // the same, read off the structure: optional on create (ProductInput), required and not nullable in the answer
+    {"optional-not-nullable", "          description: The parent product, null when there is none.\n          type: [string, 'null']\n",
+     "          description: The parent product, null when there is none.\n          type: string\n"},
     {"required-not-listed", "      required: [name, price, category_id]\n", "      required: [name, price]\n",
      "        category_id: {$ref: '#/components/schemas/Uuid7'}\n        parent_id:\n          description: The parent product;",
      "        category_id: {$ref: '#/components/schemas/Uuid7', description: The product's category. Required.}\n        parent_id:\n          description: The parent product;"},
