@@ -115,25 +115,29 @@ public:
         return cl;
     }
 
-    const std::optional<Endpoint>* endpoint(const std::string& op) const {
-        if (op == "create") return &r_.create;
-        if (op == "read") return &r_.read;
-        if (op == "update") return &r_.update;
-        if (op == "delete") return &r_.del;
-        if (op == "list") return &r_.list;
-        if (op == "put") return &r_.put;
+    const std::optional<Endpoint>* endpoint(suite::Operation op) const {
+        switch (op) {
+            case suite::Operation::create: return &r_.create;
+            case suite::Operation::read: return &r_.read;
+            case suite::Operation::update: return &r_.update;
+            case suite::Operation::del: return &r_.del;
+            case suite::Operation::list: return &r_.list;
+            case suite::Operation::put: return &r_.put;
+        }
         return nullptr;
     }
 
-    const std::optional<GrpcEndpoint>* grpc_endpoint(const std::string& op) const {
+    const std::optional<GrpcEndpoint>* grpc_endpoint(suite::Operation op) const {
         if (!r_.grpc) return nullptr;
         const GrpcOps& g = *r_.grpc;
-        if (op == "create") return &g.create;
-        if (op == "read") return &g.read;
-        if (op == "update") return &g.update;
-        if (op == "delete") return &g.del;
-        if (op == "list") return &g.list;
-        if (op == "put") return &g.put;
+        switch (op) {
+            case suite::Operation::create: return &g.create;
+            case suite::Operation::read: return &g.read;
+            case suite::Operation::update: return &g.update;
+            case suite::Operation::del: return &g.del;
+            case suite::Operation::list: return &g.list;
+            case suite::Operation::put: return &g.put;
+        }
         return nullptr;
     }
 
@@ -159,9 +163,10 @@ public:
             vars.erase(std::remove_if(vars.begin(), vars.end(), [&](const suite::Variable& v) { return v.name == name; }),
                        vars.end());
         };
-        for (const std::string op : {"create", "read", "update", "delete", "list", "put"}) {
+        for (const auto& t : suite::operation_table) {
+            const std::string op = t.name;
             for (const char* suffix : {"", "_method", "_body"}) drop("res." + op + suffix);
-            if (const auto* e = grpc_endpoint(op); e && *e) {
+            if (const auto* e = grpc_endpoint(t.op); e && *e) {
                 suite::Variable v;
                 v.pos = (*e)->pos;
                 v.name = "res." + op;
@@ -207,7 +212,7 @@ public:
         g.pos = c.pos;
         g.method = ep.method;
         g.principal = c.principal;
-        const bool has_body = c.op == "create" || c.op == "update" || c.op == "put";
+        const bool has_body = suite::traits(c.op).has_body;
         g.message = has_body ? (c.json ? *c.json : body_with_refs(r_, ep.body)) : json::value(json::object());
         if (!c.id.empty()) g.set.emplace_back(ep.id_field, json::value(c.id));
         for (const auto& [k, v] : c.filter) g.set.emplace_back("/" + k, json::value(v));
@@ -215,7 +220,7 @@ public:
             for (const auto& kv : c.set) g.set.push_back(kv);
             g.unset = c.unset;
         }
-        if ((c.op == "create" || c.op == "put") && !st.cleanup) st.cleanup = grpc_cleanup_of(r_);
+        if (suite::traits(c.op).creates && !st.cleanup) st.cleanup = grpc_cleanup_of(r_);
         if (st.name.empty()) st.name = "grpc " + g.method;
         st.request = std::move(g);  // `c` dies here
         return true;
@@ -243,7 +248,7 @@ public:
         h.principal = c.principal;
         if (!c.id.empty()) h.path_params = {{"id", c.id}};
         h.query = c.filter;
-        const bool has_body = c.op == "create" || c.op == "update" || c.op == "put";
+        const bool has_body = suite::traits(c.op).has_body;
         if (has_body) {
             h.json = c.json ? *c.json : body_with_refs(r_, ep.body);
             h.set = c.set;
@@ -251,7 +256,7 @@ public:
         }
         // Whatever a create (or a PUT that may create) made is deleted at the
         // end of the suite, whether or not the case expected it to succeed.
-        if ((c.op == "create" || c.op == "put") && !st.cleanup) st.cleanup = cleanup_of(r_);
+        if (suite::traits(c.op).creates && !st.cleanup) st.cleanup = cleanup_of(r_);
         if (st.name.empty()) st.name = h.method + " " + h.path;
         st.request = std::move(h);  // `c` dies here
     }
@@ -278,11 +283,8 @@ private:
 
     void resource_vars(std::vector<suite::Variable>& out) {
         var(out, "res.name", json::value(r_.name), r_.pos);
-        endpoint_vars(out, "create", r_.create, true);
-        endpoint_vars(out, "read", r_.read, false);
-        endpoint_vars(out, "update", r_.update, true);
-        endpoint_vars(out, "delete", r_.del, false);
-        endpoint_vars(out, "put", r_.put, true);
+        for (const auto& t : suite::operation_table)
+            if (!t.has_items) endpoint_vars(out, t.name, *endpoint(t.op), t.has_body);  // list: below
         if (r_.list) {
             var(out, "res.list", json::value(r_.list->path), r_.list->pos);
             var(out, "res.list_items", json::value(r_.list->items), r_.list->pos);

@@ -4,6 +4,8 @@
 // when there were none.
 #include "profile/profile.hpp"
 
+#include "core/grpc_method.hpp"
+#include "suite/operation.hpp"
 #include "suite/yaml_reader.hpp"
 
 #include <re2/re2.h>
@@ -30,7 +32,7 @@ const std::vector<std::string> profile_keys = {"name",       "base_url",   "head
                                                "clock_skew", "principals", "packs",   "resources", "request_id",
                                                "grpc"};
 const std::vector<std::string> grpc_target_keys = {"address", "tls", "reflection", "protos", "import_paths"};
-const std::vector<std::string> grpc_op_keys = {"create", "read", "update", "delete", "list", "put"};
+const std::vector<std::string> grpc_op_keys = suite::operation_names();
 const std::vector<std::string> tls_keys = {"cacert", "cert", "key", "insecure"};
 const std::vector<std::string> timeout_keys = {"connect", "read"};
 const std::vector<std::string> principal_keys = {"headers"};
@@ -62,13 +64,19 @@ struct Operation {
     bool has_id_at = false;  // takes `id_at:` (action), required
 };
 
+// A pack operation's row: what it is comes from suite/operation.hpp.
+constexpr Operation pack_operation(suite::Operation op, const char* example) {
+    const auto& t = suite::traits(op);
+    return {t.name, t.http_method, t.needs_id, t.has_body, t.has_items, example};
+}
+
 const Operation operations[] = {
-    {"create", "POST", false, true, false, "{path: /v1/products, body: {name: idconform-probe}}"},
-    {"read", "GET", true, false, false, "{path: \"/v1/products/{id}\"}"},
-    {"update", "PATCH", true, true, false, "{path: \"/v1/products/{id}\", body: {name: idconform-renamed}}"},
-    {"delete", "DELETE", true, false, false, "{path: \"/v1/products/{id}\"}"},
-    {"list", "GET", false, false, true, "{path: /v1/products, items: /items}"},
-    {"put", "PUT", true, true, false, "{path: \"/v1/products/{id}\", body: {name: idconform-put}}"},
+    pack_operation(suite::Operation::create, "{path: /v1/products, body: {name: idconform-probe}}"),
+    pack_operation(suite::Operation::read, "{path: \"/v1/products/{id}\"}"),
+    pack_operation(suite::Operation::update, "{path: \"/v1/products/{id}\", body: {name: idconform-renamed}}"),
+    pack_operation(suite::Operation::del, "{path: \"/v1/products/{id}\"}"),
+    pack_operation(suite::Operation::list, "{path: /v1/products, items: /items}"),
+    pack_operation(suite::Operation::put, "{path: \"/v1/products/{id}\", body: {name: idconform-put}}"),
     {"lookup", "GET", false, false, false, "{path: /v1/orders, param: id}", true, false},
     {"action", "POST", false, true, false, "{path: /v1/order-confirmations, id_at: /order_id}", false, true},
 };
@@ -279,10 +287,7 @@ private:
         ep.pos = r_.pos(v);
         if (const auto* x = m->find("method")) {
             if (auto s = r_.string(x->val(), "method", "method: shop.v1.Products/GetProduct")) {
-                const auto slash = s->find('/');
-                const auto dot = s->rfind('.', slash);
-                if (slash == std::string::npos || slash == 0 || slash + 1 == s->size() || s->find('/', slash + 1) != std::string::npos ||
-                    dot == std::string::npos)
+                if (!grpc_method::parse(*s))
                     r_.error(x->val(), "'" + *s + "' is not a gRPC method name",
                              "write package.Service/Method, e.g. method: shop.v1.Products/GetProduct");
                 else

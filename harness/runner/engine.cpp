@@ -143,7 +143,7 @@ awaitable<StepOutcome> Engine::run_step(SuiteRun& run, const suite::Step& st, Sc
     StepOutcome out;
     // The loader names every step but an unbound call; hand-made steps may have no name.
     out.record.name = !st.name.empty()               ? st.name
-                      : st.is<suite::OpCall>() ? "call " + st.as<suite::OpCall>().op
+                      : st.is<suite::OpCall>() ? std::string("call ") + suite::name(st.as<suite::OpCall>().op)
                                                      : suite::default_step_name(st.request);
     auto req = steps::build(st, run.env, scope);
     if (!req) {

@@ -12,6 +12,7 @@
 #pragma once
 
 #include "core/exchange.hpp"
+#include "suite/operation.hpp"
 
 #include <boost/json/value.hpp>
 
@@ -165,7 +166,7 @@ struct HttpRequest : Positioned {
 // profile expander (profile/expand.cpp) to a request on the transport the
 // target profile declares for that operation. The runner never sees one.
 struct OpCall : Positioned {
-    std::string op;          // one of op_names()
+    Operation op = Operation::read;
     std::string id;          // template: the entity id (read, update, delete, put)
     std::vector<std::pair<std::string, std::string>> filter;  // list: filters by reference (templates)
     std::optional<boost::json::value> json;  // body instead of the profile's (create, update, put)
@@ -174,10 +175,6 @@ struct OpCall : Positioned {
     std::string principal;
     bool via_other = false;  // `via: other`: on the resource's other transport (cross-transport checks)
 };
-[[nodiscard]] inline const std::vector<std::string>& op_names() {
-    static const std::vector<std::string> names = {"create", "read", "update", "delete", "list", "put"};
-    return names;
-}
 // One condition a consumed message must meet (all of a step's must hold).
 struct KafkaMatch : Positioned {
     enum class Kind { key, header, json } kind = Kind::key;

@@ -1,6 +1,8 @@
 // Typed reading of yaml-cpp nodes for the suite loader; see yaml_reader.hpp.
 #include "suite/yaml_reader.hpp"
 
+#include "ids/kind.hpp"
+
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
 
@@ -81,11 +83,7 @@ std::string suggest(std::string_view word, const std::vector<std::string>& candi
     return std::string(allowed_label) + ": " + join(candidates);
 }
 
-const std::vector<std::string>& id_kinds() {
-    static const std::vector<std::string> kinds = {"uuid",   "uuidv1", "uuidv3", "uuidv4",   "uuidv5",       "uuidv6",
-                                                   "uuidv7", "uuidv8", "ulid",   "viewable", "uuidv8-legacy"};
-    return kinds;
-}
+const std::vector<std::string>& id_kinds() { return ids::kind_names(); }
 
 bool valid_name(std::string_view s) {
     if (s.empty()) return false;

@@ -590,7 +590,7 @@ TEST_CASE("a call step loads into the model, unnamed until a profile binds it") 
     const Step& st = r.suite->cases.at(0).steps.at(0);
     CHECK(st.is<OpCall>());
     CHECK(st.name.empty());
-    CHECK(st.as<OpCall>().op == "update");
+    CHECK(st.as<OpCall>().op == Operation::update);
     CHECK(st.as<OpCall>().id == "${m}");
     REQUIRE(st.as<OpCall>().json);
     CHECK(st.as<OpCall>().set.size() == 1);

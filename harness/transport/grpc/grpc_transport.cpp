@@ -3,6 +3,7 @@
 // runner's executor. See README.md.
 #include "transport/grpc/grpc_transport.hpp"
 
+#include "core/grpc_method.hpp"
 #include "core/grpc_status.hpp"
 #include "transport/grpc/codec.hpp"
 #include "transport/grpc/reflection.hpp"
@@ -140,8 +141,8 @@ public:
 
         std::string service, method;
         if (!split_method(req.method, service, method))
-            co_return fail(request_error("bad gRPC method '" + req.method +
-                                         "': expected package.Service/Method, e.g. products.v1.Products/GetProduct"));
+            co_return fail(request_error("bad gRPC method '" + req.method + "': expected " +
+                                         std::string(grpc_method::expected_form)));
         std::vector<Header> metadata;
         std::string problem;
         if (!to_metadata(req.headers, metadata, problem)) co_return fail(request_error(problem));

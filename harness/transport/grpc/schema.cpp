@@ -8,6 +8,8 @@
 
 #include <google/protobuf/descriptor.pb.h>
 
+#include "core/grpc_method.hpp"
+
 #include <algorithm>
 #include <filesystem>
 #include <functional>
@@ -18,12 +20,10 @@ namespace pb = google::protobuf;
 namespace fs = std::filesystem;
 
 bool split_method(std::string_view full, std::string& service, std::string& method) {
-    if (!full.empty() && full.front() == '/') full.remove_prefix(1);
-    const auto slash = full.find('/');
-    if (slash == std::string_view::npos || slash == 0 || slash + 1 == full.size()) return false;
-    if (full.find('/', slash + 1) != std::string_view::npos) return false;
-    service = std::string(full.substr(0, slash));
-    method = std::string(full.substr(slash + 1));
+    const auto p = grpc_method::parse(full);
+    if (!p) return false;
+    service = std::string(p->service);
+    method = std::string(p->method);
     return true;
 }
 

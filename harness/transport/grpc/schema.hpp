@@ -21,7 +21,7 @@
 namespace idconform::transport::grpcdyn {
 
 // "products.v1.Products/GetProduct" (also with a leading '/') split into
-// service and method; false for anything else.
+// service and method; false for anything else (core/grpc_method.hpp).
 [[nodiscard]] bool split_method(std::string_view full, std::string& service, std::string& method);
 
 // Schema loaded from .proto files. Every problem of every file is collected.
