@@ -181,9 +181,13 @@ json::object summary_json(std::size_t passed, std::size_t failed, std::size_t er
                         {"time", seconds_value(seconds)}};
 }
 
-std::string report_head(const std::string& tool_version, json::object summary, bool has_suites) {
+std::string report_head(const std::string& tool_version, json::object summary, bool has_suites,
+                        const json::value& run = nullptr) {
     std::string out;
-    open_members(out, json::object{{"tool", "idconform"}, {"version", str(tool_version)}, {"summary", std::move(summary)}}, 0);
+    json::object head{{"tool", "idconform"}, {"version", str(tool_version)}};
+    if (!run.is_null()) head["run"] = run;
+    head["summary"] = std::move(summary);
+    open_members(out, head, 0);
     out += ',';
     newline(out, 1);
     out += "\"suites\": ";
@@ -237,6 +241,20 @@ json::value json_report(const RunSummary& run, const std::string& tool_version, 
                         {"suites", std::move(suites)}};
 }
 
+json::value run_json(const RunInfo& info) {
+    if (info.plan.empty()) return nullptr;
+    json::object run{{"profile", str(info.profile)}, {"plan", str(info.plan)}};
+    if (info.shard_count > 0) {
+        json::array units;
+        for (std::size_t u : info.units) units.push_back(u);
+        run["shard"] = json::object{{"index", info.shard_index},
+                                    {"count", info.shard_count},
+                                    {"units", std::move(units)},
+                                    {"total_units", info.total_units}};
+    }
+    return run;
+}
+
 std::string pretty_json(const json::value& v) {
     std::string out;
     pretty(out, v, 0);
@@ -263,7 +281,10 @@ JsonReporter::JsonReporter(std::string path, ReportOptions opts) : path_(std::mo
 
 JsonReporter::~JsonReporter() = default;
 
-void JsonReporter::run_started(const RunInfo& info) { tool_version_ = info.tool_version; }
+void JsonReporter::run_started(const RunInfo& info) {
+    tool_version_ = info.tool_version;
+    info_ = info;
+}
 
 void JsonReporter::suite_started(const std::string& suite, const std::string& file) {
     SuiteEntry e;
@@ -300,7 +321,8 @@ bool JsonReporter::run_finished(const RunSummary& run, std::string& error) {
         std::size_t n[4] = {};
         for (const auto& e : suites_)
             for (std::size_t o = 0; o < 4; ++o) n[o] += e.suite.streamed[o];
-        out.write(report_head(tool_version_, summary_json(n[0], n[1], n[2], n[3], run.seconds), !suites_.empty()));
+        out.write(report_head(tool_version_, summary_json(n[0], n[1], n[2], n[3], run.seconds), !suites_.empty(),
+                              run_json(info_)));
         for (std::size_t i = 0; i < suites_.size(); ++i) {
             const bool has_cases = suites_[i].suite.total() > 0;
             out.write(suite_open(suites_[i].suite, i == 0, has_cases));

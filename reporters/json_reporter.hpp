@@ -16,6 +16,10 @@
 
 namespace idconform::reporters {
 
+// The "run" object of a report for `info` (profile, plan, shard, units);
+// null when info.plan is empty (the report then has no "run" member).
+[[nodiscard]] boost::json::value run_json(const RunInfo& info);
+
 // The report as a JSON value (tool_version goes into "version").
 [[nodiscard]] boost::json::value json_report(const RunSummary& run, const std::string& tool_version,
                                              const ReportOptions& opts = {});
@@ -52,6 +56,7 @@ private:
     std::string path_;
     ReportOptions opts_;
     std::string tool_version_;
+    RunInfo info_;  // for the "run" object
     std::vector<SuiteEntry> suites_;
     Spool spool_;
     std::string error_;  // first failure while serialising a case

@@ -1,6 +1,7 @@
 // `idconform run`: loads suites (all or nothing), runs them against the
 // target and writes the reports. Flags follow Hurl/grpcurl habits.
 #include "cli/commands.hpp"
+#include "cli/run_plan.hpp"
 
 #include "reporters/console_reporter.hpp"
 #include "reporters/json_reporter.hpp"
@@ -72,6 +73,7 @@ Runner add_run(CLI::App& app) {
         std::string cacert, cert, key;
         bool insecure = false, verbose = false, no_progress = false, fail_on_warnings = false, location = false;
         std::size_t body_cap = 1 << 20;
+        std::string shard;
     };
     auto o = std::make_shared<Opts>();
     auto* cmd = app.add_subcommand("run", "Run YAML suites against a target and write reports");
@@ -106,6 +108,10 @@ Runner add_run(CLI::App& app) {
                   "Advisory findings (DATA-ID-005 warnings) fail their case instead of only being reported");
     cmd->add_flag("-v,--verbose", o->verbose, "Print every case and the evidence of failures");
     cmd->add_flag("--no-progress", o->no_progress, "No live progress line even on a terminal");
+    cmd->add_option("--shard", o->shard,
+                    "Run shard K of N (K/N): a deterministic 1/N of the suites (a suite file, or a pack x resource, "
+                    "with its setup, teardown and cleanup), balanced by cases; combine the --json reports with "
+                    "`idconform merge` (docs/ci.md)");
     cmd->footer(
         "Exit codes: 0 all passed; 1 a contract was broken; 2 usage or suite error;\n"
         "            3 target unreachable or transport errors (and nothing broken); 4 internal error.");
@@ -153,6 +159,12 @@ Runner add_run(CLI::App& app) {
             std::cerr << "idconform: no suites found in the given paths\n";
             return exit_usage;
         }
+        reporters::RunInfo plan;
+        std::string plan_error;
+        if (!plan_run(suites, o->shard, o->target, plan, plan_error)) {
+            std::cerr << "idconform run: --shard " << plan_error << '\n';
+            return exit_usage;
+        }
         runner::RunOptions ro;
         ro.concurrency = o->concurrency;
         if (!o->rate_limit.empty()) ro.rate_limit = *parse_rate(o->rate_limit);
@@ -190,7 +202,8 @@ Runner add_run(CLI::App& app) {
         if (!o->junit.empty()) multi->add(std::make_unique<reporters::JunitReporter>(o->junit));
         if (!o->json_out.empty()) multi->add(std::make_unique<reporters::JsonReporter>(o->json_out));
         // Reports are rendered on a thread of their own, off the runner's.
-        reporters::ThreadedReporter reporting(std::move(multi));
+        reporters::ThreadedReporter threaded(std::move(multi));
+        PlanReporter reporting(threaded, std::move(plan));
 
         const runner::RunReport report = runner::run(suites, ro, reporting);
         std::string error;

@@ -26,5 +26,6 @@ Runner add_list(CLI::App& app);
 Runner add_scan(CLI::App& app);
 Runner add_lint(CLI::App& app);
 Runner add_init(CLI::App& app);
+Runner add_merge(CLI::App& app);
 
 }  // namespace idconform::cli

@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
     const Runner scan = add_scan(app);
     const Runner lint = add_lint(app);
     const Runner init = add_init(app);
+    const Runner merge = add_merge(app);
     for (auto* sub : app.get_subcommands({}))
         sub->set_version_flag("--version", std::string("idconform ") + IDCONFORM_VERSION);
     try {
@@ -36,6 +37,7 @@ int main(int argc, char** argv) {
         if (app.got_subcommand("scan")) return scan();
         if (app.got_subcommand("lint")) return lint();
         if (app.got_subcommand("init")) return init();
+        if (app.got_subcommand("merge")) return merge();
     } catch (const std::exception& e) {
         std::cerr << "idconform: internal error: " << e.what() << '\n';
         return exit_internal;

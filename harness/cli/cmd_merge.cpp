@@ -1,0 +1,153 @@
+// `idconform merge -o OUT.json [--junit OUT.xml] IN.json...`: combines the
+// JSON reports of the shards of one run (`run --shard K/N --json`) into the
+// report one unsharded run would have written: suites in the unsharded
+// order, counts, the console's per-rule table, JUnit testsuites. Refuses
+// reports of different idconform versions or of different runs (profile and
+// plan digest), a shard given twice and a missing shard.
+#include "cli/commands.hpp"
+
+#include "reporters/console_reporter.hpp"
+#include "reporters/json_read.hpp"
+#include "reporters/json_reporter.hpp"
+#include "reporters/junit_reporter.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <iostream>
+#include <map>
+#include <memory>
+
+namespace idconform::cli {
+
+namespace {
+
+std::string shard_name(const reporters::ReadReport& r) {
+    return std::to_string(r.info.shard_index) + "/" + std::to_string(r.info.shard_count);
+}
+
+// Empty when the reports belong together, else why not.
+std::string check_together(const std::vector<reporters::ReadReport>& in) {
+    const auto& first = in.front();
+    for (const auto& r : in) {
+        if (!r.has_run || r.info.plan.empty())
+            return r.path + " has no \"run\" object: it was not written by `idconform run --json` of this version";
+        if (r.info.shard_count == 0)
+            return r.path + " is not a shard report: run each shard with --shard K/N --json FILE";
+        if (r.info.tool_version != first.info.tool_version)
+            return "the reports come from different idconform versions: " + first.path + " from " +
+                   first.info.tool_version + ", " + r.path + " from " + r.info.tool_version +
+                   "; run every shard with the same build";
+        if (r.info.profile != first.info.profile || r.info.plan != first.info.plan)
+            return "the reports come from different runs: " + first.path + " ran profile '" + first.info.profile +
+                   "' (plan " + first.info.plan + "), " + r.path + " ran profile '" + r.info.profile + "' (plan " +
+                   r.info.plan + "); merge only the shards of one run (same profile, suites and version)";
+        if (r.info.shard_count != first.info.shard_count || r.info.total_units != first.info.total_units)
+            return "the reports split the run differently: " + first.path + " is shard " + shard_name(first) + ", " +
+                   r.path + " is shard " + shard_name(r);
+    }
+    std::map<std::size_t, std::string> seen;
+    for (const auto& r : in) {
+        auto [it, fresh] = seen.emplace(r.info.shard_index, r.path);
+        if (!fresh) return "shard " + shard_name(r) + " is given twice: " + it->second + " and " + r.path;
+    }
+    std::string missing;
+    for (std::size_t k = 1; k <= first.info.shard_count; ++k)
+        if (!seen.count(k)) missing += (missing.empty() ? "" : ", ") + std::to_string(k);
+    if (!missing.empty())
+        return "shard" + std::string(missing.find(',') == std::string::npos ? " " : "s ") + missing + " of " +
+               std::to_string(first.info.shard_count) + " missing: give every shard's report";
+    return {};
+}
+
+}  // namespace
+
+Runner add_merge(CLI::App& app) {
+    struct Opts {
+        std::vector<std::string> inputs;
+        std::string out, junit;
+    };
+    auto o = std::make_shared<Opts>();
+    auto* cmd = app.add_subcommand("merge", "Merge the JSON reports of `run --shard K/N` into one report");
+    cmd->add_option("IN.json", o->inputs, "The shards' JSON reports (every shard of one run)")->required();
+    cmd->add_option("-o,--output", o->out, "Write the merged JSON report to FILE")->required();
+    cmd->add_option("--junit", o->junit, "Also write the merged JUnit XML report to FILE");
+    cmd->footer(
+        "The merged report equals the report of one unsharded run, case for case (times aside); the console\n"
+        "prints the failures and the per-rule table as `run` does.\n"
+        "Exit codes: 0 all passed; 1 a contract was broken; 2 usage error, or reports that do not belong\n"
+        "            together (versions, profiles, shards); 3 transport errors and nothing broken.");
+    return [o]() -> int {
+        std::vector<reporters::ReadReport> in(o->inputs.size());
+        for (std::size_t i = 0; i < in.size(); ++i) {
+            std::string error;
+            if (!reporters::read_json_report(o->inputs[i], in[i], error)) {
+                std::cerr << "idconform merge: " << error << '\n';
+                return exit_usage;
+            }
+        }
+        if (const std::string why = check_together(in); !why.empty()) {
+            std::cerr << "idconform merge: " << why << '\n';
+            return exit_usage;
+        }
+        // Every unit once, in the unsharded order.
+        const std::size_t total_units = in.front().info.total_units;
+        std::vector<SuiteResult*> by_unit(total_units, nullptr);
+        for (auto& r : in) {
+            if (r.info.units.size() != r.summary.suites.size()) {
+                std::cerr << "idconform merge: " << r.path << " names " << r.info.units.size() << " suites but holds "
+                          << r.summary.suites.size() << "; the report is damaged\n";
+                return exit_usage;
+            }
+            for (std::size_t i = 0; i < r.info.units.size(); ++i) {
+                const std::size_t u = r.info.units[i];
+                if (u >= total_units || by_unit[u]) {
+                    std::cerr << "idconform merge: " << r.path << ": suite number " << u
+                              << " is out of range or in two shards; the reports are damaged\n";
+                    return exit_usage;
+                }
+                by_unit[u] = &r.summary.suites[i];
+            }
+        }
+        RunSummary merged;
+        for (std::size_t u = 0; u < total_units; ++u) {
+            if (!by_unit[u]) {
+                std::cerr << "idconform merge: suite number " << u << " of the run is in no shard report\n";
+                return exit_usage;
+            }
+            merged.suites.push_back(std::move(*by_unit[u]));
+        }
+        // The shards ran side by side: the run took as long as the slowest.
+        for (const auto& r : in) merged.seconds = std::max(merged.seconds, r.summary.seconds);
+
+        reporters::MultiReporter multi;
+        const bool tty = ::isatty(STDERR_FILENO) == 1;
+        multi.add(std::make_unique<reporters::ConsoleReporter>(std::cerr, false, reporters::color_wanted(tty)));
+        multi.add(std::make_unique<reporters::JsonReporter>(o->out));
+        if (!o->junit.empty()) multi.add(std::make_unique<reporters::JunitReporter>(o->junit));
+        reporters::RunInfo info;
+        info.tool_version = in.front().info.tool_version;
+        info.profile = in.front().info.profile;
+        info.plan = in.front().info.plan;
+        for (const auto& s : merged.suites) {
+            info.suite_files.push_back(s.file);
+            info.total_cases += s.cases.size();
+        }
+        multi.run_started(info);
+        for (const auto& s : merged.suites) {
+            multi.suite_started(s.name, s.file);
+            for (const auto& c : s.cases) multi.case_finished(c);
+            multi.suite_finished(s);
+        }
+        std::string error;
+        if (!multi.run_finished(merged, error)) {
+            std::cerr << "idconform merge: could not write a report: " << error << '\n';
+            return exit_usage;
+        }
+        if (merged.count(Outcome::failed) > 0) return exit_broken;
+        if (merged.count(Outcome::error) > 0) return exit_transport;
+        return exit_ok;
+    };
+}
+
+}  // namespace idconform::cli
