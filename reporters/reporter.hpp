@@ -21,10 +21,12 @@ struct RunInfo {
     // "run" object, written when `plan` is set): the profile, the plan digest
     // (shard::plan_digest), and for `--shard K/N` the shard and the indices of
     // its suites in the unsharded order.
-    std::string profile;
-    std::string plan;
+    // (Default member initializers keep brace-initialised RunInfo{...} free of
+    // -Wmissing-field-initializers.)
+    std::string profile{};
+    std::string plan{};
     std::size_t shard_index = 0, shard_count = 0;  // 1-based K of N; 0 when not sharded
-    std::vector<std::size_t> units;
+    std::vector<std::size_t> units{};
     std::size_t total_units = 0;                   // suites of the whole (unsharded) run
 };
 

@@ -1,5 +1,6 @@
 // Tests of the JSON reporter: approved output, that it parses, the
 // documented field names, redaction and unwritable paths.
+#include "reporters/json_read.hpp"
 #include "reporters/json_reporter.hpp"
 #include "sample_run.hpp"
 #include "test_util.hpp"
@@ -131,4 +132,69 @@ TEST_CASE("JSON reporter: the streamed report is byte for byte the whole-run ren
         const std::string streamed = read_file(dir / "report.json");
         CHECK(streamed == whole);
     }
+}
+
+TEST_CASE("a JSON report reads back into the same report (merge's reader), run object included") {
+    for (const RunSummary& run : {sample_run(), wider_run()}) {
+        const fs::path dir = scratch_dir("json-read");
+        RunInfo info;
+        info.tool_version = "0.0.0-test";
+        info.profile = "api.target.yaml";
+        info.plan = "0123456789abcdef";
+        info.shard_index = 2;
+        info.shard_count = 3;
+        info.units = {1, 4};
+        info.total_units = 6;
+        auto write = [&](const RunSummary& r, const std::string& name) {
+            JsonReporter rep((dir / name).string(), sample_options());
+            rep.run_started(info);
+            std::string error;
+            REQUIRE_MESSAGE(replay(rep, r, error), error);
+            return read_file(dir / name);
+        };
+        const std::string first = write(run, "a.json");
+        ReadReport back;
+        std::string error;
+        REQUIRE_MESSAGE(read_json_report((dir / "a.json").string(), back, error), error);
+        CHECK(back.has_run);
+        CHECK(back.info.tool_version == "0.0.0-test");
+        CHECK(back.info.plan == info.plan);
+        CHECK(back.info.profile == info.profile);
+        CHECK(back.info.shard_index == 2);
+        CHECK(back.info.shard_count == 3);
+        CHECK(back.info.units == info.units);
+        CHECK(back.info.total_units == 6);
+        back.summary.seconds = run.seconds;
+        // Every field survives the round trip, except that a body with invalid
+        // UTF-8 comes back repaired (U+FFFD is 3 bytes), so body_bytes, written
+        // as at least the body's size, can grow: compare without those lines.
+        auto without_body_bytes = [](const std::string& text) {
+            std::string out;
+            std::size_t at = 0;
+            while (at < text.size()) {
+                const std::size_t end = std::min(text.find('\n', at), text.size());
+                const std::string_view line(text.data() + at, end - at);
+                if (line.find("\"body_bytes\"") == std::string_view::npos) out.append(line).push_back('\n');
+                at = end + 1;
+            }
+            return out;
+        };
+        const std::string second = write(back.summary, "b.json");
+        CHECK(without_body_bytes(second) == without_body_bytes(first));
+        ReadReport again;
+        REQUIRE(read_json_report((dir / "b.json").string(), again, error));
+        again.summary.seconds = run.seconds;
+        CHECK(write(again.summary, "c.json") == second);  // and then exactly
+    }
+    const fs::path dir = scratch_dir("json-read-bad");
+    ReadReport r;
+    std::string error;
+    CHECK_FALSE(read_json_report((dir / "missing.json").string(), r, error));
+    CHECK(error.find("cannot read") != std::string::npos);
+    write_file(dir / "x.json", "{\"tool\": \"other\", \"suites\": []}");
+    CHECK_FALSE(read_json_report((dir / "x.json").string(), r, error));
+    CHECK(error.find("not an idconform JSON report") != std::string::npos);
+    write_file(dir / "y.json", "{\"tool\": \"idconform\", ");
+    CHECK_FALSE(read_json_report((dir / "y.json").string(), r, error));
+    CHECK(error.find("not JSON") != std::string::npos);
 }
