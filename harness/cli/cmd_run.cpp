@@ -1,6 +1,7 @@
 // `idconform run`: loads suites (all or nothing), runs them against the
 // target and writes the reports. Flags follow Hurl/grpcurl habits.
 #include "cli/commands.hpp"
+#include "cli/install_paths.hpp"
 #include "cli/run_plan.hpp"
 
 #include "reporters/console_reporter.hpp"
@@ -80,7 +81,8 @@ Runner add_run(CLI::App& app) {
     cmd->add_option("SUITE_OR_DIR", o->paths, "Suite files, or directories of *.yaml suites");
     cmd->add_option("--target", o->target,
                     "Target profile (YAML): run every built-in pack that applies to the API it describes");
-    cmd->add_option("--packs-dir", o->packs_dir, "Where the built-in packs are (default: $IDCONFORM_PACKS_DIR or the source tree)");
+    cmd->add_option("--packs-dir", o->packs_dir, "Where the built-in packs are (default: $IDCONFORM_PACKS_DIR, else share/idconform/suites/packs beside the "
+                    "executable, else under the install prefix)");
     cmd->add_option("--junit", o->junit, "Write a JUnit XML report to FILE");
     cmd->add_option("--json", o->json_out, "Write a JSON report to FILE");
     cmd->add_option("-j,--concurrency", o->concurrency, "Cases run at once (steps of one case stay in order)")
@@ -140,8 +142,14 @@ Runner add_run(CLI::App& app) {
             if (p.profile) {
                 std::string packs = o->packs_dir;
                 if (packs.empty()) {
-                    const char* env = std::getenv("IDCONFORM_PACKS_DIR");
-                    packs = env && *env ? env : IDCONFORM_PACKS_DIR;
+                    std::vector<std::string> tried;
+                    packs = default_packs_dir(tried);
+                    if (packs.empty()) {
+                        std::cerr << "idconform run: the built-in packs are not installed; looked in:\n";
+                        for (const auto& t : tried) std::cerr << "  " << t << '\n';
+                        std::cerr << "give --packs-dir DIR (the suites/packs folder of idconform's source) or reinstall\n";
+                        return exit_usage;
+                    }
                 }
                 auto x = profile::expand(*p.profile, packs);
                 for (auto& d : x.diagnostics) diags.push_back(std::move(d));

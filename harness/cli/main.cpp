@@ -1,5 +1,6 @@
 // idconform entry point: parses the command line and runs one subcommand.
 #include "cli/commands.hpp"
+#include "cli/install_paths.hpp"
 
 #include <exception>
 #include <iostream>
@@ -7,7 +8,7 @@
 int main(int argc, char** argv) {
     using namespace idconform::cli;
     CLI::App app{"idconform: contract-conformance tests for entity identifiers (RFC 9562 UUIDs, ULIDs, ...)", "idconform"};
-    app.set_version_flag("--version", std::string("idconform ") + IDCONFORM_VERSION);
+    app.set_version_flag("--version", version_text());
     app.require_subcommand(1);
     app.footer(
         "Exit codes: 0 all passed (inspect: every id valid); 1 a contract was broken (inspect: an id is not valid);\n"
@@ -22,7 +23,7 @@ int main(int argc, char** argv) {
     const Runner init = add_init(app);
     const Runner merge = add_merge(app);
     for (auto* sub : app.get_subcommands({}))
-        sub->set_version_flag("--version", std::string("idconform ") + IDCONFORM_VERSION);
+        sub->set_version_flag("--version", version_text());
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

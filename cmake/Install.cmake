@@ -1,0 +1,30 @@
+# `cmake --install`: the idconform executable, the built-in suites and packs
+# and the vectors they include (share/idconform/, same relative layout as the
+# source tree, so `include: [../../../vectors/...]` resolves), the example
+# target profile, the docs, the man page and the bash completion. The packs
+# are found at run time relative to the executable (bin/../share/idconform),
+# so a relocated tree (an extracted .deb) works as well as the prefix.
+include(GNUInstallDirs)
+
+if(TARGET idconform)
+  install(TARGETS idconform RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/suites/ DESTINATION ${CMAKE_INSTALL_DATADIR}/idconform/suites
+        FILES_MATCHING PATTERN "*.yaml" PATTERN "*.md")
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/vectors/ DESTINATION ${CMAKE_INSTALL_DATADIR}/idconform/vectors
+        FILES_MATCHING PATTERN "*.yaml" PATTERN "*.md" PATTERN "tools" EXCLUDE)
+install(FILES ${PROJECT_SOURCE_DIR}/examples/products.target.yaml
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/idconform/examples)
+install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/docs/architecture.md ${PROJECT_SOURCE_DIR}/docs/ci.md
+              ${PROJECT_SOURCE_DIR}/docs/packs.md ${PROJECT_SOURCE_DIR}/docs/rules.md
+              ${PROJECT_SOURCE_DIR}/docs/suite-format.md ${PROJECT_SOURCE_DIR}/docs/target-profile.md
+        DESTINATION ${CMAKE_INSTALL_DOCDIR})
+# Debian policy: man pages compressed with gzip -9n.
+set(IDCONFORM_MAN_GZ ${PROJECT_BINARY_DIR}/idconform.1.gz)
+add_custom_command(OUTPUT ${IDCONFORM_MAN_GZ}
+  COMMAND gzip -9nc ${PROJECT_SOURCE_DIR}/docs/idconform.1 > ${IDCONFORM_MAN_GZ}
+  DEPENDS ${PROJECT_SOURCE_DIR}/docs/idconform.1 VERBATIM)
+add_custom_target(idconform_man ALL DEPENDS ${IDCONFORM_MAN_GZ})
+install(FILES ${IDCONFORM_MAN_GZ} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+install(FILES ${PROJECT_SOURCE_DIR}/scripts/completion/idconform.bash
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME idconform)

@@ -1,0 +1,21 @@
+// Where an idconform finds what it ships with (the built-in packs), without
+// --packs-dir or the source tree: relative to its own executable first (an
+// installed or extracted tree: bin/../share/idconform), then the install
+// prefix it was configured with; a binary still in its build tree uses the
+// source tree it was built from. Also the version text with the git commit.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace idconform::cli {
+
+// The directory holding suites/packs/<pack>/ to use: $IDCONFORM_PACKS_DIR
+// when set, else the first of the candidates above that exists. Empty when
+// none does; `tried` then lists every place looked at, in order.
+[[nodiscard]] std::string default_packs_dir(std::vector<std::string>& tried);
+
+// "idconform 0.1.0 (commit 0123456789ab)".
+[[nodiscard]] std::string version_text();
+
+}  // namespace idconform::cli
