@@ -15,6 +15,9 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/vectors/ DESTINATION ${CMAKE_INSTALL_DAT
         FILES_MATCHING PATTERN "*.yaml" PATTERN "*.md" PATTERN "tools" EXCLUDE)
 install(FILES ${PROJECT_SOURCE_DIR}/examples/products.target.yaml
         DESTINATION ${CMAKE_INSTALL_DATADIR}/idconform/examples)
+# the example API's .proto files, which suites/grpc/ names as ../../examples/proto
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/proto/ DESTINATION ${CMAKE_INSTALL_DATADIR}/idconform/examples/proto
+        FILES_MATCHING PATTERN "*.proto")
 install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/docs/architecture.md ${PROJECT_SOURCE_DIR}/docs/ci.md
               ${PROJECT_SOURCE_DIR}/docs/packs.md ${PROJECT_SOURCE_DIR}/docs/rules.md
               ${PROJECT_SOURCE_DIR}/docs/suite-format.md ${PROJECT_SOURCE_DIR}/docs/target-profile.md
