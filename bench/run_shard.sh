@@ -8,12 +8,15 @@
 # idconform and products_server there). Exits non-zero when a run failed or the
 # merged result differs.
 #
-# Knobs: REPEAT (5), CONCURRENCY (4, per process), BUILD_DIR (build), KEEP_TMP (0).
+# Knobs: REPEAT (5), CONCURRENCY (4, per process), BUILD_DIR (build), KEEP_TMP (0),
+# GRPC_DELAY_MS (0: every gRPC call of the example server waits this long
+# first, a stand-in for an API whose answers take milliseconds).
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${BUILD_DIR:-$repo/build}"
 repeat="${REPEAT:-5}"
 conc="${CONCURRENCY:-4}"
+grpc_delay="${GRPC_DELAY_MS:-0}"
 die() { echo "run_shard: $*" >&2; exit 1; }
 command -v python3 >/dev/null || die "python3 is not installed"
 [ -f "$build/build.ninja" ] || cmake -S "$repo" -B "$build" -G Ninja >/dev/null
@@ -31,7 +34,7 @@ cleanup() {
 trap cleanup EXIT
 
 export PRODUCTS_LEGACY_SALT=bench-legacy-salt
-"$server" --port 0 --grpc-port 0 --threads 2 >"$work/server.out" 2>&1 &
+"$server" --port 0 --grpc-port 0 --threads 2 --grpc-delay-ms "$grpc_delay" >"$work/server.out" 2>&1 &
 server_pid=$!
 for _ in $(seq 1 200); do
   base=$(sed -n 's/^listening on \(http[s]*:\/\/[^ ]*\).*/\1/p' "$work/server.out" | head -n 1)
@@ -70,13 +73,13 @@ PY
 done
 cases=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["summary"]["tests"])' "$work/full.json")
 shards=$(grep -h "^idconform: shard" "$work/s1.err" "$work/s2.err" | sed 's/^idconform: //' | paste -sd';' -)
-python3 - "$cases" "$shards" "${one[*]}" "${two[*]}" <<'PY'
+python3 - "$cases" "$shards" "${one[*]}" "${two[*]}" "$grpc_delay" <<'PY'
 import statistics, sys
 cases, shards = sys.argv[1], sys.argv[2]
 one = [float(x) for x in sys.argv[3].split()]
 two = [float(x) for x in sys.argv[4].split()]
 m1, m2 = statistics.median(one), statistics.median(two)
-print(f"cases: {cases} ({shards})")
+print(f"cases: {cases} ({shards}); gRPC delay {sys.argv[5]} ms")
 print(f"| run | wall time (median of {len(one)}) |")
 print("|---|---|")
 print(f"| 1 process | {m1:.3f} s |")
