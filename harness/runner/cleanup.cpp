@@ -19,18 +19,64 @@ std::string delete_key(steps::Wire wire, const Request& r) {
     return r.transport + " " + r.url + " " + r.method + " " + r.body;
 }
 
+namespace {
+
+// The id at `pointer` in a parsed answer: a string, or an integer id
+// (json-server, SQL keys) in its decimal form; empty when there is none.
+std::string id_in(BodyJson& body, const std::string& pointer) {
+    boost::system::error_code ec;
+    const json::value* parsed = body.get();
+    if (!parsed) return {};
+    const json::value* v = parsed->find_pointer(pointer, ec);
+    if (!v) return {};
+    if (v->is_string()) return std::string(v->as_string());
+    if (v->is_int64()) return std::to_string(v->as_int64());
+    if (v->is_uint64()) return std::to_string(v->as_uint64());
+    return {};
+}
+
+// A stand-in id that no encoding changes, to find where the id lands in the
+// delete URL (so that a re-keyed entity's URL can be rebuilt without the
+// scope of the case that created it).
+constexpr std::string_view id_marker = "idconform0cleanup0id0marker";
+
+std::string encoded_segment(const std::string& id) {
+    auto seg = steps::build_path("{id}", {{"id", id}}, Scope{});
+    return seg ? *seg : id;
+}
+
+std::string entity_label(const SuiteRun::Created& c) {
+    std::string out = "'" + c.origin + "'";
+    if (!c.id.empty()) out += " (id " + c.id + (c.rekeyed_from.empty() ? "" : ", re-keyed from " + c.rekeyed_from) + ")";
+    return out;
+}
+
+std::string answered(const Exchange& x) {
+    if (x.error) return "failed (" + x.error->message + ")";
+    return "answered " + std::to_string(x.response->status);
+}
+
+}  // namespace
+
 void register_created(SuiteRun& run, const suite::Cleanup& cl, const Request& req, const Exchange& x,
                       BodyJson& body, const Scope& scope, const std::string& step_name) {
-    std::string id;
-    boost::system::error_code ec;
-    if (const json::value* parsed = body.get())
-        if (const auto* v = parsed->find_pointer(resolve_pointer(cl.id_at, scope), ec); v && v->is_string())
-            id = std::string(v->as_string());
+    const std::string id_at = resolve_pointer(cl.id_at, scope);
+    std::string id = id_in(body, id_at);
     if (id.empty())
         if (const auto* loc = x.response->header("Location")) id = last_path_segment(*loc);
-    if (id.empty()) return;
+    if (id.empty()) {
+        // Something was created (a 2xx) but nothing says what: it cannot be
+        // deleted, and the report must say so rather than leak it silently.
+        SuiteRun::Created c;
+        c.problem = "its id could not be read from the create answer (" + std::to_string(x.response->status) +
+                    ", nothing at " + id_at + " and no Location header): it cannot be deleted and may remain";
+        c.origin = step_name;
+        run.created.push_back(std::move(c));
+        return;
+    }
     if (!cl.impossible.empty()) {
         SuiteRun::Created c;
+        c.id = id;
         c.problem = "no way to delete " + id + ": " + cl.impossible;
         c.origin = step_name;
         run.created.push_back(std::move(c));
@@ -39,6 +85,7 @@ void register_created(SuiteRun& run, const suite::Cleanup& cl, const Request& re
     if (!cl.grpc_method.empty()) {
         SuiteRun::Created c;
         c.wire = steps::Wire::grpc;
+        c.id = id;
         c.request.transport = req.transport;
         c.request.url = req.url;
         c.request.method = cl.grpc_method;
@@ -53,10 +100,24 @@ void register_created(SuiteRun& run, const suite::Cleanup& cl, const Request& re
     }
     auto path = steps::build_path(cl.path, {{"id", id}}, scope);
     SuiteRun::Created c;
+    c.id = id;
+    c.id_at = id_at;
     c.request.transport = req.transport;
     c.request.method = "DELETE";
-    if (path) c.request.url = path->rfind("http", 0) == 0 ? *path : run.env.base_url + *path;
-    else c.problem = "no way to delete " + id + ": " + path.error();
+    auto absolute = [&](const std::string& p) { return p.rfind("http", 0) == 0 ? p : run.env.base_url + p; };
+    if (path) {
+        c.request.url = absolute(*path);
+        if (auto marked = steps::build_path(cl.path, {{"id", std::string(id_marker)}}, scope)) {
+            const std::string url = absolute(*marked);
+            const auto at = url.find(id_marker);
+            if (at != std::string::npos && url.find(id_marker, at + 1) == std::string::npos) {
+                c.url_prefix = url.substr(0, at);
+                c.url_suffix = url.substr(at + id_marker.size());
+            }
+        }
+    } else {
+        c.problem = "no way to delete " + id + ": " + path.error();
+    }
     for (const auto& h : req.headers)
         if (!steps::iequals(h.name, "content-type")) c.request.headers.push_back(h);
     c.key = delete_key(c.wire, c.request);
@@ -64,44 +125,105 @@ void register_created(SuiteRun& run, const suite::Cleanup& cl, const Request& re
     run.created.push_back(std::move(c));
 }
 
-awaitable<std::optional<CaseResult>> cleanup_created(SuiteRun& run, RateLimiter& limiter) {
+void follow_rekey(SuiteRun& run, const Request& req, BodyJson& body) {
+    if (req.method != "PUT" && req.method != "PATCH") return;
+    for (auto& c : run.created) {
+        if (c.wire != steps::Wire::http || !c.problem.empty() || c.url_prefix.empty()) continue;
+        if (c.request.url != req.url || run.deleted.count(c.key)) continue;
+        const std::string now = id_in(body, c.id_at);
+        if (now.empty() || now == c.id) continue;
+        if (c.rekeyed_from.empty()) c.rekeyed_from = c.id;
+        c.id = now;
+        c.request.url = c.url_prefix + encoded_segment(now) + c.url_suffix;
+        c.key = delete_key(c.wire, c.request);
+    }
+}
+
+awaitable<std::optional<CaseResult>> cleanup_created(SuiteRun& run, RateLimiter& limiter, bool* unreachable) {
     CaseResult r;
     r.suite = run.suite->name;
     r.name = "cleanup";
     r.classname = run.suite->name + ".cleanup";
     r.pos = run.suite->pos;
-    std::size_t failed = 0, done = 0;
-    for (const auto& c : run.created) {
+    std::size_t done = 0, remain = 0, unknown = 0, undeletable = 0;
+    bool answered_any = false, sent_any = false;
+    auto record = [&](std::string name, Exchange x, const SuiteRun::Created& c, const Request& req) {
+        StepRecord rec;
+        rec.name = std::move(name);
+        if (x.request.url.empty()) x.request = req;
+        rec.exchange = std::move(x);
+        add_evidence(rec, c.wire, run.env, run.scope.secrets());
+        r.steps.push_back(std::move(rec));
+    };
+    // Last created first: a dependent goes before what it references, so a
+    // target that restricts (or cascades) deletes of referenced entities
+    // does not turn every later delete into a failure.
+    for (auto it = run.created.rbegin(); it != run.created.rend(); ++it) {
+        const SuiteRun::Created& c = *it;
         if (!c.problem.empty()) {
-            ++failed;
+            ++undeletable;
             ++done;
             StepRecord rec;
-            rec.name = "delete what '" + c.origin + "' created";
+            rec.name = "delete what " + entity_label(c) + " created";
             rec.exchange.error = TransportError{TransportErrorKind::other, c.problem};
             r.steps.push_back(std::move(rec));
+            r.detail += "not deleted: what " + entity_label(c) + " created: " + c.problem + "\n";
             continue;
         }
         const Request& req = c.request;
         if (run.deleted.count(c.key)) continue;
         if (limiter.active()) co_await limiter.acquire();
         Exchange x = co_await run.send(req);
-        const bool ok = !x.error && (x.response->status / 100 == 2 || x.response->status == 404);
+        sent_any = true;
         run.deleted.insert(c.key);
         ++done;
-        if (!ok) {
-            ++failed;
-            StepRecord rec;
-            rec.name = "delete what '" + c.origin + "' created";
-            if (x.request.url.empty()) x.request = req;
-            rec.exchange = std::move(x);
-            add_evidence(rec, c.wire, run.env, run.scope.secrets());
-            r.steps.push_back(std::move(rec));
+        if (!x.error) answered_any = true;
+        if (!x.error && x.response->status / 100 == 2) continue;
+        // A 404 may be another principal's refusal, a 401 an expired token, a
+        // 5xx a delete that happened anyway: only a read says whether it is
+        // still there. gRPC deletes have no read to ask.
+        const std::string what = "what " + entity_label(c) + " created";
+        const std::string del = req.method + " " + answered(x);
+        if (c.wire != steps::Wire::http) {
+            ++unknown;
+            r.detail += "may remain: " + what + ": the delete " + del + "\n";
+            record("delete " + what, std::move(x), c, req);
+            continue;
         }
+        Request read = req;
+        read.method = "GET";
+        if (limiter.active()) co_await limiter.acquire();
+        Exchange back = co_await run.send(read);
+        if (!back.error) answered_any = true;
+        const int st = back.error ? 0 : back.response->status;
+        if (st == 404 || st == 410) continue;  // gone: deleted after all
+        if (st / 100 == 2) {
+            ++remain;
+            r.detail += "remains on the target: " + what + ": " + del + ", and GET " + req.url + " answered " +
+                        std::to_string(st) + "\n";
+        } else {
+            ++unknown;
+            r.detail += "may remain: " + what + ": " + del + ", and the read to confirm (GET " + req.url + ") " +
+                        answered(back) + "\n";
+        }
+        record("delete " + what, std::move(x), c, req);
+        record("read " + what + " back", std::move(back), c, read);
     }
+    if (unreachable) *unreachable = sent_any && !answered_any;
+    const std::size_t failed = remain + unknown + undeletable;
     if (failed == 0) co_return std::nullopt;
     r.outcome = Outcome::error;
+    std::string parts;
+    auto part = [&](std::size_t n, const std::string& what) {
+        if (n == 0) return;
+        if (!parts.empty()) parts += ", ";
+        parts += std::to_string(n) + " " + what;
+    };
+    part(remain, "confirmed to remain on the target");
+    part(unknown, "may remain (not confirmed either way)");
+    part(undeletable, "could not be deleted at all");
     r.message = "could not delete " + std::to_string(failed) + " of " + std::to_string(done) +
-                " entities this run created; they remain on the target (see the steps)";
+                " entities this run created: " + parts + " (see the steps)";
     co_return r;
 }
 

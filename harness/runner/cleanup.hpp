@@ -23,13 +23,24 @@ namespace idconform::runner {
 
 // Records an entity a step created (its id from the answer at cl.id_at, or
 // the Location header) so that the end of the suite deletes it, unless a
-// DELETE already did.
+// DELETE already did. A 2xx whose id cannot be read is recorded too, as an
+// entity that cannot be deleted (the cleanup reports it).
 void register_created(SuiteRun& run, const suite::Cleanup& cl, const Request& req, const Exchange& x, BodyJson& body,
                       const Scope& scope, const std::string& step_name);
 
-// Deletes every entity the suite created and nobody deleted yet; returns an
-// error case (the caller counts it as a transport error) naming those it
-// could not delete, or nullopt when nothing remains.
-[[nodiscard]] boost::asio::awaitable<std::optional<CaseResult>> cleanup_created(SuiteRun& run, RateLimiter& limiter);
+// A PUT/PATCH at a created entity's URL answered 2xx with another id at its
+// id_at: the entity was re-keyed (a defect), so the cleanup deletes it under
+// the id it has now.
+void follow_rekey(SuiteRun& run, const Request& req, BodyJson& body);
+
+// Deletes every entity the suite created and nobody deleted yet, last created
+// first. A delete answered anything but 2xx is followed by a read of the
+// entity: gone (404/410) counts as deleted; otherwise the entity is reported
+// as confirmed to remain (the read answered 2xx) or as possibly remaining.
+// Returns an error case naming those problems, or nullopt when nothing
+// remains. `unreachable` (if given) is set when the cleanup sent requests
+// and the target answered none of them (a transport problem, exit 3).
+[[nodiscard]] boost::asio::awaitable<std::optional<CaseResult>> cleanup_created(SuiteRun& run, RateLimiter& limiter,
+                                                                                bool* unreachable = nullptr);
 
 }  // namespace idconform::runner

@@ -118,6 +118,7 @@ void Engine::judge_answer(SuiteRun& run, const suite::Step& st, const Request& r
     if (st.is<suite::HttpRequest>() && req.method == "DELETE" && status / 100 == 2)
         run.deleted.insert(delete_key(steps::Wire::http, req));
     if (st.cleanup && status / 100 == 2) register_created(run, *st.cleanup, req, x, body, scope, out.record.name);
+    if (st.is<suite::HttpRequest>() && status / 100 == 2) follow_rekey(run, req, body);
     if (!st.captures.empty()) {
         // Captured even when a check failed: teardown needs the ids of what
         // was created to clean it up.
@@ -350,8 +351,11 @@ awaitable<void> Engine::finish_suite(SuiteRun& run, bool setup_failed, Report& r
     std::optional<CaseResult> teardown_result, cleanup_result;
     if (run.started) {
         teardown_result = co_await run_phase(run, s.teardown, "teardown");
-        cleanup_result = co_await cleanup_created(run, limiter_);
-        if (cleanup_result) ++report_.transport_errors;
+        // Entities left behind by a target that answers are an <error> of the
+        // cleanup case, not a transport error: exit 3 only when it did not answer.
+        bool unreachable = false;
+        cleanup_result = co_await cleanup_created(run, limiter_, &unreachable);
+        if (cleanup_result && unreachable) ++report_.transport_errors;
         run.shutdown();
     }
     if (!run.scan_findings.empty()) {

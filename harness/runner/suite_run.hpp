@@ -43,9 +43,14 @@ struct SuiteRun {
         steps::Wire wire = steps::Wire::http;
         std::string key;     // delete_key() of the request
         std::string origin;  // the step that created it, for the report
-        std::string problem; // why it cannot be deleted (no delete endpoint)
+        std::string problem; // why it cannot be deleted (no delete endpoint, no id in the create answer)
+        // Following a re-key (an update answered with another id): the id it
+        // has now, where a create/update answer holds it, and the delete URL
+        // around the id (prefix + id + suffix; both empty: cannot be rebuilt).
+        std::string id, id_at, url_prefix, url_suffix;
+        std::string rekeyed_from;  // the id it was created with, when a re-key changed it
     };
-    std::vector<Created> created;  // entities this suite created, in order
+    std::vector<Created> created;  // entities this suite created, in order (cleanup deletes them last first)
     std::set<std::string> deleted;  // delete_key()s of requests answered 2xx
     std::vector<StepRecord> scan_findings;  // setup/teardown steps whose only failures are shape-scan findings
 

@@ -276,12 +276,17 @@ cases:
         }
     const CaseResult& cleanup = r.rec.named("cleanup");
     CHECK(cleanup.outcome == Outcome::error);
-    CHECK(cleanup.message == "could not delete 1 of 2 entities this run created; they remain on the target (see the steps)");
-    REQUIRE(cleanup.steps.size() == 1);
-    CHECK(cleanup.steps[0].name == "delete what 'POST /items' created");
+    // The read after the failed delete found it (the fallback answers GET 204).
+    CHECK(cleanup.message ==
+          "could not delete 1 of 2 entities this run created: 1 confirmed to remain on the target (see the steps)");
+    REQUIRE(cleanup.steps.size() == 2);
+    CHECK(cleanup.steps[0].name == "delete what 'POST /items' (id i3) created");
+    CHECK(cleanup.steps[1].name == "read what 'POST /items' (id i3) created back");
     // Its evidence is redacted and can be sent again.
     CHECK(cleanup.steps[0].reproduce == "curl -sS -i -X DELETE 'http://t/items/i3' -H 'Authorization: <redacted>'");
-    CHECK(r.report.transport_errors == 1);
+    CHECK(cleanup.steps[1].reproduce == "curl -sS -i 'http://t/items/i3' -H 'Authorization: <redacted>'");
+    // The target answered: what it left behind is the cleanup's <error>, not a transport error (exit 3).
+    CHECK(r.report.transport_errors == 0);
     CHECK(r.rec.names().back() == "cleanup");
 }
 
@@ -315,4 +320,155 @@ cases:
     auto report = runner::run({s}, {}, rec, script.factory({"grpc"}));
     CHECK(rec.named("g").outcome == Outcome::error);
     CHECK(rec.named("g").message.find("no transport named 'grpc'") != std::string::npos);
+}
+
+namespace {
+
+// The URLs of the requests with this method, in the order they were sent.
+std::vector<std::string> urls(const Script& script, const std::string& method) {
+    std::vector<std::string> out;
+    for (const auto& seen : script.requests())
+        if (seen.request.method == method) out.push_back(seen.request.url);
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("cleanup: deletes last created first, so dependents go before what they reference") {
+    Script script;
+    script.on("POST", "http://t/categories", Reply::answer(201, R"({"id":"c1"})"));
+    script.on("POST", "http://t/products", Reply::answer(201, R"({"id":"p1"})"), 1);
+    script.on("POST", "http://t/products", Reply::answer(201, R"({"id":"p2"})"), 1);
+    // A target that restricts: the category cannot go while a product references it.
+    script.otherwise([&script](const Request& r) {
+        if (r.method == "DELETE" && r.url == "http://t/categories/c1" &&
+            (script.count("DELETE", "http://t/products/p1") == 0 || script.count("DELETE", "http://t/products/p2") == 0))
+            return Reply::answer(409);
+        return Reply::answer(r.method == "DELETE" ? 204 : 404);
+    });
+    const auto s = load(head + R"(cases:
+  - name: a category and two of its products
+    steps:
+      - {http: {method: POST, path: /categories}, cleanup: {path: "/categories/{id}"}}
+      - {http: {method: POST, path: /products}, cleanup: {path: "/products/{id}"}}
+      - {http: {method: POST, path: /products}, cleanup: {path: "/products/{id}"}}
+)");
+    auto r = run({s}, script);
+    CHECK(urls(script, "DELETE") ==
+          std::vector<std::string>{"http://t/products/p2", "http://t/products/p1", "http://t/categories/c1"});
+    CHECK(r.rec.names() == std::vector<std::string>{"a category and two of its products"});
+}
+
+TEST_CASE("cleanup: a delete answered 404, 401 or 5xx is followed by a read; only a read that finds it says it remains") {
+    Script script;
+    for (int i = 1; i <= 5; ++i)
+        script.on("POST", "http://t/items", Reply::answer(201, R"({"id":"i)" + std::to_string(i) + R"("})"), 1);
+    script.on("DELETE", "http://t/items/i1", Reply::answer(404));  // gone already
+    script.on("DELETE", "http://t/items/i2", Reply::answer(503));  // deleted anyway
+    script.on("GET", "http://t/items/i2", Reply::answer(404));
+    script.on("DELETE", "http://t/items/i3", Reply::answer(404));  // a lie: it is there
+    script.on("GET", "http://t/items/i3", Reply::answer(200, R"({"id":"i3"})"));
+    script.on("DELETE", "http://t/items/i4", Reply::answer(401));  // and the read is refused too
+    script.on("GET", "http://t/items/i4", Reply::answer(401));
+    script.on("DELETE", "http://t/items/i5", Reply::answer(204));
+    const auto s = load(head + "cases:\n" + [] {
+        std::string cases;
+        for (int i = 1; i <= 5; ++i)
+            cases += "  - name: c" + std::to_string(i) +
+                     "\n    steps: [{http: {method: POST, path: /items}, cleanup: {path: \"/items/{id}\"}}]\n";
+        return cases;
+    }());
+    auto r = run({s}, script);
+    // Every failed delete was read back; the one that succeeded was not.
+    for (const char* id : {"i1", "i2", "i3", "i4"}) CHECK(script.count("GET", std::string("http://t/items/") + id) == 1);
+    CHECK(script.count("GET", "http://t/items/i5") == 0);
+    const CaseResult& cleanup = r.rec.named("cleanup");
+    CHECK(cleanup.outcome == Outcome::error);
+    CHECK(cleanup.message == "could not delete 2 of 5 entities this run created: 1 confirmed to remain on the target, "
+                             "1 may remain (not confirmed either way) (see the steps)");
+    // Last created first: i4 is reported before i3; each with what the delete and the read answered.
+    CHECK(cleanup.detail ==
+          "may remain: what 'POST /items' (id i4) created: DELETE answered 401, and the read to confirm "
+          "(GET http://t/items/i4) answered 401\n"
+          "remains on the target: what 'POST /items' (id i3) created: DELETE answered 404, and GET "
+          "http://t/items/i3 answered 200\n");
+    REQUIRE(cleanup.steps.size() == 4);
+    CHECK(cleanup.steps[0].exchange.request.url == "http://t/items/i4");
+    CHECK(cleanup.steps[3].exchange.request.method == "GET");
+    CHECK(r.report.transport_errors == 0);
+}
+
+TEST_CASE("cleanup: an entity an update re-keyed is deleted under the id it has now") {
+    Script script;
+    script.on("POST", "http://t/items", Reply::answer(201, R"({"id":"i1"})"));
+    // The defect: the update answers with another id (the entity moved).
+    script.on("PUT", "http://t/items/i1", Reply::answer(200, R"({"id":"i9"})"));
+    script.on("DELETE", "http://t/items/i9", Reply::answer(204));
+    const auto s = load(head + R"(cases:
+  - name: update re-keys
+    steps:
+      - {http: {method: POST, path: /items}, cleanup: {path: "/items/{id}"}, capture: {id: /id}}
+      - {http: {method: PUT, path: "/items/{id}", json: {name: x}}}
+)");
+    auto r = run({s}, script);
+    CHECK(urls(script, "DELETE") == std::vector<std::string>{"http://t/items/i9"});
+    CHECK(r.rec.names() == std::vector<std::string>{"update re-keys"});
+}
+
+TEST_CASE("cleanup: a re-keyed entity that cannot be deleted is reported under both ids") {
+    Script script;
+    script.on("POST", "http://t/items", Reply::answer(201, R"({"id":7})"));  // an integer id
+    script.on("PATCH", "http://t/items/7", Reply::answer(200, R"({"id":8})"));
+    script.on("DELETE", "http://t/items/8", Reply::answer(500));
+    script.on("GET", "http://t/items/8", Reply::answer(200, R"({"id":8})"));
+    const auto s = load(head + R"(cases:
+  - name: patch re-keys
+    steps:
+      - {http: {method: POST, path: /items}, cleanup: {path: "/items/{id}"}, capture: {id: /id}}
+      - {http: {method: PATCH, path: "/items/{id}", json: {name: x}}}
+)");
+    auto r = run({s}, script);
+    CHECK(script.count("DELETE", "http://t/items/7") == 0);
+    const CaseResult& cleanup = r.rec.named("cleanup");
+    CHECK(cleanup.detail == "remains on the target: what 'POST /items' (id 8, re-keyed from 7) created: DELETE answered "
+                            "500, and GET http://t/items/8 answered 200\n");
+}
+
+TEST_CASE("cleanup: a create whose answer gives no id is reported, not leaked silently") {
+    Script script;
+    script.on("POST", "http://t/uploads", Reply::answer(201, R"({"status":"ok"})"), 1);
+    script.on("POST", "http://t/uploads", Reply::answer(201, R"({"id":"u2"})"), 1);
+    script.otherwise([](const Request&) { return Reply::answer(204); });
+    const auto s = load(head + R"(cases:
+  - name: upload
+    steps:
+      - {http: {method: POST, path: /uploads}, cleanup: {path: "/uploads/{id}"}}
+      - {http: {method: POST, path: /uploads}, cleanup: {path: "/uploads/{id}"}}
+)");
+    auto r = run({s}, script);
+    CHECK(urls(script, "DELETE") == std::vector<std::string>{"http://t/uploads/u2"});
+    const CaseResult& cleanup = r.rec.named("cleanup");
+    CHECK(cleanup.outcome == Outcome::error);
+    CHECK(cleanup.message ==
+          "could not delete 1 of 2 entities this run created: 1 could not be deleted at all (see the steps)");
+    CHECK(cleanup.detail == "not deleted: what 'POST /uploads' created: its id could not be read from the create "
+                            "answer (201, nothing at /id and no Location header): it cannot be deleted and may remain\n");
+    CHECK(r.report.transport_errors == 0);
+}
+
+TEST_CASE("cleanup: only a target that answered none of the cleanup's requests makes it a transport error") {
+    Script script;
+    script.on("POST", "http://t/items", Reply::answer(201, R"({"id":"i1"})"));
+    script.on("DELETE", "http://t/items/i1", Reply::fail(TransportErrorKind::connect, "refused"));
+    script.on("GET", "http://t/items/i1", Reply::fail(TransportErrorKind::connect, "refused"));
+    const auto s = load(head + R"(cases:
+  - name: c
+    steps: [{http: {method: POST, path: /items}, cleanup: {path: "/items/{id}"}}]
+)");
+    auto r = run({s}, script);
+    const CaseResult& cleanup = r.rec.named("cleanup");
+    CHECK(cleanup.outcome == Outcome::error);
+    CHECK(cleanup.detail == "may remain: what 'POST /items' (id i1) created: DELETE failed (refused), and the read to "
+                            "confirm (GET http://t/items/i1) failed (refused)\n");
+    CHECK(r.report.transport_errors == 1);
 }
