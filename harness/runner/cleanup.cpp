@@ -7,6 +7,7 @@
 #include "runner/steps/http.hpp"
 #include "runner/steps/request_parts.hpp"
 
+#include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
 namespace idconform::runner {
@@ -86,6 +87,8 @@ void register_created(SuiteRun& run, const suite::Cleanup& cl, const Request& re
         SuiteRun::Created c;
         c.wire = steps::Wire::grpc;
         c.id = id;
+        c.id_at = id_at;
+        c.grpc_id_field = cl.grpc_id_field;
         c.request.transport = req.transport;
         c.request.url = req.url;
         c.request.method = cl.grpc_method;
@@ -125,16 +128,53 @@ void register_created(SuiteRun& run, const suite::Cleanup& cl, const Request& re
     run.created.push_back(std::move(c));
 }
 
-void follow_rekey(SuiteRun& run, const Request& req, BodyJson& body) {
-    if (req.method != "PUT" && req.method != "PATCH") return;
+namespace {
+
+// Whether a request message holds `id` as a string anywhere (a gRPC update
+// names its entity at its own id field, which need not be the delete's).
+bool holds_string(const json::value& v, std::string_view id) {
+    if (v.is_string()) return v.as_string() == id;
+    if (v.is_object()) {
+        for (const auto& kv : v.as_object())
+            if (holds_string(kv.value(), id)) return true;
+    } else if (v.is_array()) {
+        for (const auto& e : v.as_array())
+            if (holds_string(e, id)) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+void follow_rekey(SuiteRun& run, steps::Wire wire, const Request& req, BodyJson& body) {
+    if (wire == steps::Wire::http && req.method != "PUT" && req.method != "PATCH") return;
+    if (wire != steps::Wire::http && wire != steps::Wire::grpc) return;
+    std::optional<json::value> message;  // the gRPC request, parsed once
     for (auto& c : run.created) {
-        if (c.wire != steps::Wire::http || !c.problem.empty() || c.url_prefix.empty()) continue;
-        if (c.request.url != req.url || run.deleted.count(c.key)) continue;
+        if (c.wire != wire || !c.problem.empty() || c.id_at.empty() || run.deleted.count(c.key)) continue;
+        if (wire == steps::Wire::http) {
+            if (c.url_prefix.empty() || c.request.url != req.url) continue;
+        } else {
+            if (c.request.transport != req.transport || c.request.url != req.url || c.request.method == req.method)
+                continue;
+            if (!message) {
+                boost::system::error_code ec;
+                message = json::parse(req.body, ec);
+                if (ec) return;
+            }
+            if (!holds_string(*message, c.id)) continue;
+        }
         const std::string now = id_in(body, c.id_at);
         if (now.empty() || now == c.id) continue;
         if (c.rekeyed_from.empty()) c.rekeyed_from = c.id;
         c.id = now;
-        c.request.url = c.url_prefix + encoded_segment(now) + c.url_suffix;
+        if (wire == steps::Wire::http) {
+            c.request.url = c.url_prefix + encoded_segment(now) + c.url_suffix;
+        } else {
+            json::value msg = json::object();
+            (void)set_at_pointer(msg, c.grpc_id_field, json::value(now));
+            c.request.body = json::serialize(msg);
+        }
         c.key = delete_key(c.wire, c.request);
     }
 }

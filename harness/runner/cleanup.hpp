@@ -7,6 +7,7 @@
 #include "runner/body_json.hpp"
 #include "runner/rate_limiter.hpp"
 #include "runner/scope.hpp"
+#include "runner/steps/env.hpp"
 #include "runner/suite_run.hpp"
 #include "suite/model.hpp"
 
@@ -28,10 +29,11 @@ namespace idconform::runner {
 void register_created(SuiteRun& run, const suite::Cleanup& cl, const Request& req, const Exchange& x, BodyJson& body,
                       const Scope& scope, const std::string& step_name);
 
-// A PUT/PATCH at a created entity's URL answered 2xx with another id at its
-// id_at: the entity was re-keyed (a defect), so the cleanup deletes it under
-// the id it has now.
-void follow_rekey(SuiteRun& run, const Request& req, BodyJson& body);
+// A PUT/PATCH at a created entity's URL (over gRPC: another method of the
+// same target whose message holds the entity's id) answered 2xx with another
+// id at its id_at: the entity was re-keyed (a defect), so the cleanup deletes
+// it under the id it has now.
+void follow_rekey(SuiteRun& run, steps::Wire wire, const Request& req, BodyJson& body);
 
 // Deletes every entity the suite created and nobody deleted yet, last created
 // first. A delete answered anything but 2xx is followed by a read of the

@@ -118,7 +118,7 @@ void Engine::judge_answer(SuiteRun& run, const suite::Step& st, const Request& r
     if (st.is<suite::HttpRequest>() && req.method == "DELETE" && status / 100 == 2)
         run.deleted.insert(delete_key(steps::Wire::http, req));
     if (st.cleanup && status / 100 == 2) register_created(run, *st.cleanup, req, x, body, scope, out.record.name);
-    if (st.is<suite::HttpRequest>() && status / 100 == 2) follow_rekey(run, req, body);
+    if (status / 100 == 2) follow_rekey(run, steps::wire(st), req, body);
     if (!st.captures.empty()) {
         // Captured even when a check failed: teardown needs the ids of what
         // was created to clean it up.

@@ -49,6 +49,7 @@ struct SuiteRun {
         // around the id (prefix + id + suffix; both empty: cannot be rebuilt).
         std::string id, id_at, url_prefix, url_suffix;
         std::string rekeyed_from;  // the id it was created with, when a re-key changed it
+        std::string grpc_id_field;  // gRPC: where the delete message holds the id
     };
     std::vector<Created> created;  // entities this suite created, in order (cleanup deletes them last first)
     std::set<std::string> deleted;  // delete_key()s of requests answered 2xx

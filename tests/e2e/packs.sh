@@ -1,4 +1,4 @@
-# packs.sh conformant | cleanup | DEFECT RULE: the built-in packs driven by
+# packs.sh conformant | cleanup | cleanup-rekey | DEFECT RULE: the built-in packs driven by
 # the example target profile. Conformant: exit 0, nothing failed, every
 # entity the run created is gone and data it did not create is untouched.
 # A defect: exit 1 and a <failure> filed under the defect's rule.
@@ -57,6 +57,20 @@ cleanup)
   [ "$(junit_xpath "count(//testcase[@name='cleanup'][error])")" != 0 ] || fail "undeletable entities are not reported"
   grep -q "could not delete" "$WORK/junit.xml" || fail "cleanup error does not say what remains"
   echo "ok: entities that cannot be deleted are reported"
+  ;;
+cleanup-rekey)
+  # id-changes-on-update: the update answers with a fresh id and the entity
+  # moves to it. The cleanup follows it there (over HTTP and gRPC): nothing
+  # is left behind, and the cleanup does not claim what it did not see.
+  start_server --defect id-changes-on-update
+  run_idconform --target "$PROFILE" --filter 'the id is unchanged after an update'
+  expect_code 1
+  junit_valid
+  [ "$(junit_xpath "count(//testcase[contains(@classname, '.DATA-ID-006')][failure])")" != 0 ] || fail "the re-key is not a DATA-ID-006 failure"
+  [ "$(junit_xpath "count(//testcase[@name='cleanup'])")" = 0 ] || { grep -A3 "cleanup" "$WORK/err" >&2; fail "the cleanup reports a problem"; }
+  left=$(api alice "$BASE_URL/v1/products" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["items"]))')
+  [ "$left" = 0 ] || fail "$left re-keyed entities were left behind"
+  echo "ok: re-keyed entities are deleted under their new ids"
   ;;
 legacy-salt)
   start_server
