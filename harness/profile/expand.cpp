@@ -42,33 +42,19 @@ public:
 
     suite::Suite build() {
         s_.name = s_.name + " " + r_.name + (over_grpc_ ? " over grpc" : "");
-        if (p_.grpc) {
-            suite::Target::Grpc g;
-            g.pos = p_.grpc->pos;
-            g.address = p_.grpc->address;
-            g.protos = p_.grpc->protos;
-            g.import_paths = p_.grpc->import_paths;
-            g.reflection = p_.grpc->reflection;
-            g.tls = p_.grpc->tls;
-            s_.target.grpc = std::move(g);
-        }
+        // One target model: the profile's target parts are the suite's types.
+        if (p_.grpc) s_.target.grpc = *p_.grpc;
         s_.target.pos = p_.pos;
         s_.target.base_url = p_.base_url;
         s_.target.headers = p_.headers;
-        s_.target.ca_file = p_.ca_file;
-        s_.target.cert_file = p_.cert_file;
-        s_.target.key_file = p_.key_file;
-        s_.target.insecure = p_.insecure;
-        s_.target.connect_timeout_ms = p_.connect_timeout_ms;
-        s_.target.read_timeout_ms = p_.read_timeout_ms;
+        static_cast<suite::TargetTls&>(s_.target) = p_;
+        static_cast<suite::TargetTimeouts&>(s_.target) = p_;
         s_.principals.clear();
         const char* roles[] = {"owner", "other"};
         for (std::size_t i = 0; i < p_.principals.size() && i < 2; ++i) {
-            suite::Principal pr;
-            pr.pos = p_.principals[i].pos;
+            suite::Principal pr = p_.principals[i];
             pr.name = roles[i];
-            pr.headers = p_.principals[i].headers;
-            s_.principals[roles[i]] = pr;
+            s_.principals[roles[i]] = std::move(pr);
         }
         std::vector<suite::Variable> vars;
         resource_vars(vars);

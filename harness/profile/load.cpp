@@ -6,6 +6,7 @@
 
 #include "core/grpc_method.hpp"
 #include "suite/operation.hpp"
+#include "suite/target_reader.hpp"
 #include "suite/yaml_reader.hpp"
 
 #include <re2/re2.h>
@@ -31,11 +32,7 @@ namespace {
 const std::vector<std::string> profile_keys = {"name",       "base_url",   "headers", "tls",       "timeout",
                                                "clock_skew", "principals", "packs",   "resources", "request_id",
                                                "grpc"};
-const std::vector<std::string> grpc_target_keys = {"address", "tls", "reflection", "protos", "import_paths"};
 const std::vector<std::string> grpc_op_keys = suite::operation_names();
-const std::vector<std::string> tls_keys = {"cacert", "cert", "key", "insecure"};
-const std::vector<std::string> timeout_keys = {"connect", "read"};
-const std::vector<std::string> principal_keys = {"headers"};
 const std::vector<std::string> resource_keys = {"create", "read",     "update", "delete",     "list",       "put",
                                                 "id",     "location", "fields", "references", "time_field", "lookup",
                                                 "action", "job",      "legacy", "viewable",   "grpc"};
@@ -174,13 +171,8 @@ public:
                      "say where the target listens, e.g. base_url: ${env:IDCONFORM_BASE_URL:-http://127.0.0.1:8080}");
         }
         if (const auto* e = m->find("headers")) p.headers = r_.pairs(e->val(), "headers", "{Accept: application/json}");
-        if (const auto* e = m->find("tls")) tls(e->val(), p);
-        if (const auto* e = m->find("timeout")) {
-            if (auto to = r_.mapping(e->val(), "timeout", timeout_keys, "{connect: 2s, read: 5s}")) {
-                if (const auto* y = to->find("connect")) p.connect_timeout_ms = r_.duration(y->val(), "connect");
-                if (const auto* y = to->find("read")) p.read_timeout_ms = r_.duration(y->val(), "read");
-            }
-        }
+        if (const auto* e = m->find("tls")) detail::read_tls(r_, e->val(), p);
+        if (const auto* e = m->find("timeout")) detail::read_timeouts(r_, e->val(), p);
         if (const auto* e = m->find("clock_skew")) p.clock_skew_ms = r_.duration(e->val(), "clock_skew");
         if (const auto* e = m->find("principals"))
             principals(*e, p);
@@ -189,7 +181,10 @@ public:
                      "name at least one principal; the first owns the test data, e.g.\n  principals:\n    alice: "
                      "{headers: {Authorization: \"Bearer ${env:IDCONFORM_TOKEN_A:-alice}\"}}");
         if (const auto* e = m->find("packs")) packs(e->val(), p);
-        if (const auto* e = m->find("grpc")) grpc_target(e->val(), p);
+        if (const auto* e = m->find("grpc"))
+            if (auto g = detail::read_grpc_target(
+                    r_, e->val(), {std::filesystem::path(r_.source().path).parent_path().string(), "profile's folder", false}))
+                p.grpc = std::move(*g);
         if (const auto* e = m->find("request_id")) {
             if (auto s = r_.string(e->val(), "request_id", "request_id: X-Request-Id")) {
                 if (s->empty() || s->find_first_of(" \t:()<>@,;\\\"/[]?={}") != std::string::npos)
@@ -222,41 +217,6 @@ private:
     std::vector<ReferenceSite> sites_;
     std::vector<std::string> written_names_;  // every resource name, also of resources that failed to load
     std::vector<std::pair<std::string, Val>> grpc_sites_;  // resources with a grpc: section
-
-    // `grpc:` at the top: where the target's gRPC server listens and where its
-    // schemas come from. Files are resolved against the profile's folder.
-    void grpc_target(const Val& v, Profile& p) {
-        const char* const example = "{address: \"${env:IDCONFORM_GRPC_ADDRESS:-127.0.0.1:50051}\", reflection: true}";
-        const std::size_t before = diags_->size();
-        auto m = r_.mapping(v, "grpc", grpc_target_keys, example);
-        if (!m) return;
-        GrpcTarget g;
-        g.pos = r_.pos(v);
-        if (const auto* y = m->find("address")) {
-            if (auto s = r_.string(y->val(), "address", "address: 127.0.0.1:50051", true); s && r_.check_template_at(y->val(), *s, false)) {
-                if (s->empty()) r_.error(y->val(), "the gRPC address is empty", "write host:port, e.g. address: 127.0.0.1:50051");
-                g.address = *s;
-            }
-        } else {
-            r_.error(v, "missing required key 'address' in grpc", std::string("say where gRPC listens, e.g. grpc: ") + example);
-        }
-        if (const auto* y = m->find("tls"))
-            if (auto b = r_.boolean(y->val(), "tls")) g.tls = *b;
-        if (const auto* y = m->find("reflection"))
-            if (auto b = r_.boolean(y->val(), "reflection")) g.reflection = *b;
-        const auto dir = std::filesystem::path(r_.source().path).parent_path();
-        auto files = [&](const char* key, std::vector<std::string>& out) {
-            if (const auto* y = m->find(key))
-                if (auto list = r_.strings(y->val(), key, std::string(key) + ": [proto/products.proto]", true))
-                    for (auto& f : *list) out.push_back(std::filesystem::path(f).is_absolute() ? f : (dir / f).string());
-        };
-        files("protos", g.protos);
-        files("import_paths", g.import_paths);
-        if (!g.reflection && g.protos.empty() && diags_->size() == before)
-            r_.error(v, "the gRPC schemas come from nowhere",
-                     "either ask the server (reflection: true) or name the .proto files (protos: [api/products.proto])");
-        p.grpc = std::move(g);
-    }
 
     // `grpc:` under a resource: its operations as unary methods.
     std::optional<GrpcOps> grpc_ops(const Entry& e, const std::string& resource) {
@@ -318,19 +278,6 @@ private:
 
     // --------------------------------------------------------- target part
 
-    void tls(const Val& v, Profile& p) {
-        auto m = r_.mapping(v, "tls", tls_keys, "{cacert: certs/ca.pem, insecure: false}");
-        if (!m) return;
-        if (const auto* y = m->find("cacert"))
-            if (auto s = r_.string(y->val(), "cacert", "cacert: certs/ca.pem", true)) p.ca_file = *s;
-        if (const auto* y = m->find("cert"))
-            if (auto s = r_.string(y->val(), "cert", "cert: certs/client.pem", true)) p.cert_file = *s;
-        if (const auto* y = m->find("key"))
-            if (auto s = r_.string(y->val(), "key", "key: certs/client.key", true)) p.key_file = *s;
-        if (const auto* y = m->find("insecure"))
-            if (auto b = r_.boolean(y->val(), "insecure")) p.insecure = *b;
-    }
-
     void principals(const Entry& e, Profile& p) {
         const char* const example = "\n  principals:\n    alice: {headers: {Authorization: \"Bearer ...\"}}";
         auto m = r_.mapping(e.val(), "principals", {}, example);
@@ -342,25 +289,8 @@ private:
                      "\"Bearer alice\"}}\n    bob: {headers: {Authorization: \"Bearer bob\"}}");
             return;
         }
-        for (const auto& entry : m->entries) {
-            if (!detail::valid_name(entry.key)) {
-                r_.error(entry.key_val(), "bad principal name '" + entry.key + "'",
-                         "names use letters, digits, '_' and '-' and start with a letter, e.g. alice");
-                continue;
-            }
-            Principal pr;
-            pr.name = entry.key;
-            pr.pos = r_.pos(entry.key_val());
-            // `anonymous:` or `anonymous: {}`: a principal that sends no headers.
-            if (!entry.value.IsNull()) {
-                auto pm = r_.mapping(entry.val(), "principal", principal_keys,
-                                     "{headers: {Authorization: \"Bearer ${env:IDCONFORM_TOKEN_A:-alice}\"}}");
-                if (!pm) continue;
-                if (const auto* h = pm->find("headers"))
-                    pr.headers = r_.pairs(h->val(), "headers", "{Authorization: \"Bearer ${env:IDCONFORM_TOKEN_A}\"}");
-            }
-            p.principals.push_back(std::move(pr));
-        }
+        for (const auto& entry : m->entries)
+            if (auto pr = detail::read_principal(r_, entry)) p.principals.push_back(std::move(*pr));
     }
 
     void packs(const Val& v, Profile& p) {

@@ -91,14 +91,9 @@ struct GrpcOps {
 };
 
 // How to reach the target over gRPC (`grpc:` at the top of the profile).
-struct GrpcTarget {
-    SourcePos pos;
-    std::string address;                    // template, host:port
-    bool tls = false;                       // TLS with the profile's tls: options
-    bool reflection = false;                // schemas from server reflection
-    std::vector<std::string> protos;        // or from these .proto files (resolved against the profile's folder)
-    std::vector<std::string> import_paths;  // their import roots (resolved likewise)
-};
+// Where the target's gRPC server listens and where its schemas come from:
+// the suite model's gRPC target, read by the same function (suite/target_reader.hpp).
+using GrpcTarget = suite::Target::Grpc;
 
 struct Resource {
     SourcePos pos;
@@ -117,21 +112,18 @@ struct Resource {
     std::optional<Viewable> viewable; // pack viewable-id
 };
 
-struct Principal {
-    SourcePos pos;
-    std::string name;
-    std::vector<std::pair<std::string, std::string>> headers;  // templates, e.g. Bearer ${env:TOKEN_A}
-};
+// A principal (headers templates, e.g. Bearer ${env:TOKEN_A}; none for
+// `anonymous:`): the suite model's, read by the same function.
+using Principal = suite::Principal;
 
-struct Profile {
+// The target part (TLS files, timeouts) is the suite model's (suite::TargetTls,
+// suite::TargetTimeouts), read by the same functions as a suite's target.
+struct Profile : suite::TargetTls, suite::TargetTimeouts {
     SourcePos pos;
     std::string file;
     std::string name;
     std::string base_url;                         // template
     std::vector<std::pair<std::string, std::string>> headers;  // sent on every request
-    std::string ca_file, cert_file, key_file;
-    bool insecure = false;
-    std::optional<long> connect_timeout_ms, read_timeout_ms;
     std::optional<long> clock_skew_ms;
     std::vector<Principal> principals;            // the first is the owner, the second the other principal
     std::vector<std::string> packs;               // e.g. data-id, nil-max; empty = every pack that applies

@@ -1,6 +1,7 @@
 // The suite loader, the suite's environment: `vars:`, `target:` (base URL,
 // headers, TLS, timeouts, Kafka, gRPC) and `principals:`.
 #include "suite/loader_impl.hpp"
+#include "suite/target_reader.hpp"
 
 #include "scan/scan.hpp"
 #include "core/grpc_status.hpp"
@@ -22,10 +23,6 @@ namespace {
 
 const std::vector<std::string> target_keys = {"base_url", "headers", "tls", "timeout", "kafka", "grpc"};
 const std::vector<std::string> kafka_target_keys = {"brokers", "properties"};
-const std::vector<std::string> grpc_target_keys = {"address", "protos", "import_paths", "reflection", "tls"};
-const std::vector<std::string> tls_keys = {"cacert", "cert", "key", "insecure"};
-const std::vector<std::string> timeout_keys = {"connect", "read"};
-const std::vector<std::string> principal_keys = {"headers"};
 const std::vector<std::string> secret_var_keys = {"value", "secret"};
 
 }  // namespace
@@ -80,18 +77,7 @@ void Loader::target(Reader& r, const Entry& e, Target& t) {
                               true))
             t.base_url = *s;
     if (const auto* x = m->find("headers")) t.headers = r.pairs(x->val(), "headers", "{Accept: application/json}");
-    if (const auto* x = m->find("tls")) {
-        if (auto tls = r.mapping(x->val(), "tls", tls_keys, "{cacert: certs/ca.pem, insecure: false}")) {
-            if (const auto* y = tls->find("cacert"))
-                if (auto s = r.string(y->val(), "cacert", "cacert: certs/ca.pem", true)) t.ca_file = *s;
-            if (const auto* y = tls->find("cert"))
-                if (auto s = r.string(y->val(), "cert", "cert: certs/client.pem", true)) t.cert_file = *s;
-            if (const auto* y = tls->find("key"))
-                if (auto s = r.string(y->val(), "key", "key: certs/client.key", true)) t.key_file = *s;
-            if (const auto* y = tls->find("insecure"))
-                if (auto b = r.boolean(y->val(), "insecure")) t.insecure = *b;
-        }
-    }
+    if (const auto* x = m->find("tls")) read_tls(r, x->val(), t);
     if (const auto* x = m->find("kafka")) {
         const std::size_t before = diags.size();
         if (auto km = r.mapping(x->val(), "kafka", kafka_target_keys,
@@ -108,99 +94,16 @@ void Loader::target(Reader& r, const Entry& e, Target& t) {
                     r.pairs(y->val(), "properties", "{security.protocol: SASL_SSL, sasl.password: \"${env:KAFKA_PASSWORD}\"}");
         }
     }
-    if (const auto* x = m->find("grpc")) grpc_target(r, *x, t);
-    if (const auto* x = m->find("timeout")) {
-        if (auto to = r.mapping(x->val(), "timeout", timeout_keys, "{connect: 2s, read: 5s}")) {
-            if (const auto* y = to->find("connect")) t.connect_timeout_ms = r.duration(y->val(), "connect");
-            if (const auto* y = to->find("read")) t.read_timeout_ms = r.duration(y->val(), "read");
-        }
-    }
-}
-
-// A file or directory of the grpc section, relative to the suite file;
-// nullopt (with a diagnostic) when it does not exist.
-std::optional<std::string> Loader::grpc_path(Reader& r, const Val& v, const std::string& p, bool directory) {
-    fs::path full(p);
-    if (full.is_relative() && !suite_dir_.empty()) full = fs::path(suite_dir_) / full;
-    std::error_code ec;
-    const bool ok = directory ? fs::is_directory(full, ec) : fs::is_regular_file(full, ec);
-    if (!ok) {
-        r.error(v, std::string(directory ? "no such directory '" : "no such file '") + p + "'",
-                "paths in the grpc section are relative to the suite file (" +
-                    (suite_dir_.empty() ? std::string(".") : suite_dir_) + ")");
-        return std::nullopt;
-    }
-    return full.string();
-}
-
-void Loader::grpc_target(Reader& r, const Entry& e, Target& t) {
-    const char* const example = "{address: \"${env:IDCONFORM_GRPC_ADDRESS:-127.0.0.1:50051}\", protos: [api.proto]}";
-    auto m = r.mapping(e.val(), "grpc", grpc_target_keys, example);
-    if (!m) return;
-    Target::Grpc g;
-    g.pos = r.pos(e.val());
-    if (const auto* x = m->find("address")) {
-        if (auto s = r.string(x->val(), "address", "address: \"127.0.0.1:50051\"", true)) g.address = *s;
-    } else {
-        r.error(e.val(), "missing required key 'address' in grpc", std::string("e.g. grpc: ") + example);
-    }
-    for (const char* key : {"protos", "import_paths"}) {
-        const auto* x = m->find(key);
-        if (!x) continue;
-        const bool dirs = std::string_view(key) == "import_paths";
-        auto items = r.sequence(x->val(), key, dirs ? "import_paths: [proto]" : "protos: [proto/api.proto]");
-        if (!items) continue;
-        for (const auto& item : *items) {
-            auto s = r.string(item, key, dirs ? "import_paths: [proto]" : "protos: [proto/api.proto]");
-            if (!s) continue;
-            if (auto full = grpc_path(r, item, *s, dirs)) (dirs ? g.import_paths : g.protos).push_back(*full);
-        }
-    }
-    if (const auto* x = m->find("reflection"))
-        if (auto b = r.boolean(x->val(), "reflection")) g.reflection = *b;
-    if (!g.protos.empty() && !m->find("reflection")) g.reflection = false;
-    if (const auto* x = m->find("tls")) {
-        const Val v = x->val();
-        if (v.node.IsScalar()) {
-            if (auto b = r.boolean(v, "tls")) g.tls = *b;
-        } else if (auto tm = r.mapping(v, "tls", {"cacert", "cert", "key"}, "{cacert: certs/ca.pem}")) {
-            g.tls = true;
-            if (const auto* y = tm->find("cacert"))
-                if (auto s = r.string(y->val(), "cacert", "cacert: certs/ca.pem"))
-                    if (auto f = grpc_path(r, y->val(), *s, false)) g.ca_file = *f;
-            if (const auto* y = tm->find("cert"))
-                if (auto s = r.string(y->val(), "cert", "cert: certs/client.pem"))
-                    if (auto f = grpc_path(r, y->val(), *s, false)) g.cert_file = *f;
-            if (const auto* y = tm->find("key"))
-                if (auto s = r.string(y->val(), "key", "key: certs/client.key"))
-                    if (auto f = grpc_path(r, y->val(), *s, false)) g.key_file = *f;
-            if (g.cert_file.empty() != g.key_file.empty())
-                r.error(v, "mTLS needs both 'cert' and 'key'", "give the client certificate and its key");
-        }
-    }
-    t.grpc = std::move(g);
+    if (const auto* x = m->find("grpc"))
+        if (auto g = read_grpc_target(r, x->val(), {suite_dir_, "suite file", true})) t.grpc = std::move(*g);
+    if (const auto* x = m->find("timeout")) read_timeouts(r, x->val(), t);
 }
 
 void Loader::principals(Reader& r, const Entry& e, Suite& s) {
-    auto m = r.mapping(e.val(), "principals", {},
-                       "\n  principals:\n    alice: {headers: {Authorization: \"Bearer ${token_a}\"}}");
+    auto m = r.mapping(e.val(), "principals", {}, "\n  principals:\n    alice: {headers: {Authorization: \"Bearer ${token_a}\"}}");
     if (!m) return;
-    for (const auto& entry : m->entries) {
-        if (!valid_name(entry.key)) {
-            r.error(entry.key_val(), "bad principal name '" + entry.key + "'",
-                    "names use letters, digits, '_' and '-' and start with a letter, e.g. alice");
-            continue;
-        }
-        Principal p;
-        p.name = entry.key;
-        p.pos = r.pos(entry.key_val());
-        auto pm = r.mapping(entry.val(), "principal", principal_keys,
-                            "{headers: {Authorization: \"Bearer ${token_a}\"}}");
-        if (!pm) continue;
-        if (const auto* h = pm->find("headers"))
-            p.headers = r.pairs(h->val(), "headers", "{Authorization: \"Bearer ${token_a}\"}");
-        s.principals.emplace(p.name, std::move(p));
-    }
+    for (const auto& entry : m->entries)
+        if (auto p = read_principal(r, entry)) s.principals.emplace(p->name, std::move(*p));
 }
 
 }  // namespace idconform::suite::detail

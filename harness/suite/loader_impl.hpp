@@ -108,11 +108,7 @@ private:
 
     void target(Reader& r, const Entry& e, Target& t);
 
-    // A file or directory of the grpc section, relative to the suite file;
-    // nullopt (with a diagnostic) when it does not exist.
-    std::optional<std::string> grpc_path(Reader& r, const Val& v, const std::string& p, bool directory);
 
-    void grpc_target(Reader& r, const Entry& e, Target& t);
 
     void principals(Reader& r, const Entry& e, Suite& s);
 

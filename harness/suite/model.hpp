@@ -39,20 +39,27 @@ struct KafkaTarget : Positioned {
     std::vector<std::pair<std::string, std::string>> properties;  // librdkafka properties, templates
 };
 
-struct Target : Positioned {
+// TLS files and timeouts of a target: the same for suites (`target:`) and
+// profiles (top level), read by suite/target_reader.hpp for both.
+struct TargetTls {
+    std::string ca_file, cert_file, key_file;  // `tls: {cacert, cert, key}`, paths as written
+    bool insecure = false;
+};
+struct TargetTimeouts {
+    std::optional<long> connect_timeout_ms, read_timeout_ms;  // `timeout: {connect, read}`
+};
+
+struct Target : Positioned, TargetTls, TargetTimeouts {
     std::string base_url;                 // template, e.g. "${env:BASE_URL:-http://127.0.0.1:8080}"
     std::vector<std::pair<std::string, std::string>> headers;  // templates
-    std::string ca_file, cert_file, key_file;
-    bool insecure = false;
-    std::optional<long> connect_timeout_ms, read_timeout_ms;
     KafkaTarget kafka;
     struct Grpc : Positioned {
         std::string address;                    // template, "host:port" (or grpc://, grpcs://)
         std::vector<std::string> protos;        // .proto files, relative to the suite file
         std::vector<std::string> import_paths;  // relative to the suite file
-        bool reflection = true;                 // ask the server for services not in `protos`
+        bool reflection = true;                 // ask the server; default: only when no `protos` are named
         bool tls = false;                       // grpcs
-        std::string ca_file, cert_file, key_file;  // relative to the suite file; empty: the target's tls
+        std::string ca_file, cert_file, key_file;  // relative to the file; empty: the target's tls
     };
     std::optional<Grpc> grpc;             // `grpc:` section; grpc steps need it
 };

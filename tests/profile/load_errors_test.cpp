@@ -386,8 +386,11 @@ TEST_CASE("gRPC: the target section and resource bindings") {
                    "reflection: true");
     }
     SUBCASE("schemas come from reflection or proto files") {
-        only_error(with_top(top + "grpc: {address: \"127.0.0.1:1\"}\n"), 4, 7, "the gRPC schemas come from nowhere",
-                   "reflection: true");
+        // One reader for suites and profiles (suite/target_reader.hpp): with
+        // neither named the schemas come from reflection (a suite's default,
+        // as grpcurl's); only `reflection: false` without protos is an error.
+        only_error(with_top(top + "grpc: {address: \"127.0.0.1:1\", reflection: false}\n"), 4, 44,
+                   "the gRPC schemas come from nowhere", "reflection: true");
     }
     SUBCASE("unknown keys get did-you-mean") {
         only_error(with_top(top + "grpc: {address: a, reflektion: true}\n"), 4, 20, "unknown key 'reflektion' in grpc",
