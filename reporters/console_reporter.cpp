@@ -20,6 +20,7 @@ constexpr const char* red = "1;31";
 constexpr const char* magenta = "1;35";
 constexpr const char* green = "32";
 constexpr const char* yellow = "33";
+constexpr const char* cyan = "36";
 constexpr const char* bold = "1";
 constexpr std::string_view erase_line = "\r\x1b[2K";
 
@@ -59,6 +60,7 @@ void ConsoleReporter::draw_progress() {
     line += "] passed " + std::to_string(counts_[Outcome::passed]) + " failed " +
             std::to_string(counts_[Outcome::failed]) + " errors " + std::to_string(counts_[Outcome::error]) +
             " skipped " + std::to_string(counts_[Outcome::skipped]);
+    if (counts_[Outcome::waived] > 0) line += " waived " + std::to_string(counts_[Outcome::waived]);
     out_ << erase_line << line << std::flush;
     progress_shown_ = true;
 }
@@ -81,7 +83,9 @@ void ConsoleReporter::case_finished(const CaseResult& c) {
         if (repeated) ++it->second;
         else unreachable_.emplace_back(std::move(*cause), 1);
     }
-    if ((problem && !repeated) || opts_.verbose) {
+    // A waived failure is always named: it is a broken contract someone
+    // accepted, and the log of an audit run must say so.
+    if ((problem && !repeated) || c.outcome == Outcome::waived || opts_.verbose) {
         clear_progress();
         const char* word = "PASS";
         const char* sgr = green;
@@ -90,6 +94,7 @@ void ConsoleReporter::case_finished(const CaseResult& c) {
             case Outcome::failed: word = "FAIL"; sgr = red; break;
             case Outcome::error: word = "ERROR"; sgr = magenta; break;
             case Outcome::skipped: word = "SKIP"; sgr = yellow; break;
+            case Outcome::waived: word = "WAIVED"; sgr = cyan; break;
         }
         std::string line = paint(word, sgr) + " " + terminal_line(c.suite) + " \xE2\x80\xBA " + terminal_line(c.name);
         if (!c.rules.empty()) line += " [" + terminal_line(join_rules(c.rules)) + "]";
@@ -125,6 +130,7 @@ void ConsoleReporter::tally_rules(const CaseResult& c) {
             case Outcome::failed: ++row.failed; break;
             case Outcome::error: ++row.errors; break;
             case Outcome::skipped: ++row.skipped; break;
+            case Outcome::waived: ++row.waived; ++any_waived_; break;
         }
     }
     for (const auto& st : c.steps) {
@@ -145,7 +151,10 @@ bool ConsoleReporter::run_finished(const RunSummary& run, std::string&) {
     const std::size_t warnings = warnings_;
 
     if (!rows.empty()) {
-        const std::vector<std::string> head{"rule", "passed", "failed", "errors", "skipped", "warnings"};
+        // The waived column only in runs that waived something, so the
+        // table of every other run stays as it was.
+        std::vector<std::string> head{"rule", "passed", "failed", "errors", "skipped", "warnings"};
+        if (any_waived_ > 0) head.emplace_back("waived");
         std::size_t rule_width = head[0].size();
         for (const auto& [rule, row] : rows) rule_width = std::max(rule_width, terminal_line(rule).size());
         std::string line = pad_right(head[0], rule_width);
@@ -157,8 +166,9 @@ bool ConsoleReporter::run_finished(const RunSummary& run, std::string&) {
                 return "  " + (value > 0 && sgr != nullptr ? paint(text, sgr) : text);
             };
             out_ << pad_right(terminal_line(rule), rule_width) << cell(row.passed, 1, nullptr) << cell(row.failed, 2, red)
-                 << cell(row.errors, 3, magenta) << cell(row.skipped, 4, nullptr) << cell(row.warnings, 5, yellow)
-                 << '\n';
+                 << cell(row.errors, 3, magenta) << cell(row.skipped, 4, nullptr) << cell(row.warnings, 5, yellow);
+            if (any_waived_ > 0) out_ << cell(row.waived, 6, cyan);
+            out_ << '\n';
         }
     }
 
@@ -172,9 +182,9 @@ bool ConsoleReporter::run_finished(const RunSummary& run, std::string&) {
     const std::size_t failed = run.count(Outcome::failed), errors = run.count(Outcome::error);
     std::string verdict = failed + errors == 0 ? paint("OK", green) : paint("FAILED", red);
     out_ << verdict << " " << tests << " tests: passed " << run.count(Outcome::passed) << ", failed " << failed
-         << ", errors " << errors << ", skipped " << run.count(Outcome::skipped) << ", warnings " << warnings << " in "
-         << format_seconds(run.seconds) << " s\n"
-         << std::flush;
+         << ", errors " << errors << ", skipped " << run.count(Outcome::skipped) << ", warnings " << warnings;
+    if (const std::size_t waived = run.count(Outcome::waived); waived > 0) out_ << ", waived " << waived;
+    out_ << " in " << format_seconds(run.seconds) << " s\n" << std::flush;
     return true;
 }
 

@@ -37,7 +37,7 @@ public:
 
 private:
     struct RuleRow {
-        std::size_t passed = 0, failed = 0, errors = 0, skipped = 0, warnings = 0;
+        std::size_t passed = 0, failed = 0, errors = 0, skipped = 0, warnings = 0, waived = 0;
     };
     void tally_rules(const CaseResult& c);
     void draw_progress();
@@ -57,6 +57,7 @@ private:
     // Unreachable-target causes in the order first seen, with the number of
     // error cases each caused: the first case is listed, the rest counted.
     std::vector<std::pair<std::string, std::size_t>> unreachable_;
+    std::size_t any_waived_ = 0;  // waived cases seen: the table gets a waived column
 };
 
 }  // namespace idconform::reporters

@@ -103,9 +103,11 @@ std::string exchange_evidence(const StepRecord& step, const ReportOptions& opts,
 
 std::vector<const StepRecord*> evidence_steps(const CaseResult& c) {
     std::vector<const StepRecord*> out;
-    if (c.outcome != Outcome::failed && c.outcome != Outcome::error) return out;
+    // A waived case is a failure someone accepted: its evidence is the failure's.
+    const bool failure = c.outcome == Outcome::failed || c.outcome == Outcome::waived;
+    if (!failure && c.outcome != Outcome::error) return out;
     for (const auto& s : c.steps) {
-        if (c.outcome == Outcome::failed ? has_failed_check(s) : s.exchange.error.has_value()) out.push_back(&s);
+        if (failure ? has_failed_check(s) : s.exchange.error.has_value()) out.push_back(&s);
     }
     if (out.empty() && !c.steps.empty()) out.push_back(&c.steps.back());
     return out;

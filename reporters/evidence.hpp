@@ -24,8 +24,9 @@ void append_check_line(std::string& out, const CheckResult& c);
 [[nodiscard]] std::string exchange_evidence(const StepRecord& step, const ReportOptions& opts, std::string_view indent);
 
 // The steps whose evidence explains the outcome: for a failure, the steps
-// with a failed (non-advisory) check; for an error, the steps with a
-// transport error; else the last step. Empty for passed/skipped cases.
+// with a failed (non-advisory) check (a waived case is a failure here); for
+// an error, the steps with a transport error; else the last step. Empty for
+// passed/skipped cases.
 [[nodiscard]] std::vector<const StepRecord*> evidence_steps(const CaseResult& c);
 
 // Failure/error text: rule ids, the message, the runner's detail, then per

@@ -172,15 +172,22 @@ void open_members(std::string& out, const json::object& o, std::size_t depth) {
 }
 
 json::object summary_json(std::size_t passed, std::size_t failed, std::size_t errors, std::size_t skipped,
-                          double seconds) {
-    return json::object{{"tests", passed + failed + errors + skipped},
+                          std::size_t waived, double seconds) {
+    return json::object{{"tests", passed + failed + errors + skipped + waived},
                         {"passed", passed},
                         {"failed", failed},
                         {"errors", errors},
                         {"skipped", skipped},
+                        {"waived", waived},
                         {"time", seconds_value(seconds)}};
 }
 
+json::object summary_of(const RunSummary& run) {
+    return summary_json(run.count(Outcome::passed), run.count(Outcome::failed), run.count(Outcome::error),
+                        run.count(Outcome::skipped), run.count(Outcome::waived), run.seconds);
+}
+
+// `run`: null (no member) when nothing is known about the run beyond its cases.
 std::string report_head(const std::string& tool_version, json::object summary, bool has_suites,
                         const json::value& run = nullptr) {
     std::string out;
@@ -191,11 +198,22 @@ std::string report_head(const std::string& tool_version, json::object summary, b
     out += ',';
     newline(out, 1);
     out += "\"suites\": ";
-    out += has_suites ? "[" : "[]\n}\n";
+    out += has_suites ? "[" : "[]";
     return out;
 }
 
-std::string report_tail() { return "\n  ]\n}\n"; }
+// Closes the suites array (when it was opened) and the document, with the
+// audit member in between when there is one.
+std::string report_tail(bool has_suites, const json::object* audit) {
+    std::string out = has_suites ? "\n  ]" : "";
+    if (audit != nullptr) {
+        out += ',';
+        newline(out, 1);
+        out += "\"audit\": ";
+        pretty(out, *audit, 1);
+    }
+    return out + "\n}\n";
+}
 
 std::string suite_open(const SuiteResult& s, bool first_suite, bool has_cases) {
     std::string out = first_suite ? "" : ",";
@@ -223,6 +241,41 @@ std::string case_text(const CaseResult& c, bool first_case, const ReportOptions&
 
 }  // namespace
 
+json::object audit_json(const AuditSummary& a) {
+    json::object out;
+    if (!a.waivers_file.empty()) {
+        json::array ws;
+        for (const auto& w : a.waivers)
+            ws.push_back(json::object{{"rule", str(w.rule)},
+                                      {"covers", str(w.covers)},
+                                      {"owner", str(w.owner)},
+                                      {"reason", str(w.reason)},
+                                      {"expires", str(w.expires)},
+                                      {"position", str(w.position)},
+                                      {"state", str(w.state)},
+                                      {"waived", w.waived},
+                                      {"matched_expired", w.matched_expired}});
+        out["waivers_file"] = str(a.waivers_file);
+        out["waivers"] = std::move(ws);
+    }
+    if (!a.baseline_file.empty()) {
+        json::array rows;
+        for (const auto& r : a.baseline)
+            rows.push_back(json::object{{"rule", str(r.rule)}, {"new", r.added}, {"fixed", r.fixed}, {"still_failing", r.still}});
+        json::array gone;
+        for (const auto& g : a.gone_cases) gone.push_back(str(g));
+        out["baseline"] = json::object{{"file", str(a.baseline_file)},
+                                       {"new", a.added},
+                                       {"fixed", a.fixed},
+                                       {"still_failing", a.still},
+                                       {"fail_on_new", a.fail_on_new},
+                                       {"rules", std::move(rows)},
+                                       {"gone", a.gone},
+                                       {"gone_cases", std::move(gone)}};
+    }
+    return out;
+}
+
 json::value json_report(const RunSummary& run, const std::string& tool_version, const ReportOptions& opts) {
     json::array suites;
     for (const auto& s : run.suites) {
@@ -236,8 +289,7 @@ json::value json_report(const RunSummary& run, const std::string& tool_version, 
     }
     return json::object{{"tool", "idconform"},
                         {"version", str(tool_version)},
-                        {"summary", summary_json(run.count(Outcome::passed), run.count(Outcome::failed),
-                                                 run.count(Outcome::error), run.count(Outcome::skipped), run.seconds)},
+                        {"summary", summary_of(run)},
                         {"suites", std::move(suites)}};
 }
 
@@ -263,18 +315,15 @@ std::string pretty_json(const json::value& v) {
 }
 
 std::string render_json(const RunSummary& run, const std::string& tool_version, const ReportOptions& opts) {
-    std::string out = report_head(tool_version,
-                                  summary_json(run.count(Outcome::passed), run.count(Outcome::failed),
-                                               run.count(Outcome::error), run.count(Outcome::skipped), run.seconds),
-                                  !run.suites.empty());
-    if (run.suites.empty()) return out;
+    std::string out = report_head(tool_version, summary_of(run), !run.suites.empty());
+    if (run.suites.empty()) return out + report_tail(false, nullptr);
     for (std::size_t i = 0; i < run.suites.size(); ++i) {
         const SuiteResult& s = run.suites[i];
         out += suite_open(s, i == 0, !s.cases.empty());
         for (std::size_t k = 0; k < s.cases.size(); ++k) out += case_text(s.cases[k], k == 0, opts);
         out += suite_close(!s.cases.empty());
     }
-    return out + report_tail();
+    return out + report_tail(true, nullptr);
 }
 
 JsonReporter::JsonReporter(std::string path, ReportOptions opts) : path_(std::move(path)), opts_(std::move(opts)) {}
@@ -284,7 +333,10 @@ JsonReporter::~JsonReporter() = default;
 void JsonReporter::run_started(const RunInfo& info) {
     tool_version_ = info.tool_version;
     info_ = info;
+    started_ = iso8601_utc(Clock::now());
 }
+
+void JsonReporter::audit_finished(const AuditSummary& a) { audit_ = audit_json(a); }
 
 void JsonReporter::suite_started(const std::string& suite, const std::string& file) {
     SuiteEntry e;
@@ -318,11 +370,24 @@ bool JsonReporter::run_finished(const RunSummary& run, std::string& error) {
     if (!spool_.error().empty()) { error = "cannot write JSON report '" + path_ + "': " + spool_.error(); return false; }
     AtomicFileWriter out(path_, "JSON report");
     try {
-        std::size_t n[4] = {};
+        std::size_t n[outcome_count] = {};
         for (const auto& e : suites_)
-            for (std::size_t o = 0; o < 4; ++o) n[o] += e.suite.streamed[o];
-        out.write(report_head(tool_version_, summary_json(n[0], n[1], n[2], n[3], run.seconds), !suites_.empty(),
-                              run_json(info_)));
+            for (std::size_t o = 0; o < outcome_count; ++o) n[o] += e.suite.streamed[o];
+        // one "run" object: what merge needs (plan, shard) and what an
+        // audit needs (start, end, metadata)
+        json::value run_info = run_json(info_);
+        if (!info_.metadata.empty()) {
+            if (run_info.is_null()) run_info = json::object{};
+            json::array meta;
+            for (const auto& p : info_.metadata)
+                meta.push_back(json::object{{"name", str(p.name)}, {"value", str(redact_text(p.value, opts_.redact_headers))}});
+            auto& o = run_info.as_object();
+            o["started"] = str(started_);
+            o["finished"] = str(iso8601_utc(Clock::now()));
+            o["metadata"] = std::move(meta);
+        }
+        out.write(report_head(tool_version_, summary_json(n[0], n[1], n[2], n[3], n[4], run.seconds), !suites_.empty(),
+                              run_info));
         for (std::size_t i = 0; i < suites_.size(); ++i) {
             const bool has_cases = suites_[i].suite.total() > 0;
             out.write(suite_open(suites_[i].suite, i == 0, has_cases));
@@ -332,7 +397,7 @@ bool JsonReporter::run_finished(const RunSummary& run, std::string& error) {
             }
             out.write(suite_close(has_cases));
         }
-        if (!suites_.empty()) out.write(report_tail());
+        out.write(report_tail(!suites_.empty(), audit_ ? &*audit_ : nullptr));
     } catch (const std::exception& e) {
         error = std::string("cannot build JSON report: ") + e.what();
         return false;

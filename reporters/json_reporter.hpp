@@ -11,6 +11,9 @@
 
 #include <boost/json/value.hpp>
 
+#include <boost/json/object.hpp>
+
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +26,9 @@ namespace idconform::reporters {
 // The report as a JSON value (tool_version goes into "version").
 [[nodiscard]] boost::json::value json_report(const RunSummary& run, const std::string& tool_version,
                                              const ReportOptions& opts = {});
+
+// The "audit" member of a JSON report (waivers and baseline; see README).
+[[nodiscard]] boost::json::object audit_json(const AuditSummary& a);
 
 // Indented text of a JSON value, two spaces per level, keys in insertion
 // order; doubles (all of them times) with exactly three decimals, so output
@@ -46,6 +52,7 @@ public:
     void suite_started(const std::string& suite, const std::string& file) override;
     void case_finished(const CaseResult& c) override;
     void suite_finished(const SuiteResult& s) override;
+    void audit_finished(const AuditSummary& a) override;
     bool run_finished(const RunSummary& run, std::string& error) override;
 
 private:
@@ -56,7 +63,9 @@ private:
     std::string path_;
     ReportOptions opts_;
     std::string tool_version_;
-    RunInfo info_;  // for the "run" object
+    RunInfo info_;  // for the "run" object (merge plan and shard; audit metadata)
+    std::string started_;
+    std::optional<boost::json::object> audit_;
     std::vector<SuiteEntry> suites_;
     Spool spool_;
     std::string error_;  // first failure while serialising a case

@@ -98,7 +98,10 @@ void add_case(pugi::xml_node suite, const CaseResult& c, const SuiteResult& s, c
             text(el, failure_detail(c, opts));
             break;
         }
-        case Outcome::skipped: {
+        case Outcome::skipped:
+        case Outcome::waived: {
+            // A waiver is a <skipped> whose message says "waived until DATE
+            // by OWNER: REASON" (the audit stage writes it into message).
             auto el = tc.append_child("skipped");
             if (!c.message.empty()) attr(el, "message", redact_text(c.message, opts.redact_headers));
             break;
@@ -119,7 +122,7 @@ struct Totals {
         ++tests;
         if (o == Outcome::failed) ++failures;
         if (o == Outcome::error) ++errors;
-        if (o == Outcome::skipped) ++skipped;
+        if (o == Outcome::skipped || o == Outcome::waived) ++skipped;
     }
     void add(const Totals& t) {
         tests += t.tests;
@@ -130,7 +133,9 @@ struct Totals {
 };
 
 Totals totals_of(const SuiteResult& s) {
-    return {s.total(), s.count(Outcome::failed), s.count(Outcome::error), s.count(Outcome::skipped)};
+    // JUnit has no waived count: a waived case is a <skipped> one.
+    return {s.total(), s.count(Outcome::failed), s.count(Outcome::error),
+            s.count(Outcome::skipped) + s.count(Outcome::waived)};
 }
 
 // `text` is an element printed with format_no_empty_element_tags: drop its
@@ -366,8 +371,9 @@ bool JunitReporter::run_finished(const RunSummary& run, std::string& error) {
         std::vector<Totals> per_suite;
         for (const auto& e : suites_) {
             const auto n = [&e](Outcome o) { return e.counts[static_cast<std::size_t>(o)]; };
-            const Totals t{n(Outcome::passed) + n(Outcome::failed) + n(Outcome::error) + n(Outcome::skipped),
-                           n(Outcome::failed), n(Outcome::error), n(Outcome::skipped)};
+            const Totals t{n(Outcome::passed) + n(Outcome::failed) + n(Outcome::error) + n(Outcome::skipped) +
+                               n(Outcome::waived),
+                           n(Outcome::failed), n(Outcome::error), n(Outcome::skipped) + n(Outcome::waived)};
             per_suite.push_back(t);
             all.add(t);
         }

@@ -38,7 +38,7 @@ public:
 private:
     struct SuiteEntry {
         SuiteResult suite;                    // name, file, time, timestamp; no cases
-        std::array<std::size_t, 4> counts{};  // per Outcome
+        std::array<std::size_t, outcome_count> counts{};  // per Outcome
         std::size_t begin = 0, end = 0;       // its testcases in spool_
     };
     std::string path_;

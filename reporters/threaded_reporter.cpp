@@ -37,6 +37,7 @@ void ThreadedReporter::suite_started(const std::string& suite, const std::string
 void ThreadedReporter::case_finished(const CaseResult& c) { push(c); }
 void ThreadedReporter::take_case(CaseResult&& c) { push(std::move(c)); }
 void ThreadedReporter::suite_finished(const SuiteResult& s) { push(s); }
+void ThreadedReporter::audit_finished(const AuditSummary& a) { push(a); }
 
 void ThreadedReporter::loop() {
     std::deque<Event> batch;
@@ -53,6 +54,7 @@ void ThreadedReporter::loop() {
                 else if (auto* i = std::get_if<RunInfo>(&e)) inner_->run_started(*i);
                 else if (auto* s = std::get_if<SuiteStarted>(&e)) inner_->suite_started(s->suite, s->file);
                 else if (auto* r = std::get_if<SuiteResult>(&e)) inner_->suite_finished(*r);
+                else if (auto* a = std::get_if<AuditSummary>(&e)) inner_->audit_finished(*a);
             } catch (const std::exception& ex) {  // reporters should not throw; never lose the run over it
                 std::lock_guard lock(mu_);
                 if (error_.empty()) error_ = std::string("reporter failed: ") + ex.what();

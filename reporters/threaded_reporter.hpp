@@ -30,6 +30,7 @@ public:
     void case_finished(const CaseResult& c) override;
     void take_case(CaseResult&& c) override;
     void suite_finished(const SuiteResult& s) override;
+    void audit_finished(const AuditSummary& a) override;
     // Waits until every queued event has been handled, stops the thread,
     // then calls the inner reporter's run_finished on the caller's thread.
     bool run_finished(const RunSummary& summary, std::string& error) override;
@@ -38,7 +39,7 @@ private:
     struct SuiteStarted {
         std::string suite, file;
     };
-    using Event = std::variant<RunInfo, SuiteStarted, CaseResult, SuiteResult>;
+    using Event = std::variant<RunInfo, SuiteStarted, CaseResult, SuiteResult, AuditSummary>;
 
     void push(Event e);
     void stop();

@@ -11,6 +11,7 @@ const char* to_string(Outcome o) noexcept {
         case Outcome::failed: return "failed";
         case Outcome::error: return "error";
         case Outcome::skipped: return "skipped";
+        case Outcome::waived: return "waived";
     }
     return "error";
 }

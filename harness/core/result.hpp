@@ -1,6 +1,9 @@
 // Results of a run, as reporters see them. A case ends in exactly one
 // outcome: passed, failed (a broken contract), error (transport problem,
-// timeout, bad suite data at run time) or skipped (an unmet precondition).
+// timeout, bad suite data at run time), skipped (an unmet precondition) or
+// waived (a failure knowingly accepted by a waiver until its expiry date; the
+// runner never produces it, the audit stage turns failed into waived before
+// reporters see the case, see harness/audit/).
 #pragma once
 
 #include "core/exchange.hpp"
@@ -12,7 +15,9 @@
 
 namespace idconform {
 
-enum class Outcome { passed, failed, error, skipped };
+enum class Outcome { passed, failed, error, skipped, waived };
+// Number of Outcome values (the size of per-outcome count arrays).
+inline constexpr std::size_t outcome_count = 5;
 [[nodiscard]] const char* to_string(Outcome o) noexcept;
 
 // One expectation applied to one exchange.
@@ -61,7 +66,7 @@ struct SuiteResult {
     std::vector<CaseResult> cases;
     // Cases reported but not kept in `cases`, per Outcome (indexed by its
     // value). count() adds both, so code that fills `cases` needs no tally.
-    std::array<std::size_t, 4> streamed{};
+    std::array<std::size_t, outcome_count> streamed{};
     double seconds = 0.0;
     std::string timestamp;           // ISO-8601 start time
     // Counts a case that is not kept in `cases`.
