@@ -145,6 +145,50 @@ void ConsoleReporter::tally_rules(const CaseResult& c) {
     }
 }
 
+void ConsoleReporter::audit_finished(const AuditSummary& a) {
+    clear_progress();
+    only_new_fail_ = a.fail_on_new && a.added == 0;
+    if (!a.waivers_file.empty()) {
+        std::size_t active = 0, expired = 0, stale = 0, waived = 0;
+        for (const auto& w : a.waivers) {
+            active += w.state == "active";
+            expired += w.state == "expired";
+            stale += w.state == "stale";
+            waived += w.waived;
+        }
+        out_ << "waivers " << terminal_line(a.waivers_file) << ": " << active << " active (" << waived << " failure"
+             << (waived == 1 ? "" : "s") << " waived), " << expired << " expired, " << stale << " stale\n";
+        for (const auto& w : a.waivers) {
+            if (w.state == "active") continue;
+            const bool bad = w.state == "expired" && w.matched_expired > 0;
+            out_ << "  " << paint(w.state == "expired" ? "EXPIRED" : "STALE", bad ? red : yellow) << " "
+                 << terminal_line(w.position) << " " << terminal_line(w.rule) << " (" << terminal_line(w.covers)
+                 << "), owner " << terminal_line(w.owner) << ", expires " << terminal_line(w.expires);
+            if (w.state == "expired")
+                out_ << (w.matched_expired > 0 ? ": covers " + std::to_string(w.matched_expired) + " failure(s), waives nothing"
+                                               : ": covers no failure");
+            else out_ << ": covers no failure of this run";
+            out_ << '\n';
+        }
+    }
+    if (!a.baseline_file.empty()) {
+        out_ << "baseline " << terminal_line(a.baseline_file) << ": " << a.added << " new, " << a.fixed << " fixed, "
+             << a.still << " still failing";
+        if (a.gone > 0) out_ << ", " << a.gone << " not run this time";
+        if (a.fail_on_new) out_ << " (--fail-on new: only new failures fail the run)";
+        out_ << '\n';
+        if (!a.baseline.empty()) {
+            std::size_t width = 4;
+            for (const auto& r : a.baseline) width = std::max(width, terminal_line(r.rule).size());
+            out_ << "  " << pad_right("rule", width) << "  new  fixed  still\n";
+            for (const auto& r : a.baseline)
+                out_ << "  " << pad_right(terminal_line(r.rule), width) << "  " << pad_left(std::to_string(r.added), 3)
+                     << "  " << pad_left(std::to_string(r.fixed), 5) << "  " << pad_left(std::to_string(r.still), 5) << '\n';
+        }
+    }
+    out_ << std::flush;
+}
+
 bool ConsoleReporter::run_finished(const RunSummary& run, std::string&) {
     clear_progress();
     const auto& rows = rows_;
@@ -180,7 +224,9 @@ bool ConsoleReporter::run_finished(const RunSummary& run, std::string&) {
 
     const std::size_t tests = run.total();
     const std::size_t failed = run.count(Outcome::failed), errors = run.count(Outcome::error);
-    std::string verdict = failed + errors == 0 ? paint("OK", green) : paint("FAILED", red);
+    std::string verdict = failed + errors == 0 ? paint("OK", green)
+                          : only_new_fail_ && errors == 0 ? paint("OK (no new failures)", green)
+                                                          : paint("FAILED", red);
     out_ << verdict << " " << tests << " tests: passed " << run.count(Outcome::passed) << ", failed " << failed
          << ", errors " << errors << ", skipped " << run.count(Outcome::skipped) << ", warnings " << warnings;
     if (const std::size_t waived = run.count(Outcome::waived); waived > 0) out_ << ", waived " << waived;

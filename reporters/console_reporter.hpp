@@ -33,6 +33,8 @@ public:
     ConsoleReporter(std::ostream& out, bool tty, bool color, ConsoleOptions opts = {});
     void run_started(const RunInfo& info) override;
     void case_finished(const CaseResult& c) override;
+    // Waiver states (expired and stale ones named) and the baseline diff per rule.
+    void audit_finished(const AuditSummary& a) override;
     bool run_finished(const RunSummary& run, std::string& error) override;
 
 private:
@@ -58,6 +60,7 @@ private:
     // error cases each caused: the first case is listed, the rest counted.
     std::vector<std::pair<std::string, std::size_t>> unreachable_;
     std::size_t any_waived_ = 0;  // waived cases seen: the table gets a waived column
+    bool only_new_fail_ = false;  // --fail-on new and nothing new: failures do not fail the run
 };
 
 }  // namespace idconform::reporters

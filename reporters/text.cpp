@@ -49,7 +49,7 @@ void append_escape(std::string& out, char32_t cp) {
     out += buf;
 }
 
-enum class Mode { xml, terminal, terminal_multiline };
+enum class Mode { xml, terminal, terminal_multiline, html };
 
 // Whether visible() would return `s` unchanged without decoding it: printable
 // ASCII and the whitespace the mode keeps (the common case, cheap to check).
@@ -77,7 +77,7 @@ std::string visible(std::string_view s, Mode mode) {
         const bool c1_or_del = cp >= 0x7F && cp <= 0x9F;
         const bool nonchar = cp == 0xFFFE || cp == 0xFFFF;
         if (mode == Mode::terminal && cp == '\n') out += "\\n";
-        else if (mode != Mode::xml && cp == '\r') out += "\\r";
+        else if (mode != Mode::xml && cp == '\r') out += "\\r";  // html too: a CR would vanish
         else if (c0 || c1_or_del || nonchar) append_escape(out, cp);
         else out.append(s.substr(i, len));
         i += len;
@@ -86,6 +86,27 @@ std::string visible(std::string_view s, Mode mode) {
 }
 
 }  // namespace
+
+void append_html(std::string& out, std::string_view s) {
+    const std::string v = visible(s, Mode::html);
+    for (const char ch : v) {
+        switch (ch) {
+            case '&': out += "&amp;"; break;
+            case '<': out += "&lt;"; break;
+            case '>': out += "&gt;"; break;
+            case '"': out += "&quot;"; break;
+            case '\'': out += "&#39;"; break;
+            default: out += ch;
+        }
+    }
+}
+
+std::string html_text(std::string_view s) {
+    std::string out;
+    out.reserve(s.size());
+    append_html(out, s);
+    return out;
+}
 
 std::string valid_utf8(std::string_view s) {
     std::string out;

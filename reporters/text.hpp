@@ -24,6 +24,14 @@ namespace idconform::reporters {
 // and stops at a NUL byte: everything passed to pugixml goes through this.
 [[nodiscard]] std::string xml_text(std::string_view s);
 
+// Text for HTML element content and quoted attribute values: xml_text
+// (valid UTF-8, control characters as visible `\uXXXX`, CR kept as `\r` would
+// be lost by HTML's newline normalisation, so it is escaped too), then
+// `& < > " '` as character references. Safe inside any element but <script>
+// and <style>, and inside attributes quoted with either quote.
+[[nodiscard]] std::string html_text(std::string_view s);
+void append_html(std::string& out, std::string_view s);
+
 // Same as xml_text, for one terminal line: LF and CR become `\n` and `\r`
 // as well, and ESC is escaped, so server data cannot move the cursor or
 // recolour the console.
