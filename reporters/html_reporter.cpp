@@ -23,7 +23,7 @@ namespace {
 constexpr std::string_view style = R"css(
 :root{--ok:#1a7f37;--fail:#cf222e;--err:#8250df;--skip:#9a6700;--waive:#0969da;--line:#d0d7de;--soft:#f6f8fa}
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:#1f2328;background:#fff}
-header,main,section{padding:0 24px}
+header,main{padding:0 24px}
 header{border-bottom:1px solid var(--line);padding-top:12px;padding-bottom:12px}
 h1{margin:0 0 8px;font-size:24px}
 h1 .verdict{padding:2px 10px;border-radius:6px;color:#fff}

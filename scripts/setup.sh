@@ -18,6 +18,8 @@ packages=(
   libjemalloc-dev
   # tests: JUnit schema validation, TLS certificates, HTTP peers
   libxml2-utils openssl curl
+  # tests: the HTML report loaded in a real browser (headless)
+  chromium
   # benchmarks (run on demand)
   libbenchmark-dev wrk ripgrep
 )
