@@ -1,0 +1,144 @@
+# audit.sh waived | expired | baseline | html: waivers, baseline and the
+# HTML report against the example server's defect modes.
+#   waived    a waived defect passes the run (exit 0) and shows as waived in
+#             the console, JUnit (<skipped> "waived until ...") and JSON
+#   expired   the same waiver, expired, waives nothing: exit 1, and the waiver
+#             is a failure of its own
+#   baseline  a run with two defects is the baseline of a run with one: one
+#             rule fixed, nothing new; --fail-on new passes, new defects fail
+#   html      the HTML report of a full pack run with defects (and a waiver)
+#             loads in headless Chromium without console messages and renders
+source "$(dirname "$0")/lib.sh"
+mode=$1
+PROFILE="$SRC/examples/products.target.yaml"
+export PRODUCTS_LEGACY_SALT=e2e-legacy-salt
+
+waivers() {  # waivers FILE EXPIRES
+  cat >"$1" <<YAML
+waivers:
+  - rule: DATA-ID-002
+    suite: "data-id*"
+    reason: legacy clients send upper-case ids; fix tracked in TICKET-12
+    owner: alice@example.com
+    expires: $2
+YAML
+}
+
+json_field() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
+
+case "$mode" in
+waived)
+  start_server --defect accept-upper-path
+  waivers "$WORK/w.yaml" 2099-12-31
+  run_idconform "$SRC/suites" --waivers "$WORK/w.yaml" --json "$WORK/r.json"
+  expect_code 0
+  junit_valid
+  expect_stderr "WAIVED data-id-002"
+  expect_stderr "waived until 2099-12-31 by alice@example.com: legacy clients send upper-case ids"
+  n=$(junit_xpath "count(//testcase[contains(@classname, '.DATA-ID-002')][skipped[starts-with(@message, 'waived until 2099-12-31 by alice@example.com: ')]])")
+  [ "${n%.*}" -ge 1 ] || fail "no waived <skipped> testcase in JUnit"
+  [ "$(junit_xpath 'string(/testsuites/@failures)')" = 0 ] || fail "waived failures still counted as failures in JUnit"
+  [ "$(json_field "$WORK/r.json" 'r["summary"]["failed"]')" = 0 ] || fail "JSON counts waived failures as failed"
+  [ "$(json_field "$WORK/r.json" 'r["summary"]["waived"]')" -ge 1 ] || fail "JSON has no waived count"
+  [ "$(json_field "$WORK/r.json" 'r["audit"]["waivers"][0]["state"]')" = active ] || fail "waiver not active in JSON"
+  grep -qE '^OK .* waived [0-9]+ in ' "$WORK/err" || fail "console total line lacks the waived count"
+  echo "ok: a waived defect passes the run and is reported as waived everywhere"
+  ;;
+expired)
+  start_server --defect accept-upper-path
+  waivers "$WORK/w.yaml" 2020-01-31
+  run_idconform "$SRC/suites" --waivers "$WORK/w.yaml"
+  expect_code 1
+  junit_valid
+  expect_stderr "EXPIRED $WORK/w.yaml:2:5 DATA-ID-002"
+  n=$(junit_xpath "count(//testsuite[@name='waivers']/testcase[failure[contains(@message, 'expired after 2020-01-31')]])")
+  [ "${n%.*}" = 1 ] || fail "the expired waiver is not a failure of its own"
+  n=$(junit_xpath "count(//testcase[contains(@classname, '.DATA-ID-002')][failure])")
+  [ "${n%.*}" -ge 1 ] || fail "the defect is not failing under an expired waiver"
+  [ "$(junit_xpath "count(//skipped[starts-with(@message, 'waived')])")" = 0 ] || fail "an expired waiver waived something"
+  # a waiver that covers nothing is stale: reported, and failing with --strict-waivers
+  cat >"$WORK/stale.yaml" <<YAML
+waivers:
+  - rule: DATA-ID-007
+    reason: nothing of this rule fails
+    owner: bob
+    expires: 2099-12-31
+YAML
+  run_idconform "$SRC/suites" --waivers "$WORK/stale.yaml" --filter '*path*'
+  expect_stderr "STALE $WORK/stale.yaml:2:5 DATA-ID-007"
+  run_idconform "$SRC/suites" --waivers "$WORK/stale.yaml" --strict-waivers --filter 'nothing matches this'
+  expect_code 1
+  # a broken waivers file is a usage error with file:line:col
+  printf 'waivers:\n  - rule: DATA-ID-002\n    reason: r\n    owner: o\n    expires: 2027-02-30\n' >"$WORK/bad.yaml"
+  run_idconform "$SRC/suites" --waivers "$WORK/bad.yaml"
+  expect_code 2
+  expect_stderr "$WORK/bad.yaml:5:14: error: '2027-02-30' is not a date"
+  echo "ok: an expired waiver fails the run and is reported; stale and broken waivers are said"
+  ;;
+baseline)
+  start_server --defect accept-upper-path --defect nil-path-200
+  run_idconform "$SRC/suites" --json "$WORK/before.json"
+  expect_code 1
+  kill "${PIDS[-1]}"; wait "${PIDS[-1]}" 2>/dev/null || true
+  start_server --defect accept-upper-path
+  run_idconform "$SRC/suites" --json "$WORK/after.json" --baseline "$WORK/before.json"
+  expect_code 1
+  junit_valid
+  [ "$(json_field "$WORK/after.json" 'r["audit"]["baseline"]["new"]')" = 0 ] || fail "new failures against the baseline"
+  fixed=$(json_field "$WORK/after.json" 'r["audit"]["baseline"]["fixed"]')
+  [ "$fixed" -ge 1 ] || fail "nothing fixed against the baseline"
+  rows=$(json_field "$WORK/after.json" '",".join(x["rule"] for x in r["audit"]["baseline"]["rules"] if x["fixed"])')
+  case ",$rows," in *,DATA-ID-007,*) ;; *) fail "fixed rules are '$rows', expected DATA-ID-007 among them" ;; esac
+  still=$(json_field "$WORK/after.json" '[x["still_failing"] for x in r["audit"]["baseline"]["rules"] if x["rule"]=="DATA-ID-002"][0]')
+  [ "$still" -ge 1 ] || fail "DATA-ID-002 is not still failing"
+  expect_stderr "baseline $WORK/before.json: 0 new, $fixed fixed"
+  n=$(junit_xpath "count(//testcase[properties/property[@name='baseline'][@value='fixed']])")
+  [ "${n%.*}" = "$fixed" ] || fail "JUnit has $n fixed testcases, expected $fixed"
+  # only new failures fail the run: none are new
+  run_idconform "$SRC/suites" --baseline "$WORK/before.json" --fail-on new
+  expect_code 0
+  expect_stderr "OK (no new failures)"
+  # against the one-defect run, the second defect is new
+  kill "${PIDS[-1]}"; wait "${PIDS[-1]}" 2>/dev/null || true
+  start_server --defect accept-upper-path --defect nil-path-200
+  run_idconform "$SRC/suites" --baseline "$WORK/after.json" --fail-on new
+  expect_code 1
+  n=$(junit_xpath "count(//testcase[failure][properties/property[@name='baseline'][@value='new']])")
+  [ "${n%.*}" -ge 1 ] || fail "no new failure marked in JUnit"
+  # a file that is not a report is refused, not taken as an empty baseline
+  echo '{}' >"$WORK/not-a-report.json"
+  run_idconform "$SRC/suites" --baseline "$WORK/not-a-report.json"
+  expect_code 2
+  expect_stderr "is not an idconform JSON report"
+  echo "ok: against a two-defect baseline a one-defect run shows $fixed fixed (rules $rows), none new"
+  ;;
+html)
+  command -v chromium >/dev/null || fail "chromium is not installed (scripts/setup.sh installs it)"
+  start_server --defect upper-case-out --defect no-ownership-read --defect nil-path-200
+  waivers "$WORK/w.yaml" 2099-12-31
+  run_idconform --target "$PROFILE" --concurrency 4 --waivers "$WORK/w.yaml" --html "$WORK/report.html" \
+    --json "$WORK/r.json"
+  expect_code 1
+  grep -q '<span class="verdict v-failed">FAILED</span>' "$WORK/report.html" || fail "HTML verdict is not FAILED"
+  grep -q 'class="case o-waived"' "$WORK/report.html" || fail "HTML shows no waived case"
+  grep -q '<section id="waivers">' "$WORK/report.html" || fail "HTML has no waivers section"
+  grep -q "sha256 $(sha256sum "$PROFILE" | cut -c1-64)" "$WORK/report.html" || fail "HTML lacks the profile's SHA-256"
+  for rule in DATA-ID-002 DATA-ID-004 nil-max; do
+    grep -q "<th>$rule</th>" "$WORK/report.html" || fail "HTML matrix has no column $rule"
+  done
+  grep -q 'Bearer' "$WORK/report.html" && grep -E 'Authorization: [^[]' "$WORK/report.html" && fail "a credential is in the HTML report"
+  # the counts are those of the JSON report
+  for o in passed failed errors skipped waived; do
+    want=$(json_field "$WORK/r.json" "r['summary']['$o']")
+    css=$o; [ "$o" = errors ] && css=error
+    case_count=$(grep -c "class=\"case o-$css\"" "$WORK/report.html" || true)
+    [ "$case_count" = "$want" ] || fail "HTML has $case_count $o cases, JSON $want"
+  done
+  python3 "$SRC/tests/e2e/browser_check.py" --self-test
+  python3 "$SRC/tests/e2e/browser_check.py" "$WORK/report.html" "$WORK/report.png"
+  echo "ok: the HTML report of a pack run with defects renders in Chromium"
+  ;;
+*)
+  fail "unknown mode $mode"
+  ;;
+esac
