@@ -27,5 +27,6 @@ Runner add_scan(CLI::App& app);
 Runner add_lint(CLI::App& app);
 Runner add_init(CLI::App& app);
 Runner add_merge(CLI::App& app);
+Runner add_report(CLI::App& app);
 
 }  // namespace idconform::cli

@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
     const Runner lint = add_lint(app);
     const Runner init = add_init(app);
     const Runner merge = add_merge(app);
+    const Runner report = add_report(app);
     for (auto* sub : app.get_subcommands({}))
         sub->set_version_flag("--version", version_text());
     try {
@@ -39,6 +40,7 @@ int main(int argc, char** argv) {
         if (app.got_subcommand("lint")) return lint();
         if (app.got_subcommand("init")) return init();
         if (app.got_subcommand("merge")) return merge();
+        if (app.got_subcommand("report")) return report();
     } catch (const std::exception& e) {
         std::cerr << "idconform: internal error: " << e.what() << '\n';
         return exit_internal;

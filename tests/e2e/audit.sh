@@ -134,9 +134,23 @@ html)
     case_count=$(grep -c "class=\"case o-$css\"" "$WORK/report.html" || true)
     [ "$case_count" = "$want" ] || fail "HTML has $case_count $o cases, JSON $want"
   done
+  # idconform report renders the run's JSON report to the same HTML (only
+  # the times and the "rendered from" line differ)
+  "$IDCONFORM_BIN" report --html "$WORK/again.html" "$WORK/r.json" || fail "idconform report failed"
+  strip() { grep -vE '<dt>(started|finished|rendered from)</dt>' "$1" | sed -E 's#<dt>(started|finished|rendered from)</dt><dd>[^<]*</dd>##g'; }
+  diff <(strip "$WORK/report.html") <(strip "$WORK/again.html") >"$WORK/html.diff" ||
+    { head -20 "$WORK/html.diff" >&2; fail "report --html of the JSON differs from the run's HTML"; }
+  set +e; "$IDCONFORM_BIN" report --html "$WORK/x.html" "$WORK/w.yaml" 2>"$WORK/err"; CODE=$?; set -e
+  expect_code 2
+  # scan --html: a file with a violation
+  printf '{"id":"017F22E2-79B0-7CC3-98C4-DC0C0C07398F"}\n' >"$WORK/ids.ndjson"
+  set +e; "$IDCONFORM_BIN" scan "$WORK/ids.ndjson" --html "$WORK/scan.html" >/dev/null 2>&1; CODE=$?; set -e
+  expect_code 1
+  grep -q 'class="case o-failed"' "$WORK/scan.html" || fail "scan --html shows no failed case"
   python3 "$SRC/tests/e2e/browser_check.py" --self-test
   python3 "$SRC/tests/e2e/browser_check.py" "$WORK/report.html" "$WORK/report.png"
-  echo "ok: the HTML report of a pack run with defects renders in Chromium"
+  python3 "$SRC/tests/e2e/browser_check.py" "$WORK/scan.html" "$WORK/scan.png"
+  echo "ok: the HTML report of a pack run with defects renders in Chromium; report --html and scan --html agree"
   ;;
 *)
   fail "unknown mode $mode"

@@ -1,0 +1,43 @@
+// `idconform report --html OUT.html IN.json`: renders a JSON report written
+// earlier (by `run --json`, a shard, or a merge of shards) as the HTML report
+// the run would have written, through the same reporter and events.
+#include "cli/commands.hpp"
+
+#include "reporters/html_reporter.hpp"
+#include "reporters/json_replay.hpp"
+
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+namespace idconform::cli {
+
+Runner add_report(CLI::App& app) {
+    struct Opts {
+        std::string input, html;
+    };
+    auto o = std::make_shared<Opts>();
+    auto* cmd = app.add_subcommand("report", "Render a JSON report (run --json, shards, merges) as another format");
+    cmd->add_option("IN.json", o->input, "A JSON report written by idconform run --json")->required();
+    cmd->add_option("--html", o->html, "Write a self-contained HTML report to FILE")->required();
+    cmd->footer("Exit codes: 0 report written; 2 the input is not an idconform JSON report, or the output cannot be written.");
+    return [o]() -> int {
+        std::ifstream in(o->input, std::ios::binary);
+        if (!in) {
+            std::cerr << "idconform report: cannot read '" << o->input << "'\n";
+            return exit_usage;
+        }
+        std::ostringstream text;
+        text << in.rdbuf();
+        reporters::HtmlReporter html(o->html);
+        std::string error;
+        if (!reporters::replay_json_report(text.str(), o->input, html, error)) {
+            std::cerr << "idconform report: " << error << '\n';
+            return exit_usage;
+        }
+        return exit_ok;
+    };
+}
+
+}  // namespace idconform::cli
