@@ -6,6 +6,7 @@
 #include "cli/commands.hpp"
 
 #include "reporters/atomic_file.hpp"
+#include "reporters/html_reporter.hpp"
 #include "reporters/junit_reporter.hpp"
 #include "schema/lint.hpp"
 #include "schema/lint_output.hpp"
@@ -94,7 +95,7 @@ SuiteResult junit_suite(reporters::Reporter& rep, const schema::LintedSpec& s, d
 Runner add_lint(CLI::App& app) {
     struct Opts {
         std::vector<std::string> specs;
-        std::string junit, json_out, sarif;
+        std::string junit, json_out, sarif, html;
         bool quiet = false;
     };
     auto o = std::make_shared<Opts>();
@@ -104,6 +105,7 @@ Runner add_lint(CLI::App& app) {
         ->required();
     cmd->add_option("--junit", o->junit, "Write a JUnit XML report to FILE (one testsuite per document, one testcase per rule)");
     cmd->add_option("--json", o->json_out, "Write the findings as JSON to FILE");
+    cmd->add_option("--html", o->html, "Write a self-contained HTML report to FILE (for auditors; opens from disk)");
     cmd->add_option("--sarif", o->sarif, "Write a SARIF 2.1.0 report to FILE (GitHub code scanning, GitLab)");
     cmd->add_flag("-q,--quiet", o->quiet, "Print no finding lines (only the summary and errors)");
     cmd->footer(
@@ -116,9 +118,12 @@ Runner add_lint(CLI::App& app) {
         std::vector<schema::LintedSpec> done;
         std::vector<SuiteResult> suites;
         const auto t_run = std::chrono::steady_clock::now();
-        std::unique_ptr<reporters::JunitReporter> junit;
-        if (!o->junit.empty()) {
-            junit = std::make_unique<reporters::JunitReporter>(o->junit);
+        // JUnit and HTML are fed the same events
+        std::unique_ptr<reporters::MultiReporter> junit;
+        if (!o->junit.empty() || !o->html.empty()) {
+            junit = std::make_unique<reporters::MultiReporter>();
+            if (!o->junit.empty()) junit->add(std::make_unique<reporters::JunitReporter>(o->junit));
+            if (!o->html.empty()) junit->add(std::make_unique<reporters::HtmlReporter>(o->html));
             reporters::RunInfo info;
             info.tool_version = IDCONFORM_VERSION;
             info.suite_files = o->specs;

@@ -147,6 +147,9 @@ html)
   set +e; "$IDCONFORM_BIN" scan "$WORK/ids.ndjson" --html "$WORK/scan.html" >/dev/null 2>&1; CODE=$?; set -e
   expect_code 1
   grep -q 'class="case o-failed"' "$WORK/scan.html" || fail "scan --html shows no failed case"
+  # lint --html: the example server's own OpenAPI document
+  "$IDCONFORM_BIN" lint "$SRC"/examples/openapi/*.yaml --html "$WORK/lint.html" >/dev/null 2>&1 || fail "lint --html failed"
+  grep -q 'class="case o-passed"' "$WORK/lint.html" || fail "lint --html shows no case"
   python3 "$SRC/tests/e2e/browser_check.py" --self-test
   python3 "$SRC/tests/e2e/browser_check.py" "$WORK/report.html" "$WORK/report.png"
   python3 "$SRC/tests/e2e/browser_check.py" "$WORK/scan.html" "$WORK/scan.png"
