@@ -63,7 +63,7 @@ std::vector<Header> headers_of(const json::object& o) {
 }
 
 Outcome outcome_of(const std::string& s) {
-    for (Outcome o : {Outcome::passed, Outcome::failed, Outcome::error, Outcome::skipped})
+    for (Outcome o : {Outcome::passed, Outcome::failed, Outcome::error, Outcome::skipped, Outcome::waived})
         if (s == to_string(o)) return o;
     throw std::runtime_error("unknown outcome '" + s + "'");
 }
