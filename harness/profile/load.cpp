@@ -5,6 +5,7 @@
 #include "profile/profile.hpp"
 
 #include "core/grpc_method.hpp"
+#include "suite/input_guard.hpp"
 #include "suite/operation.hpp"
 #include "suite/target_reader.hpp"
 #include "suite/yaml_reader.hpp"
@@ -897,14 +898,13 @@ LoadResult load_profile(const std::string& path) {
                                              "pass the profile's .yaml file, e.g. examples/products.target.yaml", {}});
         return out;
     }
-    auto text = detail::read_text(path);
-    if (!text) {
+    auto text = detail::read_input_file(path, "profile");
+    if (!text.text) {
         LoadResult out;
-        out.diagnostics.push_back(detail::file_error(
-            path, std::filesystem::exists(path, ec) ? "cannot read profile" : "cannot read profile: no such file"));
+        out.diagnostics.push_back(std::move(text.error));
         return out;
     }
-    return load_profile_text(*text, path);
+    return load_profile_text(*text.text, path);
 }
 
 }  // namespace idconform::profile

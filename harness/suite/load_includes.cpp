@@ -1,5 +1,6 @@
 // The suite loader, includes: vector-set files, fragment libraries, inline
 // `vectors:` and `fragments:` (include cycles and duplicates diagnosed).
+#include "suite/input_guard.hpp"
 #include "suite/loader_impl.hpp"
 #include "suite/simple_vectors.hpp"
 
@@ -57,14 +58,18 @@ void Loader::include_one(Reader& r, const Val& item, const std::string& rel, con
                 "looked for " + display + "; include paths are relative to the including file (" + from + ")");
         return;
     }
-    auto text = read_text(display);
-    if (!text) {
-        r.error(item, "cannot read included file '" + rel + "'", "check the permissions of " + display);
+    auto text = detail::read_input_file(display, "included file");
+    if (!text.text) {
+        const bool positioned = text.error.pos.line > 0;
+        if (positioned) diags.push_back(std::move(text.error));
+        r.error(item, "cannot read included file '" + rel + "'",
+                positioned ? "fix the error reported for " + display + " above"
+                           : text.error.title + " (" + display + ")");
         return;
     }
     const std::size_t before = diags.size();
     push_include_frame(display);
-    library_file(*text, display);
+    library_file(*text.text, display);
     pop_include_frame();
     if (diags.size() > before)
         r.error(item, "included file '" + display + "' has errors",

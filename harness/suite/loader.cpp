@@ -5,6 +5,7 @@
 // references checked once everything is loaded, and the public functions.
 // The sections: load_includes.cpp, load_target.cpp, load_steps.cpp,
 // load_expect.cpp, load_cases.cpp (all over yaml_reader.hpp).
+#include "suite/input_guard.hpp"
 #include "suite/loader_impl.hpp"
 
 #include "suite/simple_vectors.hpp"
@@ -222,26 +223,25 @@ LoadResult load_file(const std::string& path) {
                                              "pass a .yaml file, or let expand_suite_paths list the directory", {}});
         return out;
     }
-    auto text = detail::read_text(path);
-    if (!text) {
+    auto text = detail::read_input_file(path, "suite file");
+    if (!text.text) {
         LoadResult out;
-        out.diagnostics.push_back(detail::file_error(path, "cannot read suite file: no such file or directory"));
-        if (fs::exists(path, ec)) out.diagnostics.back().title = "cannot read suite file";
+        out.diagnostics.push_back(std::move(text.error));
         return out;
     }
-    return load_text(*text, path);
+    return load_text(*text.text, path);
 }
 
 VectorLoadResult load_vector_file(const std::string& path, bool simple_reader) {
     VectorLoadResult out;
-    auto text = detail::read_text(path);
-    if (!text) {
-        out.diagnostics.push_back(detail::file_error(path, "cannot read vector-set file"));
+    auto text = detail::read_input_file(path, "vector-set file");
+    if (!text.text) {
+        out.diagnostics.push_back(std::move(text.error));
         return out;
     }
     detail::Loader loader;
     try {
-        auto set = loader.load_vector_set_file(*text, path, simple_reader);
+        auto set = loader.load_vector_set_file(*text.text, path, simple_reader);
         out.diagnostics = std::move(loader.diags);
         if (out.diagnostics.empty() && set) out.set = std::move(*set);
     } catch (const std::exception& e) {

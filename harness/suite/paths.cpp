@@ -2,6 +2,9 @@
 // directly in it; vector-set and fragment files are recognised and skipped.
 #include "suite/loader.hpp"
 
+#include "suite/input_guard.hpp"
+#include "suite/yaml_reader.hpp"
+
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -30,8 +33,16 @@ bool under_fragments_folder(const fs::path& p) {
 bool is_library_file(const fs::path& p) {
     const auto name = p.filename().string();
     if (name.ends_with(".vectors.yaml") || name.ends_with(".vectors.yml")) return true;
+    // Through the input boundary: a file it refuses counts as a suite, and
+    // loading it reports why.
+    const auto in = detail::read_input_file(p.string(), "file");
+    if (!in.text || in.text->size() > detail::InputLimits::max_tree_bytes) return false;
+    std::vector<Diagnostic> ignored;
+    const auto src = detail::SourceText::from(p.string(), *in.text);
+    detail::Reader r(src, ignored);
+    if (!detail::pre_parse(r, *in.text)) return false;
     try {
-        const YAML::Node root = YAML::LoadFile(p.string());
+        const YAML::Node root = YAML::Load(*in.text);
         if (!root.IsMap()) return false;
         if (root["name"]) return false;
         return root["set"] || root["fragments"] || root["vectors"];

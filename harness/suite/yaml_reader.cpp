@@ -2,6 +2,7 @@
 #include "suite/yaml_reader.hpp"
 
 #include "ids/kind.hpp"
+#include "suite/input_guard.hpp"
 
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
@@ -12,9 +13,7 @@
 #include <limits>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <map>
-#include <sstream>
 
 namespace idconform::suite::detail {
 
@@ -92,14 +91,6 @@ bool valid_name(std::string_view s) {
                        [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-'; });
 }
 
-std::optional<std::string> read_text(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return std::nullopt;
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
 Diagnostic file_error(const std::string& path, const std::string& title) {
     namespace fs = std::filesystem;
     Diagnostic d;
@@ -126,29 +117,49 @@ std::string syntax_hint(const std::string& msg) {
 
 std::optional<YAML::Node> parse_document(Reader& r, const std::string& text, std::string_view kind,
                                          std::string_view empty_hint) {
-    std::vector<YAML::Node> docs;
-    try {
-        docs = YAML::LoadAll(text);
-    } catch (const YAML::ParserException& e) {
-        r.error(e.mark, "YAML syntax error: " + e.msg, syntax_hint(e.msg));
-        return std::nullopt;
-    } catch (const YAML::Exception& e) {
-        r.error(e.mark, std::string("YAML error: ") + e.what(), "check the YAML syntax near here");
+    // yaml-cpp only ever sees text that passed the input boundary
+    // (input_guard.hpp): bounded size, valid UTF-8, one document, no stuck
+    // ',', bounded aliases and depth.
+    if (text.size() > InputLimits::max_tree_bytes) {
+        Diagnostic d;
+        d.pos.file = r.source().path;
+        d.title = "the " + std::string(kind) + " file is too large to load: " + size_text(text.size()) +
+                  " (YAML files are limited to " + size_text(InputLimits::max_tree_bytes) + ")";
+        d.hint = "split it into several files; long lists of vectors go in a vector-set file with flat "
+                 "entries ({name: ..., value: ...} on one line each), which is read without a YAML tree up "
+                 "to " + size_text(InputLimits::max_file_bytes);
+        r.report(std::move(d));
         return std::nullopt;
     }
-    if (docs.empty() || (docs.size() == 1 && docs[0].IsNull())) {
+    if (auto d = check_text(text, r.source().path)) {
+        r.report(std::move(*d));
+        return std::nullopt;
+    }
+    const auto pre = pre_parse(r, text);
+    if (!pre) return std::nullopt;
+    if (pre->documents == 0 || (pre->documents == 1 && pre->first_is_null)) {
         YAML::Mark m;
         m.line = 0;
         m.column = 0;
         r.error(m, "the " + std::string(kind) + " file is empty", std::string(empty_hint));
         return std::nullopt;
     }
-    if (docs.size() > 1) {
-        r.error(Val{docs[1], docs[1].Mark()}, "more than one YAML document in one file",
+    if (pre->documents > 1) {
+        YAML::Mark m;
+        m.line = pre->second_line;
+        m.column = pre->second_column;
+        r.error(m, "more than one YAML document in one file",
                 "remove the '---' separator: one file holds one " + std::string(kind));
         return std::nullopt;
     }
-    return docs[0];
+    try {
+        return YAML::Load(text);  // one document only: YAML::LoadAll is what loops on a stray ','
+    } catch (const YAML::ParserException& e) {
+        r.error(e.mark, "YAML syntax error: " + e.msg, syntax_hint(e.msg));
+    } catch (const YAML::Exception& e) {
+        r.error(e.mark, std::string("YAML error: ") + e.what(), "check the YAML syntax near here");
+    }
+    return std::nullopt;
 }
 
 // ------------------------------------------------------------ templates

@@ -63,8 +63,6 @@ struct TemplateError {
 // A name of a variable, principal, set or resource: a letter or '_', then
 // letters, digits, '_' or '-'.
 [[nodiscard]] bool valid_name(std::string_view s);
-// A file's whole text, nullopt when it cannot be read.
-[[nodiscard]] std::optional<std::string> read_text(const std::string& path);
 // A diagnostic for a file that cannot be read (no position), with a hint
 // that tells a missing file from a permission problem.
 [[nodiscard]] Diagnostic file_error(const std::string& path, const std::string& title);
@@ -81,6 +79,8 @@ public:
 
     void error(const YAML::Mark& m, std::string title, std::string hint);
     void error(const Val& v, std::string title, std::string hint) { error(v.mark, std::move(title), std::move(hint)); }
+    // Adds a diagnostic made elsewhere (it brings its own source line).
+    void report(Diagnostic d) { out_->push_back(std::move(d)); }
 
     // A mapping whose keys are checked against `allowed` (empty = any key);
     // `what` names it in messages ("expect"), `example` shows the right form.

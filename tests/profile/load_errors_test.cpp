@@ -59,7 +59,7 @@ TEST_CASE("file-level problems") {
         CHECK_FALSE(r.profile);
         REQUIRE(r.diagnostics.size() == 1);
         CHECK(r.diagnostics[0].pos.file == fixture("nope.yaml"));
-        CHECK(r.diagnostics[0].title == "cannot read profile: no such file");
+        CHECK(r.diagnostics[0].title == "cannot read profile: no such file or directory");
         CHECK(r.diagnostics[0].hint.find("check the path") == 0);
     }
     SUBCASE("a directory") {

@@ -288,7 +288,7 @@ TEST_CASE("load_vector_file: missing file") {
     const VectorLoadResult r = load_vector_file(fixture("nope.yaml"));
     CHECK_FALSE(r.set);
     REQUIRE(r.diagnostics.size() == 1);
-    CHECK(r.diagnostics[0].title == "cannot read vector-set file");
+    CHECK(r.diagnostics[0].title == "cannot read vector-set file: no such file or directory");
     CHECK(r.diagnostics[0].hint.find("check the path") != std::string::npos);
 }
 

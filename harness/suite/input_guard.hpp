@@ -1,0 +1,78 @@
+// The boundary every YAML input file (suite, included file, profile) crosses
+// before yaml-cpp builds a node tree from it: bounded reading, a text check
+// (NUL bytes, UTF-8) and an event-only pre-parse that stops what yaml-cpp 0.7
+// itself would not (a hang on a stray ',', alias bombs, cyclic aliases, deep
+// nesting). Each problem is a Diagnostic at file:line:col with a hint.
+//
+// Why a pre-parse with yaml-cpp's own event parser and not another library:
+// the yaml-cpp 0.7 hang is not in its scanner but in `YAML::LoadAll`, which
+// loops for ever (one null document per turn, memory growing) when a
+// document starts with a token the parser cannot take and does not consume;
+// the only such token at document level is a ',' outside brackets (FLOW_ENTRY
+// at flow level 0; inside a block collection the same token is an error
+// yaml-cpp reports). Driving `YAML::Parser` document by document, this pre-pass
+// sees the same stuck document twice at one mark and reports it, so the
+// remedy covers every input that trips the loop whatever surrounds the comma,
+// with yaml-cpp's own grammar (a second parser would disagree with yaml-cpp
+// on valid files and give two sets of messages). docs/architecture.md says more.
+#pragma once
+
+#include "core/diagnostic.hpp"
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace idconform::suite::detail {
+
+class Reader;
+
+// The limits, shown in the messages that enforce them.
+struct InputLimits {
+    // Any input file read (vector sets in the simple shape are read without a
+    // node tree, at about a tenth of yaml-cpp's cost).
+    static constexpr std::size_t max_file_bytes = std::size_t{64} << 20;
+    // Text that yaml-cpp turns into a node tree: the tree and the loader's
+    // model cost about 80 bytes of memory per byte of YAML (a 4 MB suite
+    // peaks at 350 MB), so 8 MiB stays under 700 MB.
+    static constexpr std::size_t max_tree_bytes = std::size_t{8} << 20;
+    // Nesting of lists and mappings.
+    static constexpr int max_depth = 128;
+    // Nodes that aliases (`*name`) may repeat in one document, all aliases
+    // together: legitimate reuse stays far below; a "billion laughs" does not.
+    static constexpr std::size_t max_alias_nodes = 100000;
+};
+
+// The text of an input file, or why it cannot be had.
+struct InputFile {
+    std::optional<std::string> text;
+    Diagnostic error;  // when !text
+};
+
+// Reads `path` (`what` names it: "suite file", "profile"): refuses devices
+// and sockets, reads regular files and pipes up to max_file_bytes, and checks
+// the text with check_text().
+[[nodiscard]] InputFile read_input_file(const std::string& path, std::string_view what);
+
+// The first NUL byte or invalid UTF-8 sequence of `text`, as a diagnostic at
+// its line and column (a UTF-8 byte order mark at the start is fine).
+[[nodiscard]] std::optional<Diagnostic> check_text(std::string_view text, const std::string& path);
+
+// Human size: "42.9 MB", "512 bytes".
+[[nodiscard]] std::string size_text(std::size_t bytes);
+
+// What the event pre-parse found: the number of documents (at most 2 are
+// looked at) and whether the first is empty; or the first problem.
+struct PreParse {
+    int documents = 0;
+    bool first_is_null = false;
+    int second_line = -1;  // 0-based mark of the second document's root
+    int second_column = -1;
+};
+
+// Runs the pre-parse; problems go to `r` (syntax errors with yaml-cpp's
+// message and a hint). nullopt when `text` must not be given to yaml-cpp.
+[[nodiscard]] std::optional<PreParse> pre_parse(Reader& r, const std::string& text);
+
+}  // namespace idconform::suite::detail
