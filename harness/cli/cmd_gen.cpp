@@ -1,6 +1,7 @@
 // `idconform gen --kind v7|v4|ulid|viewable|uuidv8-legacy [-n N]`: prints
 // freshly generated identifiers, one a line.
 #include "cli/commands.hpp"
+#include "cli/option_values.hpp"
 #include "ids/ids.hpp"
 
 #include <cstdlib>
@@ -29,7 +30,8 @@ Runner add_gen(CLI::App& app) {
     cmd->add_flag("--upper", o->upper, "ulid: print upper-case (the ULID spec's form) instead of lower-case");
     cmd->add_option("--prefix", o->prefix, "viewable: prefix");
     cmd->add_option("--length", o->length, "viewable: symbols after the prefix")->check(CLI::Range(1, 64));
-    cmd->add_option("--legacy-id", o->legacy_id, "uuidv8-legacy: first legacy integer id (then +1 per id)");
+    cmd->add_option("--legacy-id", o->legacy_id, "uuidv8-legacy: first legacy integer id (then +1 per id; 32 bits)")
+        ->check(count_validator(0, 0xFFFFFFFFu));
     cmd->add_option("--entity-type", o->entity_type, "uuidv8-legacy: entity type (15 bits)")->check(CLI::Range(0, 32767));
     cmd->add_option("--salt-env", o->salt_env, "uuidv8-legacy: environment variable holding the salt");
     return [o]() -> int {
@@ -49,6 +51,11 @@ Runner add_gen(CLI::App& app) {
                           << " (never put it in a file in the repo)\n";
                 return exit_usage;
             }
+        }
+        if (o->kind == "uuidv8-legacy" && o->legacy_id + static_cast<std::uint64_t>(o->count) - 1 > 0xFFFFFFFFu) {
+            std::cerr << "idconform gen: --legacy-id " << o->legacy_id << " with -n " << o->count
+                      << " goes past the largest 32-bit legacy id 4294967295\n";
+            return exit_usage;
         }
         ids::V7Generator v7;
         ids::UlidGenerator ulid;

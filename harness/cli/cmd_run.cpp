@@ -2,6 +2,7 @@
 // target and writes the reports. Flags follow Hurl/grpcurl habits.
 #include "cli/commands.hpp"
 #include "cli/install_paths.hpp"
+#include "cli/option_values.hpp"
 #include "cli/run_plan.hpp"
 
 #include "audit/metadata.hpp"
@@ -26,40 +27,7 @@ namespace idconform::cli {
 
 namespace {
 
-// "500ms", "2s", "1.5s", "1m", "3" (seconds) -> milliseconds; nullopt if malformed.
-std::optional<std::chrono::milliseconds> parse_duration(const std::string& s) {
-    double v = 0;
-    const char* end = s.data() + s.size();
-    auto [p, ec] = std::from_chars(s.data(), end, v);
-    if (ec != std::errc() || v < 0) return std::nullopt;
-    const std::string_view unit(p, static_cast<std::size_t>(end - p));
-    double ms;
-    if (unit.empty() || unit == "s") ms = v * 1000;
-    else if (unit == "ms") ms = v;
-    else if (unit == "m") ms = v * 60000;
-    else return std::nullopt;
-    return std::chrono::milliseconds(static_cast<long long>(ms));
-}
-
-// "20/s", "600/m", "20" -> requests per second.
-std::optional<double> parse_rate(const std::string& s) {
-    double v = 0;
-    const char* end = s.data() + s.size();
-    auto [p, ec] = std::from_chars(s.data(), end, v);
-    if (ec != std::errc() || v <= 0) return std::nullopt;
-    const std::string_view unit(p, static_cast<std::size_t>(end - p));
-    if (unit.empty() || unit == "/s") return v;
-    if (unit == "/m") return v / 60.0;
-    return std::nullopt;
-}
-
-CLI::Validator duration_validator() {
-    return CLI::Validator(
-        [](std::string& s) -> std::string {
-            return parse_duration(s) ? std::string() : "'" + s + "' is not a duration (examples: 500ms, 2s, 1m)";
-        },
-        "DURATION");
-}
+using std::chrono::milliseconds;
 
 }  // namespace
 
@@ -92,9 +60,9 @@ Runner add_run(CLI::App& app) {
     cmd->add_option("-j,--concurrency", o->concurrency, "Cases run at once (steps of one case stay in order)")
         ->check(CLI::Range(1, 4096));
     cmd->add_option("--rate-limit", o->rate_limit, "At most N requests per second across the run (N/s, N/m)")
-        ->check(CLI::Validator([](std::string& s) { return parse_rate(s) ? "" : "'" + s + "' is not a rate (examples: 20/s, 600/m)"; }, "RATE"));
-    cmd->add_option("--timeout", o->timeout, "Per-request read timeout (e.g. 2s, 500ms)")->check(duration_validator());
-    cmd->add_option("--connect-timeout", o->connect_timeout, "Connect (and TLS handshake) timeout")->check(duration_validator());
+        ->check(rate_validator());
+    cmd->add_option("--timeout", o->timeout, "Per-request read timeout (e.g. 2s, 500ms; 1ms to 24h)")->check(duration_validator(milliseconds(1)));
+    cmd->add_option("--connect-timeout", o->connect_timeout, "Connect (and TLS handshake) timeout (1ms to 24h)")->check(duration_validator(milliseconds(1)));
     cmd->add_option("--retries", o->retries, "Extra attempts after a transport error (never after a broken expectation)")
         ->check(CLI::Range(0, 10));
     cmd->add_option("--tags", o->tags, "Run only cases with one of these tags")->delimiter(',');
@@ -107,8 +75,9 @@ Runner add_run(CLI::App& app) {
     cmd->add_option("--cert", o->cert, "Client certificate file (mTLS)");
     cmd->add_option("--key", o->key, "Client private key file (mTLS)");
     cmd->add_flag("-k,--insecure", o->insecure, "Do not verify TLS certificates (prints a warning)");
-    cmd->add_option("--clock-skew", o->clock_skew, "Allowed clock difference for minted-id time checks")->check(duration_validator());
-    cmd->add_option("--body-cap", o->body_cap, "Response bytes kept per exchange; the rest is counted");
+    cmd->add_option("--clock-skew", o->clock_skew, "Allowed clock difference for minted-id time checks (0 to 24h)")->check(duration_validator(milliseconds(0)));
+    cmd->add_option("--body-cap", o->body_cap, "Response bytes kept per exchange; the rest is counted (1 to 1073741824)")
+        ->check(count_validator(1, std::uint64_t{1} << 30));
     cmd->add_flag("-L,--location", o->location, "Follow redirects (by default a 3xx is the answer that is checked)");
     cmd->add_flag("--fail-on-warnings", o->fail_on_warnings,
                   "Advisory findings (DATA-ID-005 warnings) fail their case instead of only being reported");

@@ -4,6 +4,7 @@
 // file order), problems reading a file to stderr; JUnit/JSON reports get one
 // testsuite per file and one testcase per (file, rule).
 #include "cli/commands.hpp"
+#include "cli/option_values.hpp"
 
 #include "cli/audit_cli.hpp"
 
@@ -80,7 +81,8 @@ Runner add_scan(CLI::App& app) {
                     "Declared id column of CSV files: NAME=KIND[,nullable], e.g. owner_id=uuidv7 (repeatable)")
         ->allow_extra_args(false);
     cmd->add_flag("--no-shape-scan", o->no_shape, "Check only the declared fields/columns, not every id-looking value");
-    cmd->add_option("--max-violations", o->max_violations, "Stop after N violations in all (0: no limit)");
+    cmd->add_option("--max-violations", o->max_violations, "Stop after N violations in all (0: no limit)")
+        ->check(count_validator(0, std::uint64_t{1} << 40));
     cmd->add_option("--max-line-bytes", o->max_line_bytes, "NDJSON/CSV: a longer line is an error (default 8 MiB)")
         ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 40));
     cmd->add_option("--threads", o->threads,
