@@ -20,6 +20,9 @@ packages=(
   libxml2-utils openssl curl
   # tests: the HTML report loaded in a real browser (headless)
   chromium
+  # fuzzing (scripts/fuzz.sh; the test command's smoke run): clang 14 with
+  # libFuzzer and the ASan/UBSan runtimes
+  clang-14 libclang-rt-14-dev
   # benchmarks (run on demand)
   libbenchmark-dev wrk ripgrep
 )

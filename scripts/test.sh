@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The test command: installs what is missing, configures, builds and runs
 # every test (unit and end-to-end) with warnings as errors, then builds the
-# unit tests again with AddressSanitizer + UBSan and runs them.
+# unit tests again with AddressSanitizer + UBSan and runs them, and gives each
+# libFuzzer target (fuzz/) a short run over its corpus.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
@@ -22,4 +23,6 @@ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DIDCONFORM_WERROR=ON
 cmake --build build-asan -j "$jobs"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build-asan -L unit --output-on-failure -j "$jobs" --timeout 600
+echo "== fuzz targets: replay of every corpus input, then a few seconds of fuzzing each"
+bash scripts/fuzz.sh --smoke 3
 echo "== all tests passed"

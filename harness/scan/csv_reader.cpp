@@ -207,11 +207,16 @@ private:
             if (pos_ >= end_) {
                 append_scratch(d_ + s, pos_ - s);
                 copied = true;
-                if (!more()) {
+                // Whatever more() did, the bytes up to pos_ are in scratch_
+                // now: the final append below must not add them again (from
+                // memory, where nothing moves, it did: the last field of a
+                // file without a final newline came out doubled).
+                const bool got = more();
+                s = pos_;
+                if (!got) {
                     if (st_.error) return false;
                     break;  // end of file ends the field
                 }
-                s = pos_;
                 continue;
             }
             const unsigned char c = static_cast<unsigned char>(d_[pos_]);

@@ -196,6 +196,17 @@ TEST_CASE("csv: declared columns") {
     CHECK(missing.err() == "1:1 declared column 'ownerid' is not in the header (did you mean 'owner_id'?)");
 }
 
+TEST_CASE("csv: the last field of a file without a final newline is read once (found by fuzz_scan)") {
+    // From memory the field's bytes were appended twice at the end of the
+    // file: the header "\\" read as "\\\\", an id in the last column doubled.
+    const Out header = scan("\\", Format::csv, {{"id", "uuidv7", true}});
+    CHECK(header.err() == "1:1 declared column 'id' is not in the header (columns: \\)");
+    const Out last = scan("name,id\nabc," + v7, Format::csv, {{"id", "uuidv7", false}});
+    CHECK(last.v.empty());
+    CHECK(last.err().empty());
+    CHECK(last.st.records == 1);
+}
+
 // --------------------------------------------------------------- malformed
 
 TEST_CASE("malformed input: clear errors at exact positions") {

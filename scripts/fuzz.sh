@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (fuzz/, clang + ASan + UBSan, in build-fuzz/)
+# and runs them on their checked-in corpora (fuzz/corpus/TARGET).
+#
+#   scripts/fuzz.sh [--smoke] [SECONDS] [TARGET...]
+#
+#   SECONDS   fuzzing time per target (default 600); 0: only replay the corpus
+#   --smoke   the test command's run: replay every corpus input, then fuzz
+#             each target for SECONDS (default 3)
+#   TARGET    fuzz_ids fuzz_suite fuzz_profile fuzz_scan fuzz_http_response
+#             fuzz_json_pointer (default: all)
+#   FUZZ_JOBS=N    targets run at once (default 1; the machine is shared)
+#   FUZZ_WORK=DIR  where new corpus entries, logs and crash files go
+#                  (default: a fresh directory under /tmp)
+#
+# A crash, hang (-timeout=10 s per input), leak, sanitizer report or memory
+# over 2 GB fails the run; the input is kept in FUZZ_WORK. To make it a
+# regression test, copy it into fuzz/corpus/TARGET/ as regress-WHAT and fix
+# the bug: every later run (and scripts/test.sh) replays it. New corpus
+# entries found by long runs can be merged in with
+#   build-fuzz/fuzz/TARGET -merge=1 fuzz/corpus/TARGET FUZZ_WORK/TARGET/corpus
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
+
+smoke=0
+if [ "${1:-}" = "--smoke" ]; then smoke=1; shift; fi
+seconds=${1:-$([ $smoke = 1 ] && echo 3 || echo 600)}
+[ $# -gt 0 ] && shift
+all=(fuzz_ids fuzz_suite fuzz_profile fuzz_scan fuzz_http_response fuzz_json_pointer)
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
+jobs=${FUZZ_JOBS:-1}
+work=${FUZZ_WORK:-$(mktemp -d /tmp/idconform-fuzz.XXXXXX)}
+mkdir -p "$work"
+
+echo "== fuzz build (clang, ASan + UBSan, build-fuzz/)"
+CC=clang-14 CXX=clang++-14 cmake -S . -B build-fuzz -G Ninja -DIDCONFORM_FUZZ=ON >/dev/null
+cmake --build build-fuzz -j "$(nproc)" --target "${targets[@]}"
+
+run_one() {
+    local t=$1 dir="$work/$1"
+    mkdir -p "$dir/corpus"
+    local opts=(-timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1
+                -artifact_prefix="$dir/" -detect_leaks=1)
+    # 1. every checked-in input once (the regression tests)
+    if ! ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+         "build-fuzz/fuzz/$t" "${opts[@]}" -runs=0 "fuzz/corpus/$t" >"$dir/replay.log" 2>&1; then
+        echo "FAIL $t: a corpus input fails (log: $dir/replay.log)"; tail -30 "$dir/replay.log"; return 1
+    fi
+    [ "$seconds" -gt 0 ] || { echo "ok   $t: corpus replayed"; return 0; }
+    # 2. fuzzing, new inputs into the work corpus (the checked-in one is read only)
+    if ! ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+         "build-fuzz/fuzz/$t" "${opts[@]}" -max_total_time="$seconds" "$dir/corpus" "fuzz/corpus/$t" \
+         >"$dir/fuzz.log" 2>&1; then
+        echo "FAIL $t: see $dir/fuzz.log; the input is in $dir/"; grep -E "ERROR|SUMMARY|differ" "$dir/fuzz.log" | head -5
+        return 1
+    fi
+    local execs
+    execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$dir/fuzz.log" | awk '{print $2}')
+    echo "ok   $t: ${seconds}s, ${execs:-?} executions ($(( ${execs:-0} / seconds ))/s), corpus $(ls "$dir/corpus" | wc -l) new + $(ls "fuzz/corpus/$t" | wc -l) seeds, peak $(grep -o 'stat::peak_rss_mb: [0-9]*' "$dir/fuzz.log" | awk '{print $2}') MB"
+}
+
+echo "== fuzz $([ $smoke = 1 ] && echo smoke || echo run): ${seconds}s per target, $jobs at a time, work in $work"
+status=0
+pids=()
+for t in "${targets[@]}"; do
+    if [ "$jobs" -le 1 ]; then
+        run_one "$t" || status=1
+    else
+        run_one "$t" & pids+=($!)
+        if [ ${#pids[@]} -ge "$jobs" ]; then wait "${pids[0]}" || status=1; pids=("${pids[@]:1}"); fi
+    fi
+done
+for p in "${pids[@]}"; do wait "$p" || status=1; done
+exit $status
