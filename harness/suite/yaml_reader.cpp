@@ -20,6 +20,9 @@ namespace idconform::suite::detail {
 SourceText SourceText::from(std::string path, const std::string& text) {
     SourceText s;
     s.path = std::move(path);
+    // Text too large for a tree only ever gets the file-level "too large"
+    // error (parse_document): no copy of its lines.
+    if (text.size() > InputLimits::max_tree_bytes) return s;
     std::size_t start = 0;
     while (start <= text.size()) {
         std::size_t end = text.find('\n', start);
