@@ -36,7 +36,7 @@ struct InputLimits {
     // Text that yaml-cpp turns into a node tree: the tree and the loader's
     // model cost about 80 bytes of memory per byte of YAML (a 4 MB suite
     // peaks at 350 MB), so 8 MiB stays under 700 MB.
-    static constexpr std::size_t max_tree_bytes = std::size_t{8} << 20;
+    static constexpr std::size_t max_tree_bytes = std::size_t{8} << 20;  // parse_document's default
     // Nesting of lists and mappings.
     static constexpr int max_depth = 128;
     // Nodes that aliases (`*name`) may repeat in one document, all aliases

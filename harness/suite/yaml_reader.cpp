@@ -118,16 +118,18 @@ std::string syntax_hint(const std::string& msg) {
     return "check indentation, quotes and brackets at this position";
 }
 
+std::optional<std::string> read_text(const std::string& path) { return read_input_file(path, "file").text; }
+
 std::optional<YAML::Node> parse_document(Reader& r, const std::string& text, std::string_view kind,
-                                         std::string_view empty_hint) {
+                                         std::string_view empty_hint, std::size_t max_bytes) {
     // yaml-cpp only ever sees text that passed the input boundary
     // (input_guard.hpp): bounded size, valid UTF-8, one document, no stuck
     // ',', bounded aliases and depth.
-    if (text.size() > InputLimits::max_tree_bytes) {
+    if (text.size() > max_bytes) {
         Diagnostic d;
         d.pos.file = r.source().path;
         d.title = "the " + std::string(kind) + " file is too large to load: " + size_text(text.size()) +
-                  " (YAML files are limited to " + size_text(InputLimits::max_tree_bytes) + ")";
+                  " (YAML files are limited to " + size_text(max_bytes) + ")";
         d.hint = "split it into several files; long lists of vectors go in a vector-set file with flat "
                  "entries ({name: ..., value: ...} on one line each), which is read without a YAML tree up "
                  "to " + size_text(InputLimits::max_file_bytes);

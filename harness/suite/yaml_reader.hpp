@@ -63,6 +63,9 @@ struct TemplateError {
 // A name of a variable, principal, set or resource: a letter or '_', then
 // letters, digits, '_' or '-'.
 [[nodiscard]] bool valid_name(std::string_view s);
+// A file's whole text, nullopt when it cannot be read; through the input
+// boundary (read_input_file in input_guard.hpp, which says why).
+[[nodiscard]] std::optional<std::string> read_text(const std::string& path);
 // A diagnostic for a file that cannot be read (no position), with a hint
 // that tells a missing file from a permission problem.
 [[nodiscard]] Diagnostic file_error(const std::string& path, const std::string& title);
@@ -122,8 +125,11 @@ private:
 // Parses `text` as exactly one YAML document. Syntax errors, an empty file
 // (`empty_hint` says what it should hold) and several documents become
 // diagnostics; `kind` names the file in messages ("suite", "profile").
+// `max_bytes` bounds the text (the tree costs ~80 bytes a byte); callers
+// that must read larger documents (OpenAPI) pass their own bound.
 [[nodiscard]] std::optional<YAML::Node> parse_document(Reader& r, const std::string& text, std::string_view kind,
-                                                       std::string_view empty_hint);
+                                                       std::string_view empty_hint,
+                                                       std::size_t max_bytes = std::size_t{8} << 20);
 
 // The JSON value of a plain (unquoted, untagged), non-null scalar under the
 // YAML 1.2 core schema: true/false, an integer, a float, else the text.
