@@ -58,7 +58,7 @@ run_one() {
     fi
     local execs
     execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$dir/fuzz.log" | awk '{print $2}')
-    echo "ok   $t: ${seconds}s, ${execs:-?} executions ($(( ${execs:-0} / seconds ))/s), corpus $(ls "$dir/corpus" | wc -l) new + $(ls "fuzz/corpus/$t" | wc -l) seeds, peak $(grep -o 'stat::peak_rss_mb: [0-9]*' "$dir/fuzz.log" | awk '{print $2}') MB"
+    echo "ok   $t: ${seconds}s, ${execs:-?} executions ($(( ${execs:-0} / seconds ))/s), corpus $(ls "$dir/corpus" | wc -l) new + $(ls "fuzz/corpus/$t" | wc -l) seeds, peak $(grep 'stat::peak_rss_mb:' "$dir/fuzz.log" | awk '{print $2}') MB, slowest input $(grep 'stat::slowest_unit_time_sec:' "$dir/fuzz.log" | awk '{print $2}') s"
 }
 
 echo "== fuzz $([ $smoke = 1 ] && echo smoke || echo run): ${seconds}s per target, $jobs at a time, work in $work"
