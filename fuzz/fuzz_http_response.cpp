@@ -8,7 +8,10 @@
 // captures from JSON, headers and status, and the redirect rules for a
 // Location header. The socket loop itself (harness/transport/http,
 // request_on) is not reachable without a socket; its parsing is Beast's.
+#include "runner/body_json.hpp"
+#include "runner/captures.hpp"
 #include "runner/checks.hpp"
+#include "runner/json_edit.hpp"
 #include "suite/loader.hpp"
 #include "transport/http/url_target.hpp"
 

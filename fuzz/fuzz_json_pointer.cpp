@@ -5,7 +5,10 @@
 // set_at_pointer succeeds, the pointer finds the value set; after
 // erase_at_pointer succeeds, it finds nothing; a capture that succeeds binds
 // exactly what find_pointer finds.
+#include "runner/body_json.hpp"
+#include "runner/captures.hpp"
 #include "runner/checks.hpp"
+#include "runner/json_edit.hpp"
 #include "suite/yaml_reader.hpp"
 
 #include <boost/json/parse.hpp>

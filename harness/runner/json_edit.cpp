@@ -47,7 +47,11 @@ bool set_at_pointer(json::value& root, std::string_view pointer, json::value v) 
             std::size_t idx = 0;
             if (toks[i] == "-") idx = a.size();
             else {
-                for (char c : toks[i]) { if (c < '0' || c > '9') return false; idx = idx * 10 + static_cast<std::size_t>(c - '0'); }
+                // RFC 6901 array index: digits, no leading zero; "" names no
+                // element (it set element 0; found by fuzz_json_pointer)
+                const std::string& t = toks[i];
+                if (t.empty() || t.size() > 18 || (t.size() > 1 && t[0] == '0')) return false;
+                for (char c : t) { if (c < '0' || c > '9') return false; idx = idx * 10 + static_cast<std::size_t>(c - '0'); }
             }
             if (idx > a.size()) return false;
             if (idx == a.size()) a.emplace_back(nullptr);

@@ -23,6 +23,17 @@ namespace json = boost::json;
 
 // ---------------------------------------------------------- JSON pointers
 
+TEST_CASE("set_at_pointer: an array index is digits without a leading zero (found by fuzz_json_pointer)") {
+    json::value v = js(R"({"items":[]})");
+    CHECK_FALSE(set_at_pointer(v, "/items/", 1));  // "" named element 0 and appended it
+    CHECK_FALSE(set_at_pointer(v, "/items/00", 1));
+    CHECK_FALSE(set_at_pointer(v, "/items/99999999999999999999", 1));
+    CHECK(v == js(R"({"items":[]})"));
+    CHECK(set_at_pointer(v, "/items/0", 1));
+    CHECK(set_at_pointer(v, "/items/-", 2));
+    CHECK(v == js(R"({"items":[1,2]})"));
+}
+
 TEST_CASE("set_at_pointer: members, nested creation, escapes") {
     json::value v = js(R"({"a":1})");
     CHECK(set_at_pointer(v, "/b", "x"));
