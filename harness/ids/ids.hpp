@@ -277,5 +277,9 @@ struct Mutation {
 // Negative forms of a valid viewable id of format `f`: lower/mixed case,
 // each excluded letter I L O U, one symbol short/long, wrong/no prefix.
 [[nodiscard]] std::vector<Mutation> viewable_mutations(std::string_view text, const ViewableFormat& f);
+// Negative forms of an id in a format this module does not know (an integer,
+// nanoid, a hex hash): case, padding, wrapping, and one character short or
+// long unless the id is numeric (opaque_mutations.cpp says why).
+[[nodiscard]] std::vector<Mutation> opaque_mutations(std::string_view text);
 
 }  // namespace idconform::ids

@@ -79,6 +79,7 @@ public:
         for (auto& st : s_.setup) setup.push_back(std::move(st));
         s_.setup = std::move(setup);
         if (over_grpc_) drop_unsendable_vectors();
+        own_setup();
         for (auto& st : s_.setup) bind(st);
         for (auto& c : s_.cases)
             for (auto& st : c.steps) bind(st);
@@ -233,7 +234,10 @@ public:
         h.path = ep.path;
         h.principal = c.principal;
         if (!c.id.empty()) h.path_params = {{"id", c.id}};
-        h.query = c.filter;
+        for (const auto& [field, value] : c.filter) h.query.push_back(spell_filter(ep.filter, field, value));
+        h.headers = ep.headers;
+        if (ep.not_found && st.expect.status && negative(*st.expect.status))
+            st.expect.status->not_found = suite::StatusExpect::NotFound{ep.not_found->status, ep.not_found->body};
         const bool has_body = suite::traits(c.op).has_body;
         if (has_body) {
             h.json = c.json ? *c.json : body_with_refs(r_, ep.body);
@@ -248,6 +252,58 @@ public:
     }
 
 private:
+    // A pack's filter (field, value) as the query the profile spells:
+    // "{field}=eq.{value}" gives ("category_id", "eq.<value>").
+    static std::pair<std::string, std::string> spell_filter(const std::string& form, const std::string& field,
+                                                            const std::string& value) {
+        auto fill = [&](std::string t) {
+            for (auto at = t.find("{field}"); at != std::string::npos; at = t.find("{field}", at + field.size()))
+                t.replace(at, 7, field);
+            for (auto at = t.find("{value}"); at != std::string::npos; at = t.find("{value}", at + value.size()))
+                t.replace(at, 7, value);
+            return t;
+        };
+        if (form.empty()) return {field, value};
+        const auto eq = form.find('=');
+        return {fill(form.substr(0, eq)), fill(form.substr(eq + 1))};
+    }
+
+    // A check that wants a refusal: only 4xx statuses (404, [403, 404], 4xx).
+    static bool negative(const suite::StatusExpect& s) {
+        if (s.negate || (s.exact.empty() && s.classes.empty())) return false;
+        for (int c : s.exact)
+            if (c / 100 != 4) return false;
+        for (int c : s.classes)
+            if (c != 4) return false;
+        return true;
+    }
+
+    // A setup step that fails is a failure of the suite's rule (not "no
+    // rule"), positioned at the profile line that declared the endpoint the
+    // step used: that is what the user can change, not a line of a pack file.
+    void own_setup() {
+        std::string rule;
+        for (const auto& c : s_.cases)
+            if (!c.rules.empty()) {
+                rule = c.rules.front();
+                break;
+            }
+        for (auto& st : s_.setup) {
+            if (st.expect.rule.empty()) st.expect.rule = rule;
+            if (!st.is<suite::OpCall>() || over_grpc_ != st.as<suite::OpCall>().via_other) continue;
+            suite::OpCall& c = st.as<suite::OpCall>();
+            const std::optional<Endpoint>* e = endpoint(c.op);
+            if (!e || !*e) continue;
+            const SourcePos at = (*e)->pos;
+            st.pos = at;
+            c.pos = at;  // the bound request's position
+            st.expect.pos = at;
+            if (st.expect.status) st.expect.status->pos = at;
+            for (auto& id : st.expect.ids) id.pos = at;
+            for (auto& cap : st.captures) cap.pos = at;
+        }
+    }
+
     void var(std::vector<suite::Variable>& out, const std::string& name, json::value v, SourcePos pos,
              bool deferred = false) {
         suite::Variable x;
@@ -274,9 +330,14 @@ private:
         if (r_.list) {
             var(out, "res.list", json::value(r_.list->path), r_.list->pos);
             var(out, "res.list_items", json::value(r_.list->items), r_.list->pos);
+            if (!r_.list->filter.empty()) var(out, "res.list_filter", json::value(r_.list->filter), r_.list->pos);
+            else
+                unset_reasons_["res.list_filter"] = "not applicable: the profile says the list of '" + r_.name + "' (" +
+                                                    r_.list->pos.str() + ") takes no filter (filter: false)";
         }
         var(out, "res.id_at", json::value(r_.id.pointer), r_.id.pos);
         var(out, "res.id_kind", json::value(r_.id.kind), r_.id.pos);
+        kind_vars(out);
         if (r_.location) var(out, "res.location", json::value("Location"), r_.pos);
         for (const auto& f : r_.fields) {
             if (f.kind == "uuidv4" && !has_(out, "res.v4_field")) var(out, "res.v4_field", json::value(f.pointer), f.pos);
@@ -291,6 +352,39 @@ private:
         if (!r_.time_field.empty()) var(out, "res.time_field", json::value(r_.time_field), r_.pos);
         pack_vars(out);
         if (p_.principals.size() >= 2) var(out, "other_principal", json::value("other"), p_.principals[1].pos);
+    }
+
+    // Which rule judges the id's form: DATA-ID-001 a field declared (or
+    // defaulted) uuidv7, DATA-ID-003 one declared uuidv4; a field declared
+    // `existing` keeps its format (DATA-ID-001's exception), and the cases of
+    // those rules are reported as not applicable, saying why.
+    void kind_vars(std::vector<suite::Variable>& out) {
+        const std::string& k = r_.id.kind;
+        const std::string declared = "the profile declares the id of '" + r_.name + "' (" + r_.id.pos.str() + ") ";
+        if (k == "uuidv7") var(out, "res.id_v7", json::value(true), r_.id.pos);
+        else if (k == "uuidv4")
+            unset_reasons_["res.id_v7"] = "not applicable: " + declared +
+                                          "kind uuidv4, a field whose ids must not reveal their creation time: "
+                                          "DATA-ID-003 judges it (v4), not DATA-ID-001";
+        else if (k == "existing")
+            unset_reasons_["res.id_v7"] =
+                "not applicable: " + declared +
+                "kind existing, a field that kept its format from before the rule (DATA-ID-001's exception: it MAY "
+                "keep its current format" + (r_.id.pattern.empty() ? std::string() : ", " + r_.id.pattern) +
+                "); every other rule is checked";
+        else
+            unset_reasons_["res.id_v7"] = "not applicable: " + declared + "kind " + k + ", not uuidv7";
+        if (k == "uuidv4") var(out, "res.id_v4", json::value(true), r_.id.pos);
+        else unset_reasons_["res.id_v4"] = "not applicable: " + declared + "kind " + k + ", not uuidv4 (DATA-ID-003 applies to v4 fields)";
+        if (!r_.id.pattern.empty()) var(out, "res.id_pattern", json::value(r_.id.pattern), r_.id.pos);
+        for (const auto& ref : r_.references) {
+            if (!ref.required) continue;
+            if (ref.kind == "uuidv7") var(out, "res.required_ref_v7", json::value(true), ref.pos);
+            else
+                unset_reasons_["res.required_ref_v7"] = "not applicable: the reference '" + ref.field + "' (" +
+                                                        ref.pos.str() + ") holds ids of kind " + ref.kind + ", not uuidv7";
+            break;  // the first required reference is res.required_ref
+        }
     }
 
     // The variables of the db-identifiers, uuidv8-legacy and viewable-id packs.
@@ -372,6 +466,7 @@ private:
         h.method = t->create->method;
         h.path = t->create->path;
         h.json = body_with_refs(*t, t->create->body);
+        h.headers = t->create->headers;
         h.principal = "owner";
         st.expect.pos = t->create->pos;
         suite::StatusExpect status;

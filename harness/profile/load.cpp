@@ -42,7 +42,7 @@ const std::vector<std::string> legacy_keys = {"lookup", "ids", "entity_type", "s
 const std::vector<std::string> layout_keys = {"flag", "id", "type", "hash1", "hash2"};
 const std::vector<std::string> bit_field_keys = {"offset", "bits"};
 const std::vector<std::string> viewable_keys = {"at", "read", "prefix", "length", "format"};
-const std::vector<std::string> id_keys = {"at", "kind"};
+const std::vector<std::string> id_keys = {"at", "kind", "pattern"};
 const std::vector<std::string> reference_keys = {"resource", "required", "kind"};
 const std::vector<std::string> methods = {"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"};
 
@@ -84,9 +84,11 @@ const Operation legacy_lookup_op = {"lookup", "GET", true, false, false, "{path:
 const Operation read_path_op = {"read", "GET", true, false, false, "\"/v1/jobs/{id}\""};
 
 std::vector<std::string> endpoint_keys(const Operation& op) {
-    std::vector<std::string> keys = {"method", "path"};
+    std::vector<std::string> keys = {"method", "path", "headers"};
     if (op.has_body) keys.emplace_back("body");
     if (op.has_items) keys.emplace_back("items");
+    if (op.has_items || std::string_view(op.key) == "read") keys.emplace_back("not_found");
+    if (op.has_items) keys.emplace_back("filter");
     if (op.has_param) keys.emplace_back("param");
     if (op.has_id_at) keys.emplace_back("id_at");
     return keys;
@@ -203,6 +205,13 @@ public:
                      "      create: {path: /v1/products, body: {name: idconform-probe}}");
 
         check_references(p);
+        // A reference holds ids of the resource it points to: without its own
+        // `kind:` it has that resource's id kind.
+        for (auto& res : p.resources)
+            for (auto& ref : res.references)
+                if (!ref.kind_written)
+                    for (const auto& t : p.resources)
+                        if (t.name == ref.resource) ref.kind = t.id.kind;
         if (!p.grpc)
             for (const auto& [res, at] : grpc_sites_)
                 r_.error(at, "resource '" + res + "' binds gRPC methods, but the profile does not say where gRPC listens",
@@ -438,6 +447,9 @@ private:
             if (auto s = r_.string(x->val(), "items", "items: /items"); s && r_.check_pointer_at(x->val(), *s))
                 ep.items = *s;
         }
+        if (const auto* x = m->find("headers")) endpoint_headers(x->val(), ep);
+        if (const auto* x = m->find("not_found")) not_found(x->val(), ep);
+        if (const auto* x = m->find("filter")) list_filter(x->val(), ep);
         if (op.has_param) {
             if (const auto* x = m->find("param")) {
                 if (auto s = r_.string(x->val(), "param", "param: id")) {
@@ -462,6 +474,84 @@ private:
         }
         if (diags_->size() != before) return std::nullopt;
         return ep;
+    }
+
+    // `headers:` of one endpoint (`Prefer: return=representation`), sent
+    // after the profile's and the principal's.
+    void endpoint_headers(const Val& v, Endpoint& ep) {
+        auto m = r_.mapping(v, "headers", {}, "{Prefer: return=representation}");
+        if (!m) return;
+        for (const auto& entry : m->entries)
+            if (auto s = r_.string(entry.val(), "header value", entry.key + ": text");
+                s && r_.check_template_at(entry.val(), *s, false))
+                ep.headers.emplace_back(entry.key, *s);
+    }
+
+    // `filter: "{field}=eq.{value}"`: how the list is filtered by a
+    // reference, spelled the target's way (PostgREST, json-server operators);
+    // `filter: false`: the list takes no filter, and the checks that need one
+    // are reported as not applicable. Default "{field}={value}".
+    void list_filter(const Val& v, Endpoint& ep) {
+        const char* const hint = "write the query the target understands, with {field} (the reference's name) and "
+                                 "{value} (the id), e.g. filter: \"{field}=eq.{value}\" or filter: \"{field}_eq={value}\"; "
+                                 "filter: false when the list takes no filter";
+        if (v.node.IsScalar() && (v.node.Scalar() == "false" || v.node.Scalar() == "true")) {
+            if (v.node.Scalar() == "true")
+                r_.error(v, "filter: true says nothing about how to filter", hint);
+            else
+                ep.filter.clear();
+            return;
+        }
+        auto s = r_.string(v, "filter", "filter: \"{field}={value}\"");
+        if (!s) return;
+        const auto eq = s->find('=');
+        if (eq == std::string::npos || eq == 0 || s->find("{value}", eq) == std::string::npos ||
+            s->find("{value}") < eq) {
+            r_.error(v, "filter '" + *s + "' is not NAME=VALUE with {value} after the '='", hint);
+            return;
+        }
+        for (std::size_t at = s->find('{'); at != std::string::npos; at = s->find('{', at + 1)) {
+            if (s->compare(at, 7, "{field}") != 0 && s->compare(at, 7, "{value}") != 0) {
+                r_.error(v, "filter '" + *s + "' holds '" + s->substr(at, s->find('}', at) - at + 1) +
+                                "'; only {field} and {value} are filled in",
+                         hint);
+                return;
+            }
+        }
+        ep.filter = *s;
+    }
+
+    // `not_found: {status: 200, body: []}`: how the endpoint answers a
+    // request naming nothing, when that is not a 4xx (a filter answering an
+    // empty array). The negative checks then accept that answer too.
+    void not_found(const Val& v, Endpoint& ep) {
+        const char* const example = "{status: 200, body: []}";
+        auto m = r_.mapping(v, "not_found", {"status", "body"}, example);
+        if (!m) return;
+        NotFound nf;
+        nf.pos = r_.pos(v);
+        if (const auto* x = m->find("status")) {
+            if (auto s = r_.string(x->val(), "status", "status: 200")) {
+                int code = 0;
+                const bool digits = s->size() == 3 && s->find_first_not_of("0123456789") == std::string::npos;
+                if (digits) code = std::stoi(*s);
+                if (!digits || code < 200 || code > 299)
+                    r_.error(x->val(), "not_found status '" + *s + "' is not a 2xx status",
+                             "a 4xx is already taken as not found; not_found describes a 2xx answer, e.g. " +
+                                 std::string(example));
+                else
+                    nf.status = code;
+            }
+        } else {
+            r_.error(v, "missing required key 'status' in not_found", std::string("e.g. not_found: ") + example);
+        }
+        if (const auto* x = m->find("body")) {
+            if (auto j = r_.json(x->val(), false)) nf.body = std::move(*j);
+        } else {
+            r_.error(v, "missing required key 'body' in not_found",
+                     std::string("the exact JSON answer that means nothing was found, e.g. not_found: ") + example);
+        }
+        ep.not_found = std::move(nf);
     }
 
     // Placeholders are checked first; then the only path variable a profile
@@ -686,8 +776,12 @@ private:
 
     bool kind_ok(const Val& v, const std::string& kind) {
         const auto& kinds = detail::id_kinds();
-        if (std::find(kinds.begin(), kinds.end(), kind) != kinds.end()) return true;
-        r_.error(v, "unknown id kind '" + kind + "'", detail::suggest(kind, kinds, "kinds"));
+        if (kind == "existing" || std::find(kinds.begin(), kinds.end(), kind) != kinds.end()) return true;
+        std::vector<std::string> all = kinds;
+        all.push_back("existing");
+        r_.error(v, "unknown id kind '" + kind + "'",
+                 detail::suggest(kind, all, "kinds") +
+                     "; an id that kept a format from before the UUID rules (integers, nanoid) is kind: existing");
         return false;
     }
 
@@ -723,6 +817,25 @@ private:
                 f.kind = *s;
             else
                 ok = false;
+        }
+        if (const auto* x = m->find("pattern")) {
+            if (auto s = r_.string(x->val(), "pattern", "pattern: \"^[0-9]+$\"")) {
+                const RE2 re(*s, RE2::Quiet);
+                if (f.kind != "existing") {
+                    r_.error(x->key_val(), "'pattern' is for ids of kind existing, not " + f.kind,
+                             "a UUID or ULID kind has its own form; write kind: existing for an id that kept a "
+                             "format from before the UUID rules");
+                    ok = false;
+                } else if (!re.ok()) {
+                    r_.error(x->val(), "bad regular expression '" + *s + "': " + re.error(),
+                             "the pattern is an RE2 expression matching a whole id, e.g. ^[0-9]+$");
+                    ok = false;
+                } else {
+                    f.pattern = *s;
+                }
+            } else {
+                ok = false;
+            }
         }
         if (!ok) return std::nullopt;
         return f;
@@ -775,10 +888,12 @@ private:
                     ok = false;
             }
             if (const auto* x = rm->find("kind")) {
-                if (auto s = r_.string(x->val(), "kind", "kind: uuidv7"); s && kind_ok(x->val(), *s))
+                if (auto s = r_.string(x->val(), "kind", "kind: uuidv7"); s && kind_ok(x->val(), *s)) {
                     ref.kind = *s;
-                else
+                    ref.kind_written = true;
+                } else {
                     ok = false;
+                }
             }
             if (!ok) continue;
             sites_.push_back(ReferenceSite{res.name, ref.field, ref.resource, ref.required, at});
@@ -865,7 +980,10 @@ const std::vector<std::string>& known_packs() {
 }
 
 bool pack_applies(const std::string& pack, const Resource& r) {
-    const bool uuid_keyed = r.id.kind.rfind("uuid", 0) == 0 && r.id.kind != "uuidv8-legacy";
+    // `existing` ids keep their format (DATA-ID-001's exception): every other
+    // rule of data-id and nil-max still applies to them.
+    const bool uuid_keyed =
+        (r.id.kind.rfind("uuid", 0) == 0 && r.id.kind != "uuidv8-legacy") || r.id.kind == "existing";
     if (pack == "data-id" || pack == "nil-max") return r.create && uuid_keyed;
     if (pack == "db-identifiers") return r.create && r.id.kind == "ulid";
     if (pack == "uuidv8-legacy") return r.legacy.has_value();

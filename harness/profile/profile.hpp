@@ -19,6 +19,14 @@
 
 namespace idconform::profile {
 
+// What an endpoint answers when the id or filter names nothing, when that
+// is a 2xx rather than a 4xx (json-server: 200 with []).
+struct NotFound {
+    SourcePos pos;
+    int status = 200;
+    boost::json::value body;  // the exact JSON answer
+};
+
 struct Endpoint {
     SourcePos pos;
     std::string method;  // defaulted per operation: create POST, read GET, update PATCH, delete DELETE, list GET, put PUT
@@ -27,6 +35,9 @@ struct Endpoint {
     std::string items;   // list only: JSON pointer of the array of entities in the answer ("" = root array)
     std::string param;   // lookup only: the query parameter that carries the id
     std::string id_at;   // action only: JSON pointer of the entity's id in the body sent
+    std::vector<std::pair<std::string, std::string>> headers;  // templates, sent with this endpoint's requests only
+    std::optional<NotFound> not_found;  // read and list: a 2xx answer that means "nothing there"
+    std::string filter = "{field}={value}";  // list only: the query filtering by a reference; "" = none
 };
 
 // Another generated id an entity's answers carry (a job, a batch) and where
@@ -61,7 +72,11 @@ struct Viewable {
 struct IdField {
     SourcePos pos;
     std::string pointer;        // JSON pointer inside the entity, e.g. /id or /tracking_id
-    std::string kind = "uuidv7";  // uuidv7, uuidv4 (later ulid, ...); the same names as suite id checks
+    // The names of suite id checks (uuidv7, uuidv4, ulid, ...), or `existing`:
+    // a field that kept its format from before DATA-ID-001 (its exception),
+    // optionally with `pattern`, the RE2 form of its values.
+    std::string kind = "uuidv7";
+    std::string pattern;        // kind existing only; "" = any text but the dummies
 };
 
 struct Reference {
@@ -69,7 +84,8 @@ struct Reference {
     std::string field;          // top-level body/entity field name, e.g. category_id
     std::string resource;       // name of the resource it points to (must exist in the profile)
     bool required = false;
-    std::string kind = "uuidv7";
+    std::string kind = "uuidv7";  // default: the id kind of the resource it points to
+    bool kind_written = false;    // `kind:` was written (else it follows the resource)
 };
 
 // One operation of a resource over gRPC: a unary method whose request is

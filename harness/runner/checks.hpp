@@ -42,8 +42,13 @@ struct CheckContext {
 // member ("id", "*_id", "*Id") holding "", 0 or Nil is a dummy (DATA-ID-007).
 // `versions` collects, per JSON pointer (array indices as '*'), the UUID
 // versions seen, for the one-version-per-field check (DATA-ID-003).
+// Values in `sent` (strings of the request the harness sent) are not
+// counted as versions of the field: an echo is not something the target minted.
 [[nodiscard]] std::vector<CheckResult> scan_ids(const boost::json::value& body,
-                                                std::map<std::string, std::set<int>>* versions);
+                                                std::map<std::string, std::set<int>>* versions,
+                                                const std::set<std::string>* sent = nullptr);
+// Every string leaf of a JSON request body (nothing when it is not JSON).
+[[nodiscard]] std::set<std::string> sent_strings(std::string_view request_body);
 
 
 // Milliseconds since the epoch of an ISO-8601 UTC time ("2022-02-22T19:22:22.123456Z");

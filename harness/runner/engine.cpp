@@ -103,7 +103,8 @@ void Engine::judge_answer(SuiteRun& run, const suite::Step& st, const Request& r
     if (run.suite->scan && status / 100 == 2) {
         if (const json::value* parsed = body.get()) {
             std::map<std::string, std::set<int>> seen;
-            for (auto& c : scan_ids(*parsed, &seen)) {
+            const std::set<std::string> sent = sent_strings(req.body);  // echoes are not minted versions
+            for (auto& c : scan_ids(*parsed, &seen, &sent)) {
                 c.pos = st.pos;
                 checks.push_back(std::move(c));
             }

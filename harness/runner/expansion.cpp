@@ -106,9 +106,12 @@ void expand(const RunOptions& opts, const suite::Suite& s, const suite::Case& c,
             muts = ids::ulid_mutations(*ul.value);
         } else if (auto vf = ids::infer_viewable_format(*idtext)) {
             muts = ids::viewable_mutations(*idtext, *vf);
+        } else if (!idtext->empty()) {
+            // An id of a format the harness does not know (an integer, a
+            // nanoid): the mutations that make sense for any text.
+            muts = ids::opaque_mutations(*idtext);
         } else {
-            Expanded e{&c, c.name, {}, {},
-                       f.pos.str() + ": for_each mutations needs a canonical UUID or lower-case ULID, got '" + *idtext + "'", {}};
+            Expanded e{&c, c.name, {}, {}, f.pos.str() + ": for_each mutations of an empty id", {}};
             push(std::move(e));
             return;
         }

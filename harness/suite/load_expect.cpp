@@ -316,7 +316,12 @@ std::optional<IdExpect> Loader::id_expect(Reader& r, const Val& v) {
         if (auto s = r.string(header->val(), "header", "header: Location")) id.header = *s;
     if (const auto* k = m->find("kind")) {
         if (auto s = r.string(k->val(), "kind", "kind: uuidv7")) {
-            if (!ids::parse_kind(*s))
+            // `any` (only present: for unique/equals), `existing` (a
+            // pre-UUID format) and a variable (a pack's declared kind,
+            // resolved when the check runs) besides the id kinds.
+            if (*s == "any" || *s == "existing" || s->find("${") != std::string::npos)
+                id.kind = *s;
+            else if (!ids::parse_kind(*s))
                 r.error(k->val(), "unknown id kind '" + *s + "'", detail::suggest(*s, ids::kind_names(), "kinds"));
             else
                 id.kind = *s;

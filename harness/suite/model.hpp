@@ -84,6 +84,14 @@ struct StatusExpect : Positioned {
     std::vector<int> classes;    // 4 for "4xx"
     std::vector<int> grpc_codes; // NOT_FOUND (5), or a number 0..16: the gRPC status code of a grpc step
     bool negate = false;         // `status_not:` - none of these may match
+    // Set by the profile expander on negative checks of an endpoint whose
+    // "nothing there" answer is a 2xx (`not_found:` in the profile): that
+    // status with exactly that JSON body matches too.
+    struct NotFound {
+        int status = 200;
+        boost::json::value body;
+    };
+    std::optional<NotFound> not_found;
 };
 
 struct HeaderExpect : Positioned {

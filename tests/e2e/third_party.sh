@@ -1,0 +1,111 @@
+# third_party.sh NAME [existing]: idconform against an API server nobody on
+# this project wrote (json-server 0.17 / 1.0, Mockoon CLI; installed by
+# scripts/third_party.sh), started on 127.0.0.1 on an ephemeral port with the
+# profile and data of examples/third-party/NAME/. The run must report the
+# server's real violations under their rules (the `must` lines of
+# third_party/NAME.expect, each at least once) and no failure or error that
+# no line of that file names: nothing fails that the server does not break.
+# With `existing`, the profile declares the resources' ids as an existing
+# non-UUID format (DATA-ID-001's exception): DATA-ID-001 is not applicable,
+# saying why, and the other rules still run.
+source "$(dirname "$0")/lib.sh"
+source "$SRC/scripts/third_party.sh"
+name=$1 variant=${2:-}
+dir=$(third_party_dir "$name")
+[ -f "$dir/.installed" ] || fail "$name is not installed: run scripts/third_party.sh install (scripts/setup.sh does)"
+ex="$SRC/examples/third-party/$name"
+profile="$ex/target.yaml"
+export NODE_OPTIONS="--require $SRC/tests/third_party/loopback.cjs"
+log="$WORK/server.log"
+case "$name" in
+json-server-*)
+  cp "$ex/db.json" "$WORK/db.json"   # json-server writes its database file
+  "$dir/node_modules/.bin/json-server" --port 0 "$WORK/db.json" >"$log" 2>&1 &
+  ;;
+mockoon)
+  cp "$ex/environment.json" "$WORK/environment.json"
+  "$dir/node_modules/.bin/mockoon-cli" start -d "$WORK/environment.json" -p 0 -X >"$log" 2>&1 &
+  ;;
+*) fail "unknown third-party server '$name'" ;;
+esac
+pid=$!
+PIDS+=("$pid")
+port=
+for _ in $(seq 1 300); do  # up to 30 s (Mockoon loads for a second or two)
+  port=$(ss -ltnpH 2>/dev/null | sed -n "s/.*127\.0\.0\.1:\([0-9]*\) .*pid=$pid,.*/\1/p" | head -n 1)
+  [ -n "$port" ] && break
+  kill -0 "$pid" 2>/dev/null || { cat "$log" >&2; fail "$name exited"; }
+  sleep 0.1
+done
+[ -n "$port" ] || { cat "$log" >&2; fail "$name did not listen on 127.0.0.1"; }
+BASE_URL="http://127.0.0.1:$port"
+expect="$(dirname "$0")/third_party/$name.expect"
+if [ "$variant" = existing ]; then
+  # The same API described as one whose ids kept their format: kind existing
+  # with the pattern of the server's ids.
+  pattern=$(sed -n 's/^# existing-pattern: //p' "$expect")
+  python3 - "$profile" "$WORK/existing.target.yaml" "$pattern" <<'PY'
+import sys
+src, dst, pattern = sys.argv[1:]
+out = []
+for line in open(src):
+    out.append(line)
+    if line.startswith("  ") and not line.startswith("   ") and line.rstrip().endswith(":") and "resources" not in line:
+        out.append('    id: {at: /id, kind: existing, pattern: "%s"}\n' % pattern)
+text = "".join(l for l in out if "kind: uuidv4}" not in l)
+open(dst, "w").write(text)
+PY
+  profile="$WORK/existing.target.yaml"
+  expect="$WORK/existing.expect"
+  # DATA-ID-001 does not apply, and references to those ids are not v7 references
+  grep -v -e 'DATA-ID-001' -e 'v7 reference' "$(dirname "$0")/third_party/$name.expect" >"$expect"
+fi
+start=$(date +%s%N)
+run_idconform --target "$profile"   # one case at a time: the findings do not depend on timing
+ms=$((($(date +%s%N) - start) / 1000000))
+expect_code 1
+junit_valid
+python3 - "$WORK/junit.xml" "$expect" "$variant" <<'PY'
+import sys, fnmatch, xml.etree.ElementTree as ET
+junit, expect, variant = sys.argv[1:]
+lines = []
+for raw in open(expect):
+    raw = raw.strip()
+    if not raw or raw.startswith("#"):
+        continue
+    kind, rule, pattern = raw.split(None, 2)
+    lines.append([kind, rule, pattern, 0])
+problems = []
+ran = {}
+for tc in ET.parse(junit).iter("testcase"):
+    cls, name = tc.get("classname"), tc.get("name")
+    rule = cls.split(".", 1)[1] if "." in cls else cls
+    if tc.find("skipped") is None:
+        ran[rule] = ran.get(rule, 0) + 1
+    for tag in ("failure", "error"):
+        if tc.find(tag) is None:
+            continue
+        hit = [l for l in lines if l[1] == rule and fnmatch.fnmatchcase(name, l[2])]
+        if not hit:
+            problems.append("unexpected %s: %s > %s: %s" % (tag, cls, name, tc.find(tag).get("message")))
+        for l in hit:
+            l[3] += 1
+for kind, rule, pattern, n in lines:
+    if kind == "must" and n == 0:
+        problems.append("not reported: %s %s" % (rule, pattern))
+if variant == "existing":
+    for tc in ET.parse(junit).iter("testcase"):
+        if ".DATA-ID-001" in tc.get("classname"):
+            s = tc.find("skipped")
+            if s is None or "not applicable" not in s.get("message", "") or "kind existing" not in s.get("message", ""):
+                problems.append("DATA-ID-001 is not reported as not applicable for kind existing: " + tc.get("name"))
+    for rule in ("DATA-ID-002", "DATA-ID-006", "DATA-ID-007", "nil-max"):
+        if not ran.get(rule):
+            problems.append("no %s testcase ran for ids of kind existing" % rule)
+for p in problems:
+    print("FAIL: " + p, file=sys.stderr)
+sys.exit(1 if problems else 0)
+PY
+n=$(junit_xpath 'string(/testsuites/@tests)')
+f=$(junit_xpath 'string(/testsuites/@failures)')
+echo "ok: $name${variant:+ ($variant)}: $f failing of $n testcases, each a violation the server really has ($ms ms)"
