@@ -180,27 +180,3 @@ TEST_CASE("list filters are spelled the profile's way, negative list checks acce
     const suite::Case& skipped = case_named(instance(none, "data-id-002 products"), "a mutated reference in a list");
     CHECK(skipped.skip.find("takes no filter (filter: false)") != std::string::npos);
 }
-
-TEST_CASE("cannot_delete: a note for what the API keeps; not beside delete; a read confirms failed deletes") {
-    const std::string jobs = "  jobs:\n    create: {path: /jobs}\n    read: {path: \"/jobs/{id}\"}\n"
-                             "    cannot_delete: \"jobs are kept for 30 days\"\n";
-    const Profile p = loaded(shop("") + jobs);
-    CHECK(p.resources[2].cannot_delete == "jobs are kept for 30 days");
-    CHECK(p.resources[2].cannot_delete_pos.line == 18);
-    const Expansion e = expand(p, packs_dir);
-    const suite::Step& create = case_named(instance(e, "data-id-006 jobs"), "back-to-back creates").steps.at(0);
-    REQUIRE(create.cleanup);
-    CHECK(create.cleanup->expected_to_remain);
-    CHECK(create.cleanup->impossible ==
-          "the profile says 'jobs' cannot be deleted (jobs are kept for 30 days, shop.yaml:18:5)");
-    const suite::Step& product = case_named(instance(e, "data-id-006 products"), "back-to-back creates").steps.at(0);
-    REQUIRE(product.cleanup);
-    CHECK_FALSE(product.cleanup->expected_to_remain);
-    CHECK(product.cleanup->path == "/products/{id}");
-    CHECK(product.cleanup->read_path == "/products/{id}");
-
-    only_error(shop("    cannot_delete: \"kept\"\n"), 15, 5, "resource 'products' has both 'delete' and 'cannot_delete'",
-               "cannot_delete: REASON");
-    only_error(shop("") + "  jobs:\n    create: {path: /jobs}\n    cannot_delete: \"\"\n", 17, 20, "empty cannot_delete",
-               "say why the API cannot delete them");
-}
