@@ -42,6 +42,9 @@ struct Request {
     std::string url;                 // absolute URL (scheme://host:port/path?query)
     std::vector<Header> headers;
     std::string body;
+    // Names of headers whose value holds a secret (redact::mark_secret_headers):
+    // like credentials, never sent on to another origin by a redirect.
+    std::vector<std::string> secret_headers;
 };
 
 struct Response {

@@ -438,10 +438,21 @@ using scan::id_named;
 
 namespace {
 
+struct ScanSink {
+    std::vector<CheckResult>& out;
+    std::size_t max;
+    std::size_t unlisted = 0;
+};
+
 void scan_value(const json::value& v, std::string& ptr, std::string& shape, std::string_view key,
-                std::vector<CheckResult>& out, std::map<std::string, std::set<int>>* versions,
+                ScanSink& sink, std::map<std::string, std::set<int>>* versions,
                 const std::set<std::string>* sent) {
+    auto& out = sink.out;
     auto fail = [&](const char* rule, std::string expected, std::string actual) {
+        if (out.size() >= sink.max) {
+            ++sink.unlisted;
+            return;
+        }
         CheckResult c;
         c.rule = rule;
         c.what = "shape scan " + (ptr.empty() ? std::string("(root)") : ptr);
@@ -457,7 +468,7 @@ void scan_value(const json::value& v, std::string& ptr, std::string& shape, std:
                 for (char ch : std::string_view(kv.key())) token += ch == '~' ? "~0" : ch == '/' ? "~1" : std::string(1, ch);
                 ptr += "/" + token;
                 shape += "/" + token;
-                scan_value(kv.value(), ptr, shape, kv.key(), out, versions, sent);
+                scan_value(kv.value(), ptr, shape, kv.key(), sink, versions, sent);
                 ptr.resize(a);
                 shape.resize(b);
             }
@@ -468,7 +479,7 @@ void scan_value(const json::value& v, std::string& ptr, std::string& shape, std:
                 const std::size_t a = ptr.size(), b = shape.size();
                 ptr += "/" + std::to_string(i++);
                 shape += "/*";
-                scan_value(e, ptr, shape, key, out, versions, sent);
+                scan_value(e, ptr, shape, key, sink, versions, sent);
                 ptr.resize(a);
                 shape.resize(b);
             }
@@ -499,10 +510,12 @@ void scan_value(const json::value& v, std::string& ptr, std::string& shape, std:
 }  // namespace
 
 std::vector<CheckResult> scan_ids(const json::value& body, std::map<std::string, std::set<int>>* versions,
-                                  const std::set<std::string>* sent) {
+                                  const std::set<std::string>* sent, std::size_t max_findings, std::size_t* unlisted) {
     std::vector<CheckResult> out;
     std::string ptr, shape;
-    scan_value(body, ptr, shape, "", out, versions, sent);
+    ScanSink sink{out, max_findings};
+    scan_value(body, ptr, shape, "", sink, versions, sent);
+    if (unlisted) *unlisted = sink.unlisted;
     return out;
 }
 

@@ -44,9 +44,14 @@ struct CheckContext {
 // versions seen, for the one-version-per-field check (DATA-ID-003).
 // Values in `sent` (strings of the request the harness sent) are not
 // counted as versions of the field: an echo is not something the target minted.
+// At most `max_findings` are returned; `unlisted` (when given) counts the
+// findings past that, which are judged (and their versions collected) but
+// not kept, so an answer with a million bad ids costs no memory.
 [[nodiscard]] std::vector<CheckResult> scan_ids(const boost::json::value& body,
                                                 std::map<std::string, std::set<int>>* versions,
-                                                const std::set<std::string>* sent = nullptr);
+                                                const std::set<std::string>* sent = nullptr,
+                                                std::size_t max_findings = static_cast<std::size_t>(-1),
+                                                std::size_t* unlisted = nullptr);
 // Every string leaf of a JSON request body (nothing when it is not JSON).
 [[nodiscard]] std::set<std::string> sent_strings(std::string_view request_body);
 

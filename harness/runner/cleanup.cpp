@@ -26,7 +26,7 @@ namespace {
 // (json-server, SQL keys) in its decimal form; empty when there is none.
 std::string id_in(BodyJson& body, const std::string& pointer) {
     boost::system::error_code ec;
-    const json::value* parsed = body.get();
+    const json::value* parsed = body.view();  // a body it cannot read leaves the Location header
     if (!parsed) return {};
     const json::value* v = parsed->find_pointer(pointer, ec);
     if (!v) return {};
@@ -123,6 +123,7 @@ void register_created(SuiteRun& run, const suite::Cleanup& cl, const Request& re
     }
     for (const auto& h : req.headers)
         if (!steps::iequals(h.name, "content-type")) c.request.headers.push_back(h);
+    c.request.secret_headers = req.secret_headers;
     c.key = delete_key(c.wire, c.request);
     c.origin = step_name;
     run.created.push_back(std::move(c));

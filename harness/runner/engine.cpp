@@ -2,6 +2,8 @@
 #include "runner/engine.hpp"
 
 #include "ids/ids.hpp"
+#include "core/redact.hpp"
+#include "runner/answer_scan.hpp"
 #include "runner/captures.hpp"
 #include "runner/checks.hpp"
 #include "runner/cleanup.hpp"
@@ -100,20 +102,22 @@ void Engine::judge_answer(SuiteRun& run, const suite::Step& st, const Request& r
     // bytes or int64 in a gRPC schema) fails the step under its rule.
     for (const auto& f : x.findings) checks.push_back(CheckResult{f.rule, f.what, f.expected, f.actual, false, false, st.pos});
     const int status = x.response->status;
+    std::optional<CheckResult> scan_note;  // why the answer could not be scanned (advisory)
     if (run.suite->scan && status / 100 == 2) {
-        if (const json::value* parsed = body.get()) {
-            std::map<std::string, std::set<int>> seen;
-            const std::set<std::string> sent = sent_strings(req.body);  // echoes are not minted versions
-            for (auto& c : scan_ids(*parsed, &seen, &sent)) {
-                c.pos = st.pos;
-                checks.push_back(std::move(c));
-            }
-            const std::string site = steps::scan_site(st, req);
-            for (auto& [field, versions] : seen) run.field_versions[site + " " + field].insert(versions.begin(), versions.end());
+        std::map<std::string, std::set<int>> seen;
+        const std::set<std::string> sent = sent_strings(req.body);  // echoes are not minted versions
+        AnswerScan scan = scan_answer(*x.response, body, &seen, &sent);
+        for (auto& c : scan.findings) {
+            c.pos = st.pos;
+            checks.push_back(std::move(c));
         }
+        if (scan.note) (scan_note = std::move(scan.note))->pos = st.pos;
+        const std::string site = steps::scan_site(st, req);
+        for (auto& [field, versions] : seen) run.field_versions[site + " " + field].insert(versions.begin(), versions.end());
     }
     if (opts_.warnings_fail)
         for (auto& c : checks) c.warning = false;
+    if (scan_note) checks.push_back(std::move(*scan_note));  // a harness limit: never a failure
     out.failed = any_failure(checks);
     // Only a successful DELETE proves it is gone: a 404 may be another principal being refused.
     if (st.is<suite::HttpRequest>() && req.method == "DELETE" && status / 100 == 2)
@@ -129,6 +133,9 @@ void Engine::judge_answer(SuiteRun& run, const suite::Step& st, const Request& r
             out.failed = true;
         }
     }
+    // The body the expectations or captures needed was cut at the cap or
+    // nests past the parser's bound: a limit of the harness, not a broken contract.
+    if (body.used() && !body.limit().empty()) out.harness_limit = body.limit();
 }
 
 awaitable<StepOutcome> Engine::run_step(SuiteRun& run, const suite::Step& st, Scope& scope, const std::string& rule,
@@ -148,6 +155,7 @@ awaitable<StepOutcome> Engine::run_step(SuiteRun& run, const suite::Step& st, Sc
                       : st.is<suite::OpCall>() ? std::string("call ") + suite::name(st.as<suite::OpCall>().op)
                                                      : suite::default_step_name(st.request);
     auto req = steps::build(st, run.env, scope);
+    if (req) redact::mark_secret_headers(*req, scope.secrets());  // never forwarded to another origin
     if (!req) {
         out.suite_error = req.error();
         out.record.exchange.error = TransportError{TransportErrorKind::other, req.error()};
@@ -156,6 +164,12 @@ awaitable<StepOutcome> Engine::run_step(SuiteRun& run, const suite::Step& st, Sc
     Exchange x = co_await send_with_retries(run, *req);
     if (!x.error) judge_answer(run, st, *req, x, scope, rule, collected, out);
     else out.transport_error = true;
+    if (!out.harness_limit.empty()) {
+        x.error = TransportError{x.response->body_truncated ? TransportErrorKind::body_too_large : TransportErrorKind::other,
+                                 out.harness_limit, false};
+        out.failed = false;
+        out.transport_error = true;
+    }
     if (x.request.url.empty()) x.request = std::move(*req);
     out.record.exchange = std::move(x);
     if (defer_evidence) out.evidence_pending = true;
@@ -270,11 +284,13 @@ awaitable<CaseResult> Engine::run_case(SuiteRun& run, const Expanded& e) {
         }
     }
     if (r.outcome == Outcome::passed) {
-        // What compact_passed keeps of the request is its method and URL.
-        for (auto [i, wire] : pending) redact_url(r.steps[i].exchange.request, scope.secrets());
+        // Before compact_passed cuts long texts (a secret cut in half would
+        // no longer be found), and only what it keeps.
+        redact::scrub_passed_case(r, scope.secrets());
         compact_passed(r);
     } else {
         add_pending_evidence();
+        redact::scrub_case(r, scope.secrets());
     }
     r.seconds = seconds_since(t0);
     co_return r;
@@ -406,8 +422,11 @@ awaitable<SuiteResult> Engine::run_suite(const suite::Suite& s) {
 
     std::vector<Expanded> cases;
     for (const auto& c : s.cases) expand(opts_, s, c, run.scope, cases);
-    // The result goes to the reporter, moved: nothing reads it after.
+    // The result goes to the reporter, moved: nothing reads it after. Every
+    // result not passed is scrubbed of secrets on its way (setup, teardown,
+    // cleanup, scan findings; run_case scrubbed its own, passed ones included).
     auto report = [&](CaseResult& r) {
+        if (r.outcome != Outcome::passed) redact::scrub_case(r, run.scope.secrets());
         result.count_streamed(r.outcome);
         reporter_.take_case(std::move(r));
     };

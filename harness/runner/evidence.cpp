@@ -1,6 +1,8 @@
 // Evidence, redaction and failure messages (see evidence.hpp).
 #include "runner/evidence.hpp"
 
+#include "core/redact.hpp"
+
 #include "runner/steps/request_parts.hpp"
 #include "runner/steps/step.hpp"
 
@@ -10,37 +12,6 @@ namespace idconform::runner {
 
 using steps::iequals;
 
-namespace {
-constexpr std::string_view redacted = "<redacted>";
-
-bool sensitive_header(std::string_view name) {
-    return iequals(name, "authorization") || iequals(name, "proxy-authorization") || iequals(name, "cookie") ||
-           iequals(name, "set-cookie") || iequals(name, "x-api-key");
-}
-
-void replace_all(std::string& s, const std::string& what, std::string_view with) {
-    if (what.empty()) return;
-    for (std::size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + with.size())) s.replace(p, what.size(), with);
-}
-
-}  // namespace
-
-void redact(Request& r, const std::set<std::string>& secrets) {
-    for (auto& h : r.headers)
-        if (sensitive_header(h.name)) h.value = std::string(redacted);
-    for (const auto& s : secrets) {
-        replace_all(r.url, s, redacted);
-        replace_all(r.body, s, redacted);
-        for (auto& h : r.headers) replace_all(h.value, s, redacted);
-    }
-}
-
-void redact_response(Response& resp, const std::set<std::string>& secrets) {
-    for (auto& h : resp.headers)
-        if (sensitive_header(h.name)) h.value = std::string(redacted);
-    for (const auto& s : secrets) replace_all(resp.body, s, redacted);
-}
-
 // "timeout: no answer after 300 ms (GET http://..., 2 attempts)"
 std::string describe_transport_error(const Exchange& x) {
     const auto& err = *x.error;
@@ -48,15 +19,9 @@ std::string describe_transport_error(const Exchange& x) {
            std::to_string(x.attempts) + " attempt" + (x.attempts == 1 ? "" : "s") + ")";
 }
 
-void redact_url(Request& r, const std::set<std::string>& secrets) {
-    for (const auto& secret : secrets) replace_all(r.url, secret, redacted);
-}
-
 void add_evidence(StepRecord& rec, steps::Wire wire, const steps::Env& env, const std::set<std::string>& secrets) {
-    Exchange& x = rec.exchange;
-    redact(x.request, secrets);
-    if (x.response) redact_response(*x.response, secrets);
-    rec.reproduce = steps::reproduce(wire, x.request, env);
+    redact::scrub_step(rec, secrets);
+    rec.reproduce = steps::reproduce(wire, rec.exchange.request, env);
 }
 
 const CheckResult* first_failure(const std::vector<CheckResult>& checks) {

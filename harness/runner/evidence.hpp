@@ -12,15 +12,9 @@
 
 namespace idconform::runner {
 
-// The recorded request and answer: sensitive headers and every secret value
-// masked, in place.
-void redact(Request& r, const std::set<std::string>& secrets);
-void redact_response(Response& resp, const std::set<std::string>& secrets);
-// Only the URL (what a passed case keeps of its request).
-void redact_url(Request& r, const std::set<std::string>& secrets);
-
-// The evidence of a step that sent something: its request and response
-// redacted in place and the command line that sends the request again.
+// The evidence of a step that sent something: its request, answer, error
+// and checks scrubbed of secrets in place (core/redact.hpp, the one
+// redaction module) and the command line that sends the request again.
 void add_evidence(StepRecord& rec, steps::Wire wire, const steps::Env& env, const std::set<std::string>& secrets);
 
 // "timeout: no answer after 300 ms (GET http://..., 2 attempts)"

@@ -15,6 +15,9 @@ struct StepOutcome {
     std::string suite_error;        // template problem: undefined variable, ...
     bool failed = false;
     bool evidence_pending = false;  // redaction and reproduce line left to the caller (evidence.hpp)
+    // The answer could not be judged for a limit of the harness (its body cut
+    // at the cap, nested too deep: BodyJson::limit): the step is an error.
+    std::string harness_limit;
 };
 
 }  // namespace idconform::runner

@@ -828,3 +828,150 @@ TEST_CASE("unreadable TLS files give a tls error on https, and http still works"
     auto ok_ex = client.send(make_request("GET", plain.url()));
     REQUIRE(ok_ex.response);
 }
+
+// --- Hostile answers on a keep-alive connection (issue #14, defects 5 and 8) ---
+
+namespace {
+
+// What a server that writes more than its Content-Length says sends: an
+// answer and, right behind it, bytes of no request (here shaped like an answer).
+const std::string stray_answer = http_response(200, "stray");
+
+// Answers request n with "answer n" padded to `pad` body bytes, followed in
+// the same write by stray_answer.
+Handler answer_then_stray(std::atomic<int>& seen, std::size_t pad = 0) {
+    return [&seen, pad](ServerConn& c) -> asio::awaitable<void> {
+        while (auto req = co_await c.read_request()) {
+            std::string body = "answer " + std::to_string(++seen);
+            if (body.size() < pad) body.append(pad - body.size(), '.');
+            if (!co_await c.write(ok(body) + stray_answer)) co_return;
+        }
+    };
+}
+
+Options tls_client_options() {
+    Options o;
+    o.tls.ca_file = certs().server_cert;
+    return o;
+}
+
+}  // namespace
+
+TEST_CASE("bytes after a complete answer: the connection is not reused (HTTP)") {
+    for (const bool single : {false, true}) {
+        CAPTURE(single);
+        std::atomic<int> seen{0};
+        TestServer server(answer_then_stray(seen));
+        Options o;
+        o.single_threaded = single;
+        Client client(o);
+        for (int i = 1; i <= 3; ++i) {
+            auto ex = client.send(make_request("GET", server.url()));
+            REQUIRE_MESSAGE(ex.response, (ex.error ? ex.error->message : ""));
+            CHECK(ex.response->body == "answer " + std::to_string(i));
+        }
+        CHECK(server.connections() == 3);
+    }
+}
+
+TEST_CASE("bytes right after a complete answer over TLS: the connection is not reused (HTTPS)") {
+    // The answer fills about one TLS record (16 KiB of plaintext), so the
+    // stray bytes may come in a record of their own: read from the socket
+    // with the answer, but still inside OpenSSL when the answer is parsed
+    // (tls_has_unread), or already decrypted into the read buffer.
+    std::atomic<int> seen{0};
+    const std::size_t head = ok("").size();
+    TestServer server(answer_then_stray(seen, 16384 - head - 2), server_tls(false));
+    Client client(tls_client_options());
+    for (int i = 1; i <= 3; ++i) {
+        auto ex = client.send(make_request("GET", server.url()));
+        REQUIRE_MESSAGE(ex.response, (ex.error ? ex.error->message : ""));
+        CHECK(ex.response->body.rfind("answer " + std::to_string(i), 0) == 0);
+    }
+    CHECK(server.connections() == 3);
+}
+
+TEST_CASE("bytes arriving on an idle TLS connection: it is not used again") {
+    // A session ticket comes before the first answer; what comes while the
+    // connection is idle is bytes of no request.
+    std::atomic<int> seen{0};
+    TestServer server(
+        [&](ServerConn& c) -> asio::awaitable<void> {
+            while (auto req = co_await c.read_request()) {
+                if (!co_await c.write(ok("answer " + std::to_string(++seen)))) co_return;
+                asio::steady_timer t(co_await asio::this_coro::executor, std::chrono::milliseconds(30));
+                co_await t.async_wait(asio::use_awaitable);
+                if (!co_await c.write(stray_answer)) co_return;
+            }
+        },
+        server_tls(false));
+    Client client(tls_client_options());
+    auto first = client.send(make_request("GET", server.url()));
+    REQUIRE(first.response);
+    CHECK(first.response->body == "answer 1");
+    std::this_thread::sleep_for(std::chrono::milliseconds(400));  // past the no-peek window
+    auto second = client.send(make_request("GET", server.url()));
+    REQUIRE_MESSAGE(second.response, (second.error ? second.error->message : ""));
+    CHECK(second.response->body == "answer 2");
+    CHECK(server.connections() == 2);
+}
+
+TEST_CASE("more than 8 interim 1xx answers is a protocol error, over HTTP and HTTPS; 8 are skipped") {
+    auto early_hints = [](int n) {
+        std::string out;
+        for (int i = 0; i < n; ++i) out += "HTTP/1.1 103 Early Hints\r\nLink: </a.css>\r\n\r\n";
+        return out;
+    };
+    for (const bool tls : {false, true}) {
+        CAPTURE(tls);
+        std::atomic<int> seen{0};
+        Handler h = [&](ServerConn& c) -> asio::awaitable<void> {
+            while (auto req = co_await c.read_request()) {
+                const int n = ++seen;
+                // Each interim answer in a write (a TLS record) of its own.
+                for (int i = 0; i < (n == 1 ? 12 : 8); ++i)
+                    if (!co_await c.write(early_hints(1))) co_return;
+                if (!co_await c.write(ok("final " + std::to_string(n)))) co_return;
+            }
+        };
+        std::optional<TestServer> server;
+        if (tls) server.emplace(h, server_tls(false));
+        else server.emplace(h);
+        Client client(tls ? tls_client_options() : Options{});
+        auto flood = client.send(make_request("GET", server->url()));
+        REQUIRE(flood.error);
+        CHECK(flood.error->kind == TransportErrorKind::protocol);
+        CHECK(flood.error->message.find("more than 8 interim (1xx) answers") != std::string::npos);
+        auto next = client.send(make_request("GET", server->url()));
+        REQUIRE_MESSAGE(next.response, (next.error ? next.error->message : ""));
+        CHECK(next.response->status == 200);
+        CHECK(next.response->body == "final 2");  // not the flood's late final answer
+        CHECK(server->connections() == 2);
+    }
+}
+
+TEST_CASE("a cross-origin redirect drops X-Api-Key and secret-holding headers; a same-origin one keeps them") {
+    TestServer target(answer_each([](const RawRequest& r) {
+        return ok("key=" + r.header("X-Api-Key") + ";sig=" + r.header("X-Signature") + ";accept=" + r.header("Accept"));
+    }));
+    TestServer origin(answer_each([&](const RawRequest& r) {
+        if (r.target == "/here")
+            return ok("key=" + r.header("X-Api-Key") + ";sig=" + r.header("X-Signature"));
+        if (r.target == "/same") return http_response(302, "", "Location: /here\r\n");
+        return http_response(307, "", "Location: " + target.url("/there") + "\r\n");
+    }));
+    Options o;
+    o.follow_redirects = true;
+    Client client(o);
+    auto request = [&](const std::string& path) {
+        Request r = make_request("GET", origin.url(path), {{"X-Api-Key", "k-123"}, {"X-Signature", "s-456"}, {"Accept", "a/b"}});
+        r.secret_headers = {"X-Signature"};
+        return r;
+    };
+    auto cross = client.send(request("/"));
+    REQUIRE(cross.response);
+    CHECK(cross.response->body == "key=;sig=;accept=a/b");
+    auto same = client.send(request("/same"));
+    REQUIRE(same.response);
+    CHECK(same.response->body == "key=k-123;sig=s-456");
+}

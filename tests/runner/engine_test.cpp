@@ -283,8 +283,8 @@ cases:
     CHECK(cleanup.steps[0].name == "delete what 'POST /items' (id i3) created");
     CHECK(cleanup.steps[1].name == "read what 'POST /items' (id i3) created back");
     // Its evidence is redacted and can be sent again.
-    CHECK(cleanup.steps[0].reproduce == "curl -sS -i -X DELETE 'http://t/items/i3' -H 'Authorization: <redacted>'");
-    CHECK(cleanup.steps[1].reproduce == "curl -sS -i 'http://t/items/i3' -H 'Authorization: <redacted>'");
+    CHECK(cleanup.steps[0].reproduce == "curl -sS -i -X DELETE 'http://t/items/i3' -H 'Authorization: [REDACTED]'");
+    CHECK(cleanup.steps[1].reproduce == "curl -sS -i 'http://t/items/i3' -H 'Authorization: [REDACTED]'");
     // The target answered: what it left behind is the cleanup's <error>, not a transport error (exit 3).
     CHECK(r.report.transport_errors == 0);
     CHECK(r.rec.names().back() == "cleanup");

@@ -94,21 +94,32 @@ struct Connection {
     beast::tcp_stream& lowest() { return tls ? beast::get_lowest_layer(*tls) : *plain; }
 
     // Whether an idle connection still looks usable: a peek that would block
-    // means open and quiet. 0 (the server closed it) or, on plain HTTP, bytes
-    // nobody asked for (e.g. a "408 Request Timeout" before closing) mean
-    // drop it. On TLS, pending bytes may be a session ticket: keep it; the
-    // stale-connection resend covers the rest.
+    // means open and quiet. 0 (the server closed it) or bytes nobody asked
+    // for (e.g. a "408 Request Timeout" before closing, stray bytes after an
+    // answer) mean drop it, on TLS too: a TLS 1.3 session ticket comes
+    // before the first answer and is read with it, so what arrives on an
+    // idle TLS connection is a close_notify or bytes of no request.
     bool looks_alive() {
         auto& sock = lowest().socket();
         if (!sock.is_open()) return false;
         char byte = 0;
         const auto n = ::recv(sock.native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
         if (n < 0) return errno == EAGAIN || errno == EWOULDBLOCK;
-        return n > 0 && tls != nullptr;
+        return false;
     }
 };
 
 std::unique_ptr<ssl::context> make_ssl_context(const TlsOptions& o, std::string& error);
+
+// Whether the TLS layer holds bytes not yet read by the parser: decrypted
+// application data, or records buffered by OpenSSL or still in the memory
+// BIO Asio feeds it from. No system call.
+bool tls_has_unread(TlsStream& tls) {
+    SSL* ssl_handle = tls.native_handle();
+    if (SSL_pending(ssl_handle) > 0 || SSL_has_pending(ssl_handle) == 1) return true;
+    BIO* rbio = SSL_get_rbio(ssl_handle);
+    return rbio && BIO_ctrl_pending(rbio) > 0;
+}
 
 // Everything the transport shares between its exchanges. Held by shared_ptr
 // so exchanges in flight keep it alive when the Transport object is gone.
@@ -430,7 +441,17 @@ asio::awaitable<Attempt> request_on(Stream& stream, Connection& conn, State& st,
             co_return a;
         }
         const unsigned status = parser->get().result_int();
-        if (status >= 100 && status < 200 && status != 101 && informational < kMaxInformational) continue;
+        if (status >= 100 && status < 200 && status != 101) {
+            if (informational < kMaxInformational) continue;
+            // A harness limit, not the answer: an error. The connection
+            // (more interim answers may still come) is not reused.
+            a.received = Clock::now();
+            a.error = TransportError{TransportErrorKind::protocol,
+                                     "server " + t.authority() + " sent more than " +
+                                         std::to_string(kMaxInformational) +
+                                         " interim (1xx) answers without a final one"};
+            co_return a;
+        }
         break;
     }
 
@@ -496,8 +517,12 @@ asio::awaitable<Attempt> request_on(Stream& stream, Connection& conn, State& st,
     resp.body_truncated = resp.body_bytes > resp.body.size();
 
     const Header* conn_hdr = find_header(r.headers, "Connection");
+    // Bytes after a complete response are nobody's answer: a connection
+    // holding any (in the read buffer, or decrypted or still encrypted in
+    // the TLS layer) is never reused, or the next request would be judged
+    // on them. Checking what is already in memory costs no system call.
     a.keep_alive = parser->keep_alive() && resp.status != 101 && conn.buffer.size() == 0 &&
-                   !(conn_hdr && iequals(conn_hdr->value, "close"));
+                   !(tls && tls_has_unread(*tls)) && !(conn_hdr && iequals(conn_hdr->value, "close"));
     if (!watchdog) conn.lowest().expires_never();
     ++conn.served;
     a.response = std::move(resp);

@@ -2,6 +2,8 @@
 // the HTTP transport; no sockets here.
 #include "transport/http/url_target.hpp"
 
+#include "core/redact.hpp"
+
 #include <boost/url/parse.hpp>
 #include <boost/url/url.hpp>
 #include <boost/url/url_view.hpp>
@@ -229,7 +231,12 @@ RedirectStep next_redirect(const Request& current, int status, std::string_view 
     }
     erase_header(next.headers, "Host");
     if (!from.target || from.target->pool_key() != to.target->pool_key()) {
-        for (auto name : {"Authorization", "Cookie", "Proxy-Authorization"}) erase_header(next.headers, name);
+        // Credentials (the one list of core/redact.hpp: Authorization,
+        // Cookie, X-Api-Key, ...) and every header holding a secret value
+        // stay with the origin they were meant for.
+        std::erase_if(next.headers, [&](const Header& h) {
+            return redact::is_sensitive_header(h.name, next.secret_headers);
+        });
     }
     out.next = std::move(next);
     return out;

@@ -3,6 +3,8 @@
 // pool; results are posted back to the caller's executor.
 #include "transport/kafka/kafka_transport.hpp"
 
+#include "core/redact.hpp"
+
 #include "transport/kafka/kafka_request.hpp"
 
 #include <boost/asio/associated_executor.hpp>
@@ -146,8 +148,8 @@ private:
     std::string scrub(std::string text) const {
         for (const auto& [k, v] : opts_.kafka.properties) {
             if (!secret_property(k) || v.empty()) continue;
-            for (std::size_t p = text.find(v); p != std::string::npos; p = text.find(v, p + 10))
-                text.replace(p, v.size(), "<redacted>");
+            for (std::size_t p = text.find(v); p != std::string::npos; p = text.find(v, p + redact::mark.size()))
+                text.replace(p, v.size(), redact::mark);
         }
         return text;
     }
