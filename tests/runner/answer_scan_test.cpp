@@ -117,6 +117,6 @@ TEST_CASE("the shape scan keeps the first findings of an answer and counts the r
     CHECK(summary.actual == std::to_string(n - max_scan_findings_per_step) + " more not listed (" +
                                 std::to_string(n) + " in all)");
     // Under the cap nothing changes.
-    const auto few = scan_answer(*x.response, body, nullptr, n);
+    const auto few = scan_answer(*x.response, body, nullptr, nullptr, n);
     CHECK(few.findings.size() == n);
 }
