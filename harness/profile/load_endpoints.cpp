@@ -1,0 +1,314 @@
+// The profile loader, resources and their HTTP endpoints: the endpoint table
+// (what each operation's YAML may say), one reader per endpoint with its
+// path, body, headers, list filter and not_found answer.
+#include "profile/load_impl.hpp"
+
+#include <algorithm>
+
+namespace idconform::profile::loading {
+
+namespace {
+
+const std::vector<std::string> resource_keys = {"create", "read",     "update", "delete",     "list",       "put",
+                                                "id",     "location", "fields", "references", "time_field", "lookup",
+                                                "action", "job",      "legacy", "viewable",   "grpc"};
+const std::vector<std::string> methods = {"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"};
+
+// A pack operation's row: what it is comes from suite/operation.hpp.
+constexpr Operation pack_operation(suite::Operation op, const char* example) {
+    const auto& t = suite::traits(op);
+    return {t.name, t.http_method, t.needs_id, t.has_body, t.has_items, example};
+}
+
+std::vector<std::string> endpoint_keys(const Operation& op) {
+    std::vector<std::string> keys = {"method", "path", "headers"};
+    if (op.has_body) keys.emplace_back("body");
+    if (op.has_items) keys.emplace_back("items");
+    if (op.has_items || std::string_view(op.key) == "read") keys.emplace_back("not_found");
+    if (op.has_items) keys.emplace_back("filter");
+    if (op.has_param) keys.emplace_back("param");
+    if (op.has_id_at) keys.emplace_back("id_at");
+    return keys;
+}
+
+}  // namespace
+
+const Operation operations[operation_count] = {
+    pack_operation(suite::Operation::create, "{path: /v1/products, body: {name: idconform-probe}}"),
+    pack_operation(suite::Operation::read, "{path: \"/v1/products/{id}\"}"),
+    pack_operation(suite::Operation::update, "{path: \"/v1/products/{id}\", body: {name: idconform-renamed}}"),
+    pack_operation(suite::Operation::del, "{path: \"/v1/products/{id}\"}"),
+    pack_operation(suite::Operation::list, "{path: /v1/products, items: /items}"),
+    pack_operation(suite::Operation::put, "{path: \"/v1/products/{id}\", body: {name: idconform-put}}"),
+    {"lookup", "GET", false, false, false, "{path: /v1/orders, param: id}", true, false},
+    {"action", "POST", false, true, false, "{path: /v1/order-confirmations, id_at: /order_id}", false, true},
+};
+
+void Loader::resources(const Entry& e, Profile& p) {
+    const char* const example =
+        "\n  resources:\n    products:\n      create: {path: /v1/products, body: {name: idconform-probe}}";
+    auto m = r_.mapping(e.val(), "resources", {}, example);
+    if (!m) return;
+    if (e.value.size() == 0) {
+        r_.error(e.val(), "no resources", std::string("describe at least one resource, e.g.") + example);
+        return;
+    }
+    // Counted as written, so a create that failed to load does not also
+    // count as missing.
+    bool any_create = false;
+    for (const auto& entry : m->entries) {
+        written_names_.push_back(entry.key);
+        const YAML::Node& value = entry.value;  // const: operator[] must not insert keys
+        if (value.IsMap() && (value["create"] || (value["grpc"] && value["grpc"].IsMap() && value["grpc"]["create"])))
+            any_create = true;
+        if (!detail::valid_name(entry.key)) {
+            r_.error(entry.key_val(), "bad resource name '" + entry.key + "'",
+                     "names use letters, digits, '_' and '-' and start with a letter, e.g. products");
+            continue;
+        }
+        if (auto res = resource(entry)) p.resources.push_back(std::move(*res));
+    }
+    if (!any_create)
+        r_.error(e.val(), "no resource has a 'create' endpoint",
+                 "the harness makes its own test data; give at least one resource create: {path: "
+                 "/v1/products, body: {name: idconform-probe}}");
+}
+
+std::optional<Resource> Loader::resource(const Entry& entry) {
+    auto m = r_.mapping(entry.val(), "resource", resource_keys,
+                        "{create: {path: /v1/products}, read: {path: \"/v1/products/{id}\"}}");
+    if (!m) return std::nullopt;
+    const std::size_t before = diags_->size();
+    Resource res;
+    res.name = entry.key;
+    res.pos = r_.pos(entry.key_val());
+    res.id.pos = res.pos;
+    res.id.pointer = "/id";
+    std::optional<Endpoint>* slots[] = {&res.create, &res.read, &res.update, &res.del,
+                                        &res.list,   &res.put,  &res.lookup, &res.action};
+    for (std::size_t i = 0; i < std::size(operations); ++i)
+        if (const auto* x = m->find(operations[i].key)) *slots[i] = endpoint(x->val(), operations[i]);
+    if (const auto* x = m->find("id")) {
+        if (auto id = id_field(x->val(), "id", "/id")) res.id = std::move(*id);
+    } else if (m->find("legacy")) {
+        res.id.kind = "uuidv8-legacy";  // a legacy lookup answers UUIDv8 legacy ids
+    }
+    if (const auto* x = m->find("job")) res.job = job(x->val());
+    if (const auto* x = m->find("legacy")) {
+        res.legacy = legacy(x->val());
+        if (res.legacy && res.id.kind != "uuidv8-legacy")
+            r_.error(x->key_val(), "a resource with 'legacy' has ids of kind uuidv8-legacy, not " + res.id.kind,
+                     "write id: {at: /id, kind: uuidv8-legacy} (or leave 'id' out)");
+    }
+    if (const auto* x = m->find("viewable")) {
+        res.viewable = viewable(x->val());
+        if (res.viewable && !m->find("create"))
+            r_.error(x->key_val(), "'viewable' needs a create endpoint on '" + res.name + "'",
+                     "the viewable-id pack creates entities to see their viewable ids; add create: {...}");
+    }
+    if (const auto* x = m->find("location"))
+        if (auto b = r_.boolean(x->val(), "location")) res.location = *b;
+    if (const auto* x = m->find("fields")) fields(x->val(), res);
+    if (const auto* x = m->find("references")) references(x->val(), res);
+    if (const auto* x = m->find("grpc")) res.grpc = grpc_ops(*x, res.name);
+    if (const auto* x = m->find("time_field")) {
+        if (auto s = r_.string(x->val(), "time_field", "time_field: /created_at");
+            s && member_pointer(x->val(), *s, "time_field", "/created_at"))
+            res.time_field = *s;
+    }
+    if (diags_->size() != before) return std::nullopt;
+    return res;
+}
+
+std::optional<Endpoint> Loader::endpoint(const Val& v, const Operation& op) {
+    auto m = r_.mapping(v, op.key, endpoint_keys(op), op.example);
+    if (!m) return std::nullopt;
+    const std::size_t before = diags_->size();
+    Endpoint ep;
+    ep.pos = r_.pos(v);
+    ep.method = op.method;
+    if (const auto* x = m->find("method")) {
+        if (auto s = r_.string(x->val(), "method", std::string("method: ") + op.method)) {
+            if (std::find(methods.begin(), methods.end(), *s) == methods.end())
+                r_.error(x->val(), "unknown HTTP method '" + *s + "'",
+                         detail::suggest(*s, methods, "allowed methods"));
+            else
+                ep.method = *s;
+        }
+    }
+    if (const auto* x = m->find("path")) {
+        if (auto s = r_.string(x->val(), "path", std::string("path: ") + (op.needs_id ? "\"/v1/products/{id}\""
+                                                                                      : "/v1/products"));
+            s && path_ok(x->val(), *s, op))
+            ep.path = *s;
+    } else {
+        r_.error(v, std::string("missing required key 'path' in ") + op.key,
+                 std::string("say where to send it, e.g. ") + op.key + ": " + op.example);
+    }
+    if (const auto* x = m->find("body")) {
+        const Val bv = x->val();
+        if (!bv.node.IsMap()) {
+            r_.error(bv, "expected a mapping here, found " + detail::kind_name(bv.node),
+                     std::string("the ") + op.key + " body is a JSON object written as YAML, e.g. body: {name: "
+                     "idconform-probe}");
+        } else if (auto j = r_.json(bv, true)) {
+            ep.body = std::move(*j);
+        }
+    }
+    if (const auto* x = m->find("items")) {
+        if (auto s = r_.string(x->val(), "items", "items: /items"); s && r_.check_pointer_at(x->val(), *s))
+            ep.items = *s;
+    }
+    if (const auto* x = m->find("headers")) endpoint_headers(x->val(), ep);
+    if (const auto* x = m->find("not_found")) not_found(x->val(), ep);
+    if (const auto* x = m->find("filter")) list_filter(x->val(), ep);
+    if (op.has_param) {
+        if (const auto* x = m->find("param")) {
+            if (auto s = r_.string(x->val(), "param", "param: id")) {
+                if (s->empty())
+                    r_.error(x->val(), "empty query parameter name", "name the parameter that carries the id, e.g. param: id");
+                ep.param = *s;
+            }
+        } else {
+            r_.error(v, std::string("missing required key 'param' in ") + op.key,
+                     std::string("name the query parameter that carries the id, e.g. ") + op.key + ": " + op.example);
+        }
+    }
+    if (op.has_id_at) {
+        if (const auto* x = m->find("id_at")) {
+            if (auto s = r_.string(x->val(), "id_at", "id_at: /order_id");
+                s && member_pointer(x->val(), *s, "id_at", "/order_id"))
+                ep.id_at = *s;
+        } else {
+            r_.error(v, std::string("missing required key 'id_at' in ") + op.key,
+                     std::string("say where the entity's id goes in the body, e.g. ") + op.key + ": " + op.example);
+        }
+    }
+    if (diags_->size() != before) return std::nullopt;
+    return ep;
+}
+
+// `headers:` of one endpoint (`Prefer: return=representation`), sent
+// after the profile's and the principal's.
+void Loader::endpoint_headers(const Val& v, Endpoint& ep) {
+    auto m = r_.mapping(v, "headers", {}, "{Prefer: return=representation}");
+    if (!m) return;
+    for (const auto& entry : m->entries)
+        if (auto s = r_.string(entry.val(), "header value", entry.key + ": text");
+            s && r_.check_template_at(entry.val(), *s, false))
+            ep.headers.emplace_back(entry.key, *s);
+}
+
+// `filter: "{field}=eq.{value}"`: how the list is filtered by a
+// reference, spelled the target's way (PostgREST, json-server operators);
+// `filter: false`: the list takes no filter, and the checks that need one
+// are reported as not applicable. Default "{field}={value}".
+void Loader::list_filter(const Val& v, Endpoint& ep) {
+    const char* const hint = "write the query the target understands, with {field} (the reference's name) and "
+                             "{value} (the id), e.g. filter: \"{field}=eq.{value}\" or filter: \"{field}_eq={value}\"; "
+                             "filter: false when the list takes no filter";
+    if (v.node.IsScalar() && (v.node.Scalar() == "false" || v.node.Scalar() == "true")) {
+        if (v.node.Scalar() == "true")
+            r_.error(v, "filter: true says nothing about how to filter", hint);
+        else
+            ep.filter.clear();
+        return;
+    }
+    auto s = r_.string(v, "filter", "filter: \"{field}={value}\"");
+    if (!s) return;
+    const auto eq = s->find('=');
+    if (eq == std::string::npos || eq == 0 || s->find("{value}", eq) == std::string::npos ||
+        s->find("{value}") < eq) {
+        r_.error(v, "filter '" + *s + "' is not NAME=VALUE with {value} after the '='", hint);
+        return;
+    }
+    for (std::size_t at = s->find('{'); at != std::string::npos; at = s->find('{', at + 1)) {
+        if (s->compare(at, 7, "{field}") != 0 && s->compare(at, 7, "{value}") != 0) {
+            r_.error(v, "filter '" + *s + "' holds '" + s->substr(at, s->find('}', at) - at + 1) +
+                            "'; only {field} and {value} are filled in",
+                     hint);
+            return;
+        }
+    }
+    ep.filter = *s;
+}
+
+// `not_found: {status: 200, body: []}`: how the endpoint answers a
+// request naming nothing, when that is not a 4xx (a filter answering an
+// empty array). The negative checks then accept that answer too.
+void Loader::not_found(const Val& v, Endpoint& ep) {
+    const char* const example = "{status: 200, body: []}";
+    auto m = r_.mapping(v, "not_found", {"status", "body"}, example);
+    if (!m) return;
+    NotFound nf;
+    nf.pos = r_.pos(v);
+    if (const auto* x = m->find("status")) {
+        if (auto s = r_.string(x->val(), "status", "status: 200")) {
+            int code = 0;
+            const bool digits = s->size() == 3 && s->find_first_not_of("0123456789") == std::string::npos;
+            if (digits) code = std::stoi(*s);
+            if (!digits || code < 200 || code > 299)
+                r_.error(x->val(), "not_found status '" + *s + "' is not a 2xx status",
+                         "a 4xx is already taken as not found; not_found describes a 2xx answer, e.g. " +
+                             std::string(example));
+            else
+                nf.status = code;
+        }
+    } else {
+        r_.error(v, "missing required key 'status' in not_found", std::string("e.g. not_found: ") + example);
+    }
+    if (const auto* x = m->find("body")) {
+        if (auto j = r_.json(x->val(), false)) nf.body = std::move(*j);
+    } else {
+        r_.error(v, "missing required key 'body' in not_found",
+                 std::string("the exact JSON answer that means nothing was found, e.g. not_found: ") + example);
+    }
+    ep.not_found = std::move(nf);
+}
+
+// Placeholders are checked first; then the only path variable a profile
+// knows is {id}, required where an entity is addressed, wrong where the
+// server has not assigned one yet.
+bool Loader::path_ok(const Val& v, const std::string& path, const Operation& op) {
+    if (!r_.check_template_at(v, path, true)) return false;
+    if (path.empty() || (path[0] != '/' && path.rfind("${", 0) != 0)) {
+        r_.error(v, "the " + std::string(op.key) + " path '" + path + "' does not start with '/'",
+                 "paths are appended to base_url, e.g. path: " +
+                     std::string(op.needs_id ? "\"/v1/products/{id}\"" : "/v1/products"));
+        return false;
+    }
+    bool has_id = false;
+    bool ok = true;
+    for (std::size_t i = 0; i < path.size(); ++i) {
+        if (path[i] == '$' && i + 1 < path.size() && path[i + 1] == '{') {
+            i = path.find('}', i);  // a ${...} placeholder, already checked
+            continue;
+        }
+        if (path[i] != '{') continue;
+        const std::size_t close = path.find('}', i);
+        const std::string name = path.substr(i + 1, close - i - 1);
+        if (name != "id") {
+            r_.error(r_.mark_at(v, path, i), "unknown path variable '{" + name + "}' in " + op.key + " path",
+                     "a profile path knows one variable, {id}: the entity's id, inserted percent-encoded");
+            ok = false;
+        } else if (!op.needs_id) {
+            r_.error(r_.mark_at(v, path, i), "the " + std::string(op.key) + " path cannot hold '{id}'",
+                     std::string("it addresses the collection, e.g. /v1/products; ") +
+                         (std::string_view(op.key) == "create"
+                              ? "the server assigns the id (a client-supplied id is 'put')"
+                              : "entities are addressed by read, update and delete"));
+            ok = false;
+        } else {
+            has_id = true;
+        }
+        i = close;
+    }
+    if (ok && op.needs_id && !has_id) {
+        r_.error(v, "the " + std::string(op.key) + " path '" + path + "' has no '{id}'",
+                 "write where the entity's id goes, e.g. path: \"/v1/products/{id}\"");
+        ok = false;
+    }
+    return ok;
+}
+
+}  // namespace idconform::profile::loading
