@@ -15,9 +15,9 @@ namespace idconform::profile::loading {
 
 namespace {
 
-const std::vector<std::string> profile_keys = {"name",       "base_url",   "headers", "tls",       "timeout",
-                                               "clock_skew", "principals", "packs",   "resources", "request_id",
-                                               "grpc"};
+const std::vector<std::string> profile_keys = {"name",      "base_url",   "headers",    "tls",
+                                               "timeout",   "clock_skew", "principals", "packs",
+                                               "resources", "request_id", "grpc"};
 
 const char* const profile_example =
     "\n  name: my-api\n  base_url: http://127.0.0.1:8080\n  principals:\n    alice: {headers: {Authorization: "
@@ -28,8 +28,8 @@ std::vector<std::string> accepted_packs() { return known_packs(); }
 }  // namespace
 
 std::optional<Profile> Loader::load(const std::string& text) {
-    auto root = detail::parse_document(r_, text, "profile",
-                                       std::string("a target profile needs at least:") + profile_example);
+    auto root =
+        detail::parse_document(r_, text, "profile", std::string("a target profile needs at least:") + profile_example);
     if (!root) return std::nullopt;
     const Val rv{*root, root->Mark()};
     if (!root->IsMap()) {
@@ -56,8 +56,8 @@ std::optional<Profile> Loader::load(const std::string& text) {
                  "name the target (it names the report), e.g. name: products-api");
     }
     if (const auto* e = m->find("base_url")) {
-        if (auto s = r_.string(e->val(), "base_url", "base_url: ${env:IDCONFORM_BASE_URL:-http://127.0.0.1:8080}",
-                               true)) {
+        if (auto s =
+                r_.string(e->val(), "base_url", "base_url: ${env:IDCONFORM_BASE_URL:-http://127.0.0.1:8080}", true)) {
             if (s->empty())
                 r_.error(e->val(), "the base_url is empty",
                          "write the target's address, e.g. base_url: http://127.0.0.1:8080");
@@ -71,8 +71,7 @@ std::optional<Profile> Loader::load(const std::string& text) {
     if (const auto* e = m->find("tls")) detail::read_tls(r_, e->val(), p);
     if (const auto* e = m->find("timeout")) detail::read_timeouts(r_, e->val(), p);
     if (const auto* e = m->find("clock_skew")) p.clock_skew_ms = r_.duration(e->val(), "clock_skew");
-    if (const auto* e = m->find("principals"))
-        principals(*e, p);
+    if (const auto* e = m->find("principals")) principals(*e, p);
     else
         r_.error(rv, "missing required key 'principals' in profile",
                  "name at least one principal; the first owns the test data, e.g.\n  principals:\n    alice: "
@@ -80,19 +79,18 @@ std::optional<Profile> Loader::load(const std::string& text) {
     if (const auto* e = m->find("packs")) packs(e->val(), p);
     if (const auto* e = m->find("grpc"))
         if (auto g = detail::read_grpc_target(
-                r_, e->val(), {std::filesystem::path(r_.source().path).parent_path().string(), "profile's folder", false}))
+                r_, e->val(),
+                {std::filesystem::path(r_.source().path).parent_path().string(), "profile's folder", false}))
             p.grpc = std::move(*g);
     if (const auto* e = m->find("request_id")) {
         if (auto s = r_.string(e->val(), "request_id", "request_id: X-Request-Id")) {
             if (s->empty() || s->find_first_of(" \t:()<>@,;\\\"/[]?={}") != std::string::npos)
                 r_.error(e->val(), "'" + *s + "' is not a header name",
                          "name the answer header that carries the request id, e.g. request_id: X-Request-Id");
-            else
-                p.request_id = *s;
+            else p.request_id = *s;
         }
     }
-    if (const auto* e = m->find("resources"))
-        resources(*e, p);
+    if (const auto* e = m->find("resources")) resources(*e, p);
     else
         r_.error(rv, "missing required key 'resources' in profile",
                  "describe at least one resource with a create endpoint, e.g.\n  resources:\n    products:\n"
@@ -170,8 +168,8 @@ void Loader::check_references(const Profile& p) {
     // what needs no loaded resource: the name and self-reference.
     std::vector<std::vector<const ReferenceSite*>> edges(p.resources.size());
     for (const auto& site : sites_) {
-        const bool written = std::find(written_names_.begin(), written_names_.end(), site.resource) !=
-                             written_names_.end();
+        const bool written =
+            std::find(written_names_.begin(), written_names_.end(), site.resource) != written_names_.end();
         if (!written) {
             r_.error(site.at, "unknown resource '" + site.resource + "' in reference '" + site.field + "'",
                      detail::suggest(site.resource, written_names_, "resources of the profile"));
@@ -187,8 +185,8 @@ void Loader::check_references(const Profile& p) {
         const auto to = index_of(site.resource);
         if (!from || !to) continue;  // a resource that failed to load was reported already
         if (!p.resources[*to].create) {
-            r_.error(site.at, "required reference '" + site.field + "' points to '" + site.resource +
-                                  "', which has no 'create'",
+            r_.error(site.at,
+                     "required reference '" + site.field + "' points to '" + site.resource + "', which has no 'create'",
                      "the harness creates the referenced entity first; add create: to '" + site.resource +
                          "' or make the reference required: false");
             continue;
@@ -262,7 +260,8 @@ LoadResult load_profile_text(const std::string& text, const std::string& path) {
         out.profile.reset();
         out.diagnostics.push_back(Diagnostic{SourcePos{path, 0, 0},
                                              std::string("internal error while loading: ") + e.what(),
-                                             "please report this with the profile", {}});
+                                             "please report this with the profile",
+                                             {}});
     }
     return out;
 }
@@ -271,8 +270,10 @@ LoadResult load_profile(const std::string& path) {
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec)) {
         LoadResult out;
-        out.diagnostics.push_back(Diagnostic{SourcePos{path, 0, 0}, "'" + path + "' is a directory, not a profile",
-                                             "pass the profile's .yaml file, e.g. examples/products.target.yaml", {}});
+        out.diagnostics.push_back(Diagnostic{SourcePos{path, 0, 0},
+                                             "'" + path + "' is a directory, not a profile",
+                                             "pass the profile's .yaml file, e.g. examples/products.target.yaml",
+                                             {}});
         return out;
     }
     auto text = detail::read_input_file(path, "profile");

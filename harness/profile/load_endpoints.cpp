@@ -130,15 +130,13 @@ std::optional<Endpoint> Loader::endpoint(const Val& v, const Operation& op) {
     if (const auto* x = m->find("method")) {
         if (auto s = r_.string(x->val(), "method", std::string("method: ") + op.method)) {
             if (std::find(methods.begin(), methods.end(), *s) == methods.end())
-                r_.error(x->val(), "unknown HTTP method '" + *s + "'",
-                         detail::suggest(*s, methods, "allowed methods"));
-            else
-                ep.method = *s;
+                r_.error(x->val(), "unknown HTTP method '" + *s + "'", detail::suggest(*s, methods, "allowed methods"));
+            else ep.method = *s;
         }
     }
     if (const auto* x = m->find("path")) {
-        if (auto s = r_.string(x->val(), "path", std::string("path: ") + (op.needs_id ? "\"/v1/products/{id}\""
-                                                                                      : "/v1/products"));
+        if (auto s = r_.string(x->val(), "path",
+                               std::string("path: ") + (op.needs_id ? "\"/v1/products/{id}\"" : "/v1/products"));
             s && path_ok(x->val(), *s, op))
             ep.path = *s;
     } else {
@@ -149,8 +147,9 @@ std::optional<Endpoint> Loader::endpoint(const Val& v, const Operation& op) {
         const Val bv = x->val();
         if (!bv.node.IsMap()) {
             r_.error(bv, "expected a mapping here, found " + detail::kind_name(bv.node),
-                     std::string("the ") + op.key + " body is a JSON object written as YAML, e.g. body: {name: "
-                     "idconform-probe}");
+                     std::string("the ") + op.key +
+                         " body is a JSON object written as YAML, e.g. body: {name: "
+                         "idconform-probe}");
         } else if (auto j = r_.json(bv, true)) {
             ep.body = std::move(*j);
         }
@@ -166,7 +165,8 @@ std::optional<Endpoint> Loader::endpoint(const Val& v, const Operation& op) {
         if (const auto* x = m->find("param")) {
             if (auto s = r_.string(x->val(), "param", "param: id")) {
                 if (s->empty())
-                    r_.error(x->val(), "empty query parameter name", "name the parameter that carries the id, e.g. param: id");
+                    r_.error(x->val(), "empty query parameter name",
+                             "name the parameter that carries the id, e.g. param: id");
                 ep.param = *s;
             }
         } else {
@@ -204,28 +204,27 @@ void Loader::endpoint_headers(const Val& v, Endpoint& ep) {
 // `filter: false`: the list takes no filter, and the checks that need one
 // are reported as not applicable. Default "{field}={value}".
 void Loader::list_filter(const Val& v, Endpoint& ep) {
-    const char* const hint = "write the query the target understands, with {field} (the reference's name) and "
-                             "{value} (the id), e.g. filter: \"{field}=eq.{value}\" or filter: \"{field}_eq={value}\"; "
-                             "filter: false when the list takes no filter";
+    const char* const hint =
+        "write the query the target understands, with {field} (the reference's name) and "
+        "{value} (the id), e.g. filter: \"{field}=eq.{value}\" or filter: \"{field}_eq={value}\"; "
+        "filter: false when the list takes no filter";
     if (v.node.IsScalar() && (v.node.Scalar() == "false" || v.node.Scalar() == "true")) {
-        if (v.node.Scalar() == "true")
-            r_.error(v, "filter: true says nothing about how to filter", hint);
-        else
-            ep.filter.clear();
+        if (v.node.Scalar() == "true") r_.error(v, "filter: true says nothing about how to filter", hint);
+        else ep.filter.clear();
         return;
     }
     auto s = r_.string(v, "filter", "filter: \"{field}={value}\"");
     if (!s) return;
     const auto eq = s->find('=');
-    if (eq == std::string::npos || eq == 0 || s->find("{value}", eq) == std::string::npos ||
-        s->find("{value}") < eq) {
+    if (eq == std::string::npos || eq == 0 || s->find("{value}", eq) == std::string::npos || s->find("{value}") < eq) {
         r_.error(v, "filter '" + *s + "' is not NAME=VALUE with {value} after the '='", hint);
         return;
     }
     for (std::size_t at = s->find('{'); at != std::string::npos; at = s->find('{', at + 1)) {
         if (s->compare(at, 7, "{field}") != 0 && s->compare(at, 7, "{value}") != 0) {
-            r_.error(v, "filter '" + *s + "' holds '" + s->substr(at, s->find('}', at) - at + 1) +
-                            "'; only {field} and {value} are filled in",
+            r_.error(v,
+                     "filter '" + *s + "' holds '" + s->substr(at, s->find('}', at) - at + 1) +
+                         "'; only {field} and {value} are filled in",
                      hint);
             return;
         }
@@ -251,8 +250,7 @@ void Loader::not_found(const Val& v, Endpoint& ep) {
                 r_.error(x->val(), "not_found status '" + *s + "' is not a 2xx status",
                          "a 4xx is already taken as not found; not_found describes a 2xx answer, e.g. " +
                              std::string(example));
-            else
-                nf.status = code;
+            else nf.status = code;
         }
     } else {
         r_.error(v, "missing required key 'status' in not_found", std::string("e.g. not_found: ") + example);
@@ -292,11 +290,11 @@ bool Loader::path_ok(const Val& v, const std::string& path, const Operation& op)
                      "a profile path knows one variable, {id}: the entity's id, inserted percent-encoded");
             ok = false;
         } else if (!op.needs_id) {
-            r_.error(r_.mark_at(v, path, i), "the " + std::string(op.key) + " path cannot hold '{id}'",
-                     std::string("it addresses the collection, e.g. /v1/products; ") +
-                         (std::string_view(op.key) == "create"
-                              ? "the server assigns the id (a client-supplied id is 'put')"
-                              : "entities are addressed by read, update and delete"));
+            r_.error(
+                r_.mark_at(v, path, i), "the " + std::string(op.key) + " path cannot hold '{id}'",
+                std::string("it addresses the collection, e.g. /v1/products; ") +
+                    (std::string_view(op.key) == "create" ? "the server assigns the id (a client-supplied id is 'put')"
+                                                          : "entities are addressed by read, update and delete"));
             ok = false;
         } else {
             has_id = true;

@@ -14,8 +14,9 @@ const std::vector<std::string> grpc_op_keys = suite::operation_names();
 
 // `grpc:` under a resource: its operations as unary methods.
 std::optional<GrpcOps> Loader::grpc_ops(const Entry& e, const std::string& resource) {
-    const char* const example = "{create: {method: shop.v1.Products/CreateProduct, body: {name: probe}}, "
-                                "read: {method: shop.v1.Products/GetProduct}}";
+    const char* const example =
+        "{create: {method: shop.v1.Products/CreateProduct, body: {name: probe}}, "
+        "read: {method: shop.v1.Products/GetProduct}}";
     auto m = r_.mapping(e.val(), "grpc", grpc_op_keys, example);
     if (!m) return std::nullopt;
     grpc_sites_.emplace_back(resource, e.key_val());
@@ -33,8 +34,13 @@ std::optional<GrpcEndpoint> Loader::grpc_endpoint(const Val& v, const Operation&
     if (op.needs_id) keys.emplace_back("id_field");
     if (op.has_items) keys.emplace_back("items");
     const std::string example = std::string("{method: shop.v1.Products/") +
-                                (op.key[0] == 'd' ? "Delete" : op.key[0] == 'c' ? "Create" : op.key[0] == 'r' ? "Get"
-                                 : op.key[0] == 'u' ? "Update" : op.key[0] == 'l' ? "List" : "Put") + "Product}";
+                                (op.key[0] == 'd'   ? "Delete"
+                                 : op.key[0] == 'c' ? "Create"
+                                 : op.key[0] == 'r' ? "Get"
+                                 : op.key[0] == 'u' ? "Update"
+                                 : op.key[0] == 'l' ? "List"
+                                                    : "Put") +
+                                "Product}";
     auto m = r_.mapping(v, op.key, keys, example);
     if (!m) return std::nullopt;
     GrpcEndpoint ep;
@@ -44,8 +50,7 @@ std::optional<GrpcEndpoint> Loader::grpc_endpoint(const Val& v, const Operation&
             if (!grpc_method::parse(*s))
                 r_.error(x->val(), "'" + *s + "' is not a gRPC method name",
                          "write package.Service/Method, e.g. method: shop.v1.Products/GetProduct");
-            else
-                ep.method = *s;
+            else ep.method = *s;
         }
     } else {
         r_.error(v, std::string("missing required key 'method' in grpc ") + op.key,
@@ -56,11 +61,11 @@ std::optional<GrpcEndpoint> Loader::grpc_endpoint(const Val& v, const Operation&
         if (!bv.node.IsMap())
             r_.error(bv, "expected a mapping here, found " + detail::kind_name(bv.node),
                      "the request message is written as YAML, e.g. body: {name: idconform-probe}");
-        else if (auto j = r_.json(bv, true))
-            ep.body = std::move(*j);
+        else if (auto j = r_.json(bv, true)) ep.body = std::move(*j);
     }
     if (const auto* x = m->find("id_field")) {
-        if (auto s = r_.string(x->val(), "id_field", "id_field: /id"); s && member_pointer(x->val(), *s, "id_field", "/id"))
+        if (auto s = r_.string(x->val(), "id_field", "id_field: /id");
+            s && member_pointer(x->val(), *s, "id_field", "/id"))
             ep.id_field = *s;
     }
     if (const auto* x = m->find("items")) {

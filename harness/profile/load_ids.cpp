@@ -20,12 +20,9 @@ const std::vector<std::string> reference_keys = {"resource", "required", "kind"}
 std::string pointer_to(const std::string& name) {
     std::string out = "/";
     for (char c : name) {
-        if (c == '~')
-            out += "~0";
-        else if (c == '/')
-            out += "~1";
-        else
-            out += c;
+        if (c == '~') out += "~0";
+        else if (c == '/') out += "~1";
+        else out += c;
     }
     return out;
 }
@@ -37,8 +34,7 @@ bool Loader::member_pointer(const Val& v, const std::string& pointer, std::strin
     if (!r_.check_pointer_at(v, pointer)) return false;
     if (!pointer.empty()) return true;
     r_.error(v, "empty JSON pointer for '" + std::string(what) + "'",
-             "'' is the whole entity; point at its member, e.g. " + std::string(what) + ": " +
-                 std::string(example));
+             "'' is the whole entity; point at its member, e.g. " + std::string(what) + ": " + std::string(example));
     return false;
 }
 
@@ -77,14 +73,11 @@ std::optional<IdField> Loader::id_field(const Val& v, std::string_view what, con
     if (const auto* x = m->find("at")) {
         if (auto s = r_.string(x->val(), "at", "at: /id"); s && member_pointer(x->val(), *s, "at", "/id"))
             f.pointer = *s;
-        else
-            ok = false;
+        else ok = false;
     }
     if (const auto* x = m->find("kind")) {
-        if (auto s = r_.string(x->val(), "kind", "kind: uuidv7"); s && kind_ok(x->val(), *s))
-            f.kind = *s;
-        else
-            ok = false;
+        if (auto s = r_.string(x->val(), "kind", "kind: uuidv7"); s && kind_ok(x->val(), *s)) f.kind = *s;
+        else ok = false;
     }
     if (const auto* x = m->find("pattern")) {
         if (auto s = r_.string(x->val(), "pattern", "pattern: \"^[0-9]+$\"")) {
@@ -150,10 +143,8 @@ void Loader::references(const Val& v, Resource& res) {
             ok = false;
         }
         if (const auto* x = rm->find("required")) {
-            if (auto b = r_.boolean(x->val(), "required"))
-                ref.required = *b;
-            else
-                ok = false;
+            if (auto b = r_.boolean(x->val(), "required")) ref.required = *b;
+            else ok = false;
         }
         if (const auto* x = rm->find("kind")) {
             if (auto s = r_.string(x->val(), "kind", "kind: uuidv7"); s && kind_ok(x->val(), *s)) {

@@ -30,11 +30,11 @@ using detail::Val;
 
 // One endpoint of a resource, with what its YAML may say.
 struct Operation {
-    const char* key;       // YAML key under the resource
-    const char* method;    // default method
-    bool needs_id;         // the path must hold {id}
-    bool has_body;         // takes `body:`
-    bool has_items;        // takes `items:` (list)
+    const char* key;     // YAML key under the resource
+    const char* method;  // default method
+    bool needs_id;       // the path must hold {id}
+    bool has_body;       // takes `body:`
+    bool has_items;      // takes `items:` (list)
     const char* example;
     bool has_param = false;  // takes `param:` (lookup), required
     bool has_id_at = false;  // takes `id_at:` (action), required
@@ -47,11 +47,11 @@ extern const Operation operations[operation_count];
 
 // A reference as written, for the checks that need every resource loaded.
 struct ReferenceSite {
-    std::string from;        // the referring resource
+    std::string from;  // the referring resource
     std::string field;
     std::string resource;
     bool required = false;
-    YAML::Mark at;           // the `resource:` value
+    YAML::Mark at;  // the `resource:` value
 };
 
 class Loader {
@@ -64,7 +64,7 @@ private:
     Reader r_;
     std::vector<Diagnostic>* diags_;
     std::vector<ReferenceSite> sites_;
-    std::vector<std::string> written_names_;  // every resource name, also of resources that failed to load
+    std::vector<std::string> written_names_;               // every resource name, also of resources that failed to load
     std::vector<std::pair<std::string, Val>> grpc_sites_;  // resources with a grpc: section
 
     // ---------------------------------------------- gRPC (load_grpc.cpp)
@@ -106,8 +106,8 @@ private:
     std::optional<std::string> id_path(const Val& v, std::string_view what);
     std::optional<RelatedId> job(const Val& v);
     // A non-negative integer that fits `max`.
-    std::optional<std::uint64_t> integer(const Val& v, std::string_view what, std::uint64_t max, std::string_view example,
-                                         std::uint64_t min = 0);
+    std::optional<std::uint64_t> integer(const Val& v, std::string_view what, std::uint64_t max,
+                                         std::string_view example, std::uint64_t min = 0);
     std::optional<Legacy> legacy(const Val& v);
     // {flag: 0, id: {offset: 1, bits: 32}, ...}; fields left out keep the seed's layout.
     void layout(const Val& v, ids::LegacyLayout& l);

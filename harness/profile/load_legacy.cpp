@@ -59,15 +59,16 @@ std::optional<RelatedId> Loader::job(const Val& v) {
 }
 
 // A non-negative integer that fits `max`.
-std::optional<std::uint64_t> Loader::integer(const Val& v, std::string_view what, std::uint64_t max, std::string_view example,
-                                     std::uint64_t min) {
+std::optional<std::uint64_t> Loader::integer(const Val& v, std::string_view what, std::uint64_t max,
+                                             std::string_view example, std::uint64_t min) {
     const std::string& t = v.node.IsScalar() ? v.node.Scalar() : std::string();
     bool digits = v.node.IsScalar() && !t.empty() && t.size() <= 19 && detail::is_plain(v.node);
     for (char c : t) digits = digits && c >= '0' && c <= '9';
     if (!digits || std::stoull(t) > max || std::stoull(t) < min) {
-        r_.error(v, "'" + std::string(what) + "' must be an integer from " + std::to_string(min) + " to " +
-                        std::to_string(max),
-                 "e.g. " + std::string(example));
+        r_.error(
+            v,
+            "'" + std::string(what) + "' must be an integer from " + std::to_string(min) + " to " + std::to_string(max),
+            "e.g. " + std::string(example));
         return std::nullopt;
     }
     return std::stoull(t);
@@ -114,10 +115,10 @@ std::optional<Legacy> Loader::legacy(const Val& v) {
     if (const auto* x = m->find("salt_env")) {
         if (auto s = r_.string(x->val(), "salt_env", "salt_env: MY_LEGACY_SALT")) {
             if (!env_name_ok(*s))
-                r_.error(x->val(), "'" + *s + "' is not an environment variable name",
-                         "name the variable that holds the salt (never the salt itself), e.g. salt_env: MY_LEGACY_SALT");
-            else
-                l.salt_env = *s;
+                r_.error(
+                    x->val(), "'" + *s + "' is not an environment variable name",
+                    "name the variable that holds the salt (never the salt itself), e.g. salt_env: MY_LEGACY_SALT");
+            else l.salt_env = *s;
         }
     }
     if (diags_->size() != before) return std::nullopt;
@@ -132,7 +133,11 @@ void Loader::layout(const Val& v, ids::LegacyLayout& l) {
     const std::size_t before = diags_->size();
     if (const auto* x = m->find("flag"))
         if (auto n = integer(x->val(), "flag", 127, "flag: 0")) l.flag_bit = static_cast<int>(*n);
-    struct Slot { const char* key; int* offset; int* bits; };
+    struct Slot {
+        const char* key;
+        int* offset;
+        int* bits;
+    };
     const Slot slots[] = {{"id", &l.id_offset, &l.id_bits},
                           {"type", &l.type_offset, &l.type_bits},
                           {"hash1", &l.hash1_offset, &l.hash1_bits},
@@ -162,7 +167,8 @@ std::optional<Viewable> Loader::viewable(const Val& v) {
     Viewable w;
     w.pos = r_.pos(v);
     if (const auto* x = m->find("at")) {
-        if (auto s = r_.string(x->val(), "at", "at: /viewable_id"); s && member_pointer(x->val(), *s, "at", "/viewable_id"))
+        if (auto s = r_.string(x->val(), "at", "at: /viewable_id");
+            s && member_pointer(x->val(), *s, "at", "/viewable_id"))
             w.pointer = *s;
     }
     if (const auto* x = m->find("read")) {
@@ -173,8 +179,7 @@ std::optional<Viewable> Loader::viewable(const Val& v) {
             if (s->empty() || s->back() != '-' || s->find_first_of(" /?#%{}") != std::string::npos)
                 r_.error(x->val(), "the viewable prefix '" + *s + "' does not end with '-'",
                          "a prefix is ASCII text ending in '-', e.g. prefix: \"TR-\"");
-            else
-                w.prefix = *s;
+            else w.prefix = *s;
         }
     }
     if (const auto* x = m->find("length")) {
@@ -187,8 +192,7 @@ std::optional<Viewable> Loader::viewable(const Val& v) {
             if (!re.ok())
                 r_.error(x->val(), "bad regular expression '" + *s + "': " + re.error(),
                          "the format is an RE2 pattern matching a whole viewable id, e.g. ^TR-[0-9A-HJKMNP-TV-Z]{7}$");
-            else
-                w.format = *s;
+            else w.format = *s;
         }
     }
     if (diags_->size() != before) return std::nullopt;
