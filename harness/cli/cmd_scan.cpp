@@ -10,6 +10,7 @@
 
 #include "reporters/json_reporter.hpp"
 #include "reporters/junit_reporter.hpp"
+#include "scan/results.hpp"
 #include "scan/scan.hpp"
 
 #include <chrono>
@@ -19,44 +20,6 @@
 #include <memory>
 
 namespace idconform::cli {
-
-namespace {
-
-// Violations kept per (file, rule) as report evidence; the rest are counted.
-constexpr std::size_t kept_per_rule = 100;
-// The rules a file is always reported under (a passed testcase when clean).
-const std::vector<std::string> base_rules = {"DATA-ID-002", "DATA-ID-003", "DATA-ID-007", "nil-max"};
-
-struct RuleTally {
-    std::size_t count = 0;
-    std::vector<CheckResult> kept;
-};
-
-std::string human_bytes(std::uint64_t b) {
-    char buf[32];
-    if (b >= (1ull << 30)) std::snprintf(buf, sizeof buf, "%.2f GiB", static_cast<double>(b) / (1ull << 30));
-    else if (b >= (1ull << 20)) std::snprintf(buf, sizeof buf, "%.1f MiB", static_cast<double>(b) / (1ull << 20));
-    else std::snprintf(buf, sizeof buf, "%llu bytes", static_cast<unsigned long long>(b));
-    return buf;
-}
-
-StepRecord scan_step(const std::string& file, const scan::Stats& st) {
-    StepRecord rec;
-    rec.name = "scan " + file;
-    rec.exchange.request.transport = "file";
-    rec.exchange.request.method = "SCAN";
-    rec.exchange.request.url = file;
-    if (st.error) {
-        rec.exchange.error = TransportError{TransportErrorKind::protocol, scan::format_error(file, *st.error)};
-    } else {
-        Response r;
-        r.reason = std::to_string(st.records) + " records, " + std::to_string(st.bytes) + " bytes";
-        rec.exchange.response = std::move(r);
-    }
-    return rec;
-}
-
-}  // namespace
 
 Runner add_scan(CLI::App& app) {
     struct Opts {
@@ -143,10 +106,9 @@ Runner add_scan(CLI::App& app) {
 
         RunSummary summary;
         const auto t_run = std::chrono::steady_clock::now();
-        std::size_t total_violations = 0, bad_files = 0;
-        std::uint64_t total_bytes = 0, total_records = 0;
-        std::map<std::string, std::size_t> per_rule;
-        bool stopped = false;
+        scan::RunTotals totals;
+        totals.files = o->files.size();
+        const std::string stop_reason = "scan stopped: --max-violations " + std::to_string(o->max_violations) + " reached";
         std::string out_buf;  // violation lines, written in blocks
 
         for (const auto& file : o->files) {
@@ -155,33 +117,31 @@ Runner add_scan(CLI::App& app) {
             suite.name = file;
             suite.file = file;
             multi.suite_started(file, file);
+            auto report = [&](const CaseResult& c) {
+                multi.case_finished(c);
+                suite.count_streamed(c.outcome);
+            };
             auto finish_suite = [&]() {
                 suite.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
                 multi.suite_finished(suite);
                 summary.suites.push_back(suite);
             };
-            CaseResult read;
-            read.suite = file;
-            read.name = "read " + file;
-            read.classname = file + ".read";
-            read.pos = SourcePos{file, 0, 0};
-            if (stopped) {
-                read.outcome = Outcome::skipped;
-                read.message = "not scanned: --max-violations " + std::to_string(o->max_violations) + " reached";
-                multi.case_finished(read);
-                suite.count_streamed(read.outcome);
+            if (totals.stopped) {
+                report(scan::unscanned_case(file, Outcome::skipped,
+                                            "not scanned: --max-violations " + std::to_string(o->max_violations) +
+                                                " reached"));
                 finish_suite();
                 continue;
             }
             std::optional<scan::Format> fmt = forced ? forced : scan::format_from_path(file);
             if (!fmt) {
-                read.outcome = Outcome::error;
-                read.message = file == "-" ? "stdin has no extension: give --format ndjson|json|csv"
-                                           : "unknown extension: give --format ndjson|json|csv";
+                const CaseResult read = scan::unscanned_case(
+                    file, Outcome::error,
+                    file == "-" ? "stdin has no extension: give --format ndjson|json|csv"
+                                : "unknown extension: give --format ndjson|json|csv");
                 std::cerr << file << ": error: " << read.message << '\n';
-                ++bad_files;
-                multi.case_finished(read);
-                suite.count_streamed(read.outcome);
+                ++totals.bad_files;
+                report(read);
                 finish_suite();
                 continue;
             }
@@ -192,7 +152,7 @@ Runner add_scan(CLI::App& app) {
             so.max_line_bytes = o->max_line_bytes;
             so.threads = o->threads;
 
-            std::map<std::string, RuleTally> tallies;
+            scan::FileTally tally(file);
             const scan::Stats st = scan::scan_path(file, so, [&](const scan::Violation& v) {
                 if (!o->quiet) {
                     out_buf += scan::format_violation(file, v);
@@ -202,70 +162,18 @@ Runner add_scan(CLI::App& app) {
                         out_buf.clear();
                     }
                 }
-                RuleTally& t = tallies[v.rule];
-                if (t.kept.size() < kept_per_rule) t.kept.push_back(scan::to_check(file, v));
-                ++t.count;
-                ++per_rule[v.rule];
-                ++total_violations;
-                return o->max_violations == 0 || total_violations < o->max_violations;
+                tally.add(v);
+                return o->max_violations == 0 || totals.violations + tally.violations() < o->max_violations;
             });
             std::fwrite(out_buf.data(), 1, out_buf.size(), stdout);
             std::fflush(stdout);
             out_buf.clear();
-            total_bytes += st.bytes;
-            total_records += st.records;
-            if (st.stopped) stopped = true;
+            totals.add(st, tally);
 
-            // the read case: malformed or unreadable files are errors
-            read.steps.push_back(scan_step(file, st));
-            read.properties.push_back({"format", std::string(scan::to_string(*fmt))});
-            if (st.error) {
-                read.outcome = Outcome::error;
-                read.message = scan::format_error(file, *st.error);
-                std::cerr << read.message << '\n';
-                ++bad_files;
-            } else {
-                read.message = std::to_string(st.records) + " records, " + std::to_string(st.bytes) + " bytes";
-            }
-            multi.case_finished(read);
-            suite.count_streamed(read.outcome);
-
-            std::vector<std::string> rules = base_rules;
-            for (const auto& [r, t] : tallies)
-                if (std::find(rules.begin(), rules.end(), r) == rules.end()) rules.push_back(r);
-            for (const auto& rule : rules) {
-                CaseResult c;
-                c.suite = file;
-                c.name = rule;
-                c.classname = file + "." + rule;
-                c.rules = {rule};
-                c.pos = SourcePos{file, 0, 0};
-                const auto it = tallies.find(rule);
-                if (it != tallies.end()) {
-                    RuleTally& t = it->second;
-                    const CheckResult& first = t.kept.front();
-                    c.outcome = Outcome::failed;
-                    c.pos = first.pos;  // CI links the testcase to the first violation's line
-                    c.message = std::to_string(t.count) + " violation" + (t.count == 1 ? "" : "s") + " of " + rule +
-                                "; first at " + first.pos.str() + ": " + first.what + ": " + first.actual;
-                    if (t.count > t.kept.size())
-                        c.detail = "the first " + std::to_string(t.kept.size()) + " are listed below; " +
-                                   std::to_string(t.count - t.kept.size()) +
-                                   " more are in the console output (idconform scan prints every violation)";
-                    StepRecord rec = scan_step(file, st);
-                    rec.checks = std::move(t.kept);
-                    c.steps.push_back(std::move(rec));
-                } else if (st.error || st.stopped) {
-                    c.outcome = Outcome::skipped;
-                    c.message = st.error ? "not checked past " + std::to_string(st.error->line) + ":" +
-                                               std::to_string(st.error->column) + ": the file could not be read on"
-                                         : "scan stopped: --max-violations " + std::to_string(o->max_violations) + " reached";
-                } else {
-                    c.message = "no violation in " + std::to_string(st.records) + " records";
-                }
-                multi.case_finished(c);
-                suite.count_streamed(c.outcome);
-            }
+            const scan::FileCases cases = scan::file_cases(file, *fmt, st, std::move(tally), stop_reason);
+            if (st.error) std::cerr << cases.read.message << '\n';
+            report(cases.read);
+            for (const auto& c : cases.rules) report(c);
             finish_suite();
         }
         summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_run).count();
@@ -274,19 +182,9 @@ Runner add_scan(CLI::App& app) {
             std::cerr << "idconform: could not write a report: " << error << '\n';
             return exit_usage;
         }
-        std::string rules_text;
-        for (const auto& [r, n] : per_rule) rules_text += (rules_text.empty() ? "" : ", ") + r + " " + std::to_string(n);
-        char secs[32];
-        std::snprintf(secs, sizeof secs, "%.2f", summary.seconds);
-        std::cerr << (total_violations ? "FAILED" : bad_files ? "ERROR" : "OK") << " scanned " << o->files.size()
-                  << " file" << (o->files.size() == 1 ? "" : "s") << " (" << human_bytes(total_bytes) << ", "
-                  << total_records << " records) in " << secs << " s: " << total_violations << " violation"
-                  << (total_violations == 1 ? "" : "s") << (rules_text.empty() ? "" : " (" + rules_text + ")");
-        if (bad_files) std::cerr << "; " << bad_files << " file" << (bad_files == 1 ? "" : "s") << " unreadable or malformed";
-        if (stopped) std::cerr << "; stopped at --max-violations " << o->max_violations;
-        std::cerr << '\n';
+        std::cerr << totals.summary_line(summary.seconds, o->max_violations) << '\n';
         if (audit->failing() > 0) return exit_broken;  // waived (file, rule) cases do not count
-        if (bad_files > 0) return exit_usage;
+        if (totals.bad_files > 0) return exit_usage;
         return exit_ok;
     };
 }

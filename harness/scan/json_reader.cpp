@@ -129,7 +129,7 @@ private:
             }
             if (done()) break;
         }
-        if (!st_.error && st_.records == 0) {
+        if (!st_.error && !st_.stopped && st_.records == 0) {  // a sink that stopped in the first record: not empty
             if (second_) split_->no_records = true;
             else error_at(line_, col(), abs(), "no records: the file holds only blank lines");
         }

@@ -1,9 +1,11 @@
 // The file step kind: a scan of an exported file as checks of one step.
 #include "runner/steps/file.hpp"
 
+#include "scan/results.hpp"
 #include "scan/scan.hpp"
 
 #include <algorithm>
+#include <iterator>
 
 namespace idconform::runner::steps {
 
@@ -37,20 +39,24 @@ StepOutcome run_file_step(const suite::FileScan& f, const std::string& step_name
         o.fields.push_back(std::move(spec));
     }
     x.sent = Clock::now();
-    auto& checks = out.record.checks;
+    std::vector<CheckResult> violations;
     const scan::Stats stats = scan::scan_path(*path, o, [&](const scan::Violation& v) {
-        checks.push_back(scan::to_check(*path, v));
-        return checks.size() < f.max_violations;
+        violations.push_back(scan::to_check(*path, v));
+        return violations.size() < f.max_violations;
     });
     x.received = Clock::now();
-    if (stats.error && stats.error->line == 0) {
-        x.error = TransportError{TransportErrorKind::other, scan::format_error(*path, *stats.error)};
+    // request, answer (how far the scan got) and the malformed-file check as
+    // `idconform scan` records them (scan/results.hpp), before the violations
+    const auto sent = x.sent, received = x.received;
+    out.record = scan::file_record(step_name, *path, *fmt, stats, rule);
+    out.record.exchange.sent = sent;
+    out.record.exchange.received = received;
+    auto& checks = out.record.checks;
+    checks.insert(checks.end(), std::make_move_iterator(violations.begin()), std::make_move_iterator(violations.end()));
+    if (out.record.exchange.error) {  // could not be opened
         out.transport_error = true;
         return out;
     }
-    Response resp;
-    resp.reason = std::to_string(stats.records) + " records, " + std::to_string(stats.bytes) + " bytes scanned";
-    x.response = std::move(resp);
     CheckResult summary;
     summary.rule = rule;
     summary.what = "ids in " + *path;
@@ -59,15 +65,6 @@ StepOutcome run_file_step(const suite::FileScan& f, const std::string& step_name
                      (stats.stopped ? " (scan stopped at max_violations " + std::to_string(f.max_violations) + ")" : "");
     summary.ok = stats.violations == 0;
     summary.pos = f.pos;
-    if (stats.error) {
-        CheckResult c;
-        c.rule = rule;
-        c.what = "file " + *path;
-        c.expected = std::string("a well-formed ") + std::string(scan::to_string(*fmt)) + " file";
-        c.actual = stats.error->message + " (nothing after this point was checked)";
-        c.pos = SourcePos{*path, static_cast<int>(stats.error->line), static_cast<int>(stats.error->column)};
-        checks.insert(checks.begin(), std::move(c));
-    }
     checks.push_back(std::move(summary));
     out.failed = std::any_of(checks.begin(), checks.end(), [](const CheckResult& c) { return !c.ok && !c.warning; });
     return out;
