@@ -2,12 +2,10 @@
 #include "cli/audit_cli.hpp"
 
 #include "audit/metadata.hpp"
-#include "reporters/html_reporter.hpp"
 
 namespace idconform::cli {
 
 void AuditCli::add_flags(CLI::App* cmd) {
-    cmd->add_option("--html", html_, "Write a self-contained HTML report to FILE (for auditors; opens from disk)");
     cmd->add_option("--waivers", waivers_,
                     "Waivers file (YAML): failures of a rule knowingly accepted until an expiry date are reported as "
                     "waived and do not fail the run");
@@ -54,7 +52,6 @@ bool AuditCli::load(std::ostream& err) {
 }
 
 std::unique_ptr<reporters::Reporter> AuditCli::wrap(std::unique_ptr<reporters::MultiReporter> multi) {
-    if (!html_.empty()) multi->add(std::make_unique<reporters::HtmlReporter>(html_));
     auto stage = std::make_unique<audit::AuditStage>(std::move(multi), std::move(config_));
     stage_ = stage.get();
     return stage;

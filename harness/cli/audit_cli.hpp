@@ -1,7 +1,7 @@
-// The audit flags shared by `run` and `scan` (--html, --waivers,
-// --strict-waivers, --baseline, --fail-on) and what they do to the reporter
-// chain: the HTML reporter joins the others, and the audit stage
-// (harness/audit/) is put in front of them all. Kept out of cmd_run.cpp and
+// The audit flags shared by `run` and `scan` (--waivers, --strict-waivers,
+// --baseline, --fail-on) and what they do to the reporter chain: the audit
+// stage (harness/audit/) is put in front of every reporter (--html is a
+// report flag, cli/report_flags.hpp). Kept out of cmd_run.cpp and
 // cmd_scan.cpp so those stay small.
 #pragma once
 
@@ -25,15 +25,14 @@ public:
     // Loads the waivers and the baseline; prints diagnostics to err and
     // returns false on a bad file (exit 2).
     [[nodiscard]] bool load(std::ostream& err);
-    // Adds the HTML reporter to multi (with --html) and returns the chain
-    // the runner feeds: the audit stage in front of multi.
+    // The chain the runner feeds: the audit stage in front of multi.
     [[nodiscard]] std::unique_ptr<reporters::Reporter> wrap(std::unique_ptr<reporters::MultiReporter> multi);
     // After run_finished: the failed cases that fail the run (waived ones do
     // not; with --fail-on new only new ones and the waivers' own failures).
     [[nodiscard]] std::size_t failing() const { return stage_ ? stage_->failing() : 0; }
 
 private:
-    std::string html_, waivers_, baseline_, fail_on_ = "any";
+    std::string waivers_, baseline_, fail_on_ = "any";
     bool strict_ = false;
     audit::AuditConfig config_;
     audit::AuditStage* stage_ = nullptr;  // owned by the chain wrap() returned

@@ -26,8 +26,10 @@ Runner add_init(CLI::App& app) {
     cmd->add_flag("--force", o->force, "Overwrite FILE when it exists");
     cmd->footer(
         "Every value read off the document carries a comment saying what it was based on; what the\n"
-        "document cannot say is a commented placeholder. Tokens are ${env:IDCONFORM_TOKEN_A} / _B.\n"
-        "Exit codes: 0 draft written; 2 the document cannot be read, or FILE exists; 4 internal error.");
+        "document cannot say is a commented placeholder. Tokens are ${env:IDCONFORM_TOKEN_A} / _B.\n" +
+        exit_codes_footer({{exit_ok, "draft written"},
+                           {exit_usage, "the document cannot be read, or FILE exists"},
+                           {exit_internal, "internal error"}}));
     return [o]() -> int {
         if (!o->out.empty() && !o->force) {
             std::error_code ec;

@@ -156,8 +156,10 @@ Runner add_inspect(CLI::App& app) {
         "Verdict (by the rules, docs/rules.md): a UUID is valid only when its text is canonical (lower-case\n"
         "8-4-4-4-12), its variant is RFC 9562's (10xx) and its version one RFC 9562 defines (1-8; uuidvN: N);\n"
         "Nil and Max are named special values, not valid ids. A ULID must be lower-case; uuidv8-legacy needs the\n"
-        "legacy flag. JSON adds \"checked_as\", \"valid\", \"verdict\" and \"reasons\" [{code, text}].\n"
-        "Exit codes: 0 every id valid; 1 some id not valid; 2 usage error (e.g. an unknown --kind).");
+        "legacy flag. JSON adds \"checked_as\", \"valid\", \"verdict\" and \"reasons\" [{code, text}].\n" +
+        exit_codes_footer({{exit_ok, "every id valid"},
+                           {exit_broken, "some id not valid"},
+                           {exit_usage, "usage error (e.g. an unknown --kind)"}}));
     return [ids_in, as_json, kind_text]() -> int {
         std::optional<ids::IdKind> want;
         if (!kind_text->empty()) {

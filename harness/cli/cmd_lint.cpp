@@ -6,8 +6,7 @@
 #include "cli/commands.hpp"
 
 #include "reporters/atomic_file.hpp"
-#include "reporters/html_reporter.hpp"
-#include "reporters/junit_reporter.hpp"
+#include "cli/report_flags.hpp"
 #include "schema/lint.hpp"
 #include "schema/lint_output.hpp"
 
@@ -95,7 +94,7 @@ SuiteResult junit_suite(reporters::Reporter& rep, const schema::LintedSpec& s, d
 Runner add_lint(CLI::App& app) {
     struct Opts {
         std::vector<std::string> specs;
-        std::string junit, json_out, sarif, html;
+        std::string json_out, sarif;
         bool quiet = false;
     };
     auto o = std::make_shared<Opts>();
@@ -103,27 +102,29 @@ Runner add_lint(CLI::App& app) {
     cmd->add_option("SPEC", o->specs,
                     "OpenAPI/Swagger documents (YAML or JSON; relative $refs are followed), .proto files or folders of them")
         ->required();
-    cmd->add_option("--junit", o->junit, "Write a JUnit XML report to FILE (one testsuite per document, one testcase per rule)");
+    auto reports = std::make_shared<ReportFlags>();
+    reports->add_flags(cmd, {"junit", "html"}, {{"junit", "(one testsuite per document, one testcase per rule)"}});
+    // not the run report of --json elsewhere: lint's own findings document (lint_output.hpp)
     cmd->add_option("--json", o->json_out, "Write the findings as JSON to FILE");
-    cmd->add_option("--html", o->html, "Write a self-contained HTML report to FILE (for auditors; opens from disk)");
     cmd->add_option("--sarif", o->sarif, "Write a SARIF 2.1.0 report to FILE (GitHub code scanning, GitLab)");
     cmd->add_flag("-q,--quiet", o->quiet, "Print no finding lines (only the summary and errors)");
     cmd->footer(
         "Rules: DATA-ID-002 (form, version and variant fixed by the schema), DATA-ID-003 (v4 fields),\n"
-        "       DATA-ID-007 (absence is null or an omitted field; required references required).\n"
-        "Exit codes: 0 no finding; 1 findings; 2 usage error, or a document unreadable or malformed (and no\n"
-        "            finding); 4 internal error.");
+        "       DATA-ID-007 (absence is null or an omitted field; required references required).\n" +
+        exit_codes_footer({{exit_ok, "no finding"},
+                           {exit_broken, "findings"},
+                           {exit_usage, "usage error, or a document unreadable or malformed (and no finding)"},
+                           {exit_internal, "internal error"}}));
 
-    return [o]() -> int {
+    return [o, reports]() -> int {
         std::vector<schema::LintedSpec> done;
         std::vector<SuiteResult> suites;
         const auto t_run = std::chrono::steady_clock::now();
         // JUnit and HTML are fed the same events
         std::unique_ptr<reporters::MultiReporter> junit;
-        if (!o->junit.empty() || !o->html.empty()) {
+        if (reports->any()) {
             junit = std::make_unique<reporters::MultiReporter>();
-            if (!o->junit.empty()) junit->add(std::make_unique<reporters::JunitReporter>(o->junit));
-            if (!o->html.empty()) junit->add(std::make_unique<reporters::HtmlReporter>(o->html));
+            reports->add_to(*junit);
             reporters::RunInfo info;
             info.tool_version = IDCONFORM_VERSION;
             info.suite_files = o->specs;

@@ -1,6 +1,8 @@
 // `idconform list [SUITE_OR_DIR...] [--markdown]`: what the suites check,
 // one row per case: rule, suite, check, what is sent, what must come back.
-// README's rule table is this command's output (a test keeps them equal).
+// README's rule table is this command's output (a test keeps them equal), and
+// so are README's exit-code table and the man page's EXIT STATUS
+// (`--exit-codes markdown|man`, from cli/exit_codes.cpp).
 #include "cli/commands.hpp"
 
 #include "core/grpc_status.hpp"
@@ -105,10 +107,22 @@ std::string cell(std::string s) {
 Runner add_list(CLI::App& app) {
     auto paths = std::make_shared<std::vector<std::string>>();
     auto markdown = std::make_shared<bool>(false);
+    auto exit_format = std::make_shared<std::string>();
     auto* cmd = app.add_subcommand("list", "List what suites check: rule, check, what is sent, what must come back");
-    cmd->add_option("SUITE_OR_DIR", *paths, "Suite files or directories")->required();
+    cmd->add_option("SUITE_OR_DIR", *paths, "Suite files or directories (required unless --exit-codes)");
     cmd->add_flag("--markdown", *markdown, "Print a Markdown table (README's rule table is made this way)");
-    return [paths, markdown]() -> int {
+    cmd->add_option("--exit-codes", *exit_format,
+                    "Print the exit-code table instead, as markdown (README's) or man (the man page's EXIT STATUS)")
+        ->check(CLI::IsMember({"markdown", "man"}));
+    return [paths, markdown, exit_format]() -> int {
+        if (!exit_format->empty()) {
+            std::cout << (*exit_format == "man" ? exit_codes_man() : exit_codes_markdown());
+            return exit_ok;
+        }
+        if (paths->empty()) {
+            std::cerr << "idconform list: give suite files or directories (SUITE_OR_DIR), or --exit-codes FORMAT\n";
+            return exit_usage;
+        }
         std::vector<Diagnostic> diags;
         const auto files = suite::expand_suite_paths(*paths, diags);
         std::vector<suite::Suite> suites;

@@ -7,11 +7,10 @@
 
 #include "audit/metadata.hpp"
 #include "cli/audit_cli.hpp"
+#include "cli/report_flags.hpp"
 
 #include "reporters/console_reporter.hpp"
-#include "reporters/json_reporter.hpp"
 #include "reporters/threaded_reporter.hpp"
-#include "reporters/junit_reporter.hpp"
 #include "profile/profile.hpp"
 #include "runner/runner.hpp"
 #include "suite/loader.hpp"
@@ -35,7 +34,6 @@ Runner add_run(CLI::App& app) {
     struct Opts {
         std::vector<std::string> paths;
         std::string target, packs_dir;
-        std::string junit, json_out;
         int concurrency = 1;
         std::string rate_limit, timeout, connect_timeout, clock_skew = "5s";
         int retries = 0;
@@ -55,8 +53,8 @@ Runner add_run(CLI::App& app) {
                     "Target profile (YAML): run every built-in pack that applies to the API it describes");
     cmd->add_option("--packs-dir", o->packs_dir, "Where the built-in packs are (default: $IDCONFORM_PACKS_DIR, else share/idconform/suites/packs beside the "
                     "executable, else under the install prefix)");
-    cmd->add_option("--junit", o->junit, "Write a JUnit XML report to FILE");
-    cmd->add_option("--json", o->json_out, "Write a JSON report to FILE");
+    auto reports = std::make_shared<ReportFlags>();
+    reports->add_flags(cmd, {"junit", "json", "html"});
     cmd->add_option("-j,--concurrency", o->concurrency, "Cases run at once (steps of one case stay in order)")
         ->check(CLI::Range(1, 4096));
     cmd->add_option("--rate-limit", o->rate_limit, "At most N requests per second across the run (N/s, N/m)")
@@ -88,12 +86,10 @@ Runner add_run(CLI::App& app) {
                     "with its setup, teardown and cleanup), balanced by cases; combine the --json reports with "
                     "`idconform merge` (docs/ci.md)");
     audit->add_flags(cmd);
-    cmd->footer(
-        "Exit codes: 0 all passed; 1 a contract was broken; 2 usage or suite error;\n"
-        "            3 target unreachable or transport errors (and nothing broken); 4 internal error.");
+    cmd->footer(exit_codes_footer());
 
     auto* skew_opt = cmd->get_option("--clock-skew");
-    return [o, audit, skew_opt]() -> int {
+    return [o, audit, reports, skew_opt]() -> int {
         const std::size_t cmd_clock_skew_given = skew_opt->count();
         if (o->paths.empty() && o->target.empty()) {
             std::cerr << "idconform run: give suite files/directories, or --target PROFILE.yaml (or both)\n";
@@ -198,8 +194,7 @@ Runner add_run(CLI::App& app) {
         reporters::ConsoleOptions co;
         co.verbose = o->verbose;
         multi->add(std::make_unique<reporters::ConsoleReporter>(std::cerr, tty && !o->no_progress, reporters::color_wanted(tty), co));
-        if (!o->junit.empty()) multi->add(std::make_unique<reporters::JunitReporter>(o->junit));
-        if (!o->json_out.empty()) multi->add(std::make_unique<reporters::JsonReporter>(o->json_out));
+        reports->add_to(*multi);
         // Reports are rendered on a thread of their own, off the runner's.
         reporters::ThreadedReporter threaded(audit->wrap(std::move(multi)));
         PlanReporter reporting(threaded, std::move(plan));

@@ -8,8 +8,7 @@
 
 #include "cli/audit_cli.hpp"
 
-#include "reporters/json_reporter.hpp"
-#include "reporters/junit_reporter.hpp"
+#include "cli/report_flags.hpp"
 #include "scan/results.hpp"
 #include "scan/scan.hpp"
 
@@ -24,7 +23,7 @@ namespace idconform::cli {
 Runner add_scan(CLI::App& app) {
     struct Opts {
         std::vector<std::string> files, fields, columns;
-        std::string format, junit, json_out;
+        std::string format;
         std::size_t max_violations = 0;
         std::size_t max_line_bytes = 8u << 20;
         unsigned threads = 0;
@@ -52,16 +51,18 @@ Runner add_scan(CLI::App& app) {
                     "Regular NDJSON/CSV files of 32 MiB or more are scanned as two halves on two threads "
                     "(same results); 1: one pass, 0: as many as there are cores (default)")
         ->check(CLI::Range(0u, 2u));
-    cmd->add_option("--junit", o->junit, "Write a JUnit XML report to FILE (one testsuite per scanned file)");
-    cmd->add_option("--json", o->json_out, "Write a JSON report to FILE");
+    auto reports = std::make_shared<ReportFlags>();
+    reports->add_flags(cmd, {"junit", "json", "html"}, {{"junit", "(one testsuite per scanned file)"}});
     cmd->add_flag("-q,--quiet", o->quiet, "Print no violation lines (only the summary and errors)");
     audit->add_flags(cmd);
     cmd->footer(
-        "Kinds: " + ids::kind_list() + ".\n"
-        "Exit codes: 0 no violation; 1 violations found; 2 usage error, or a file unreadable or malformed\n"
-        "            (and no violation); 4 internal error.");
+        "Kinds: " + ids::kind_list() + ".\n" +
+        exit_codes_footer({{exit_ok, "no violation"},
+                           {exit_broken, "violations found"},
+                           {exit_usage, "usage error, or a file unreadable or malformed (and no violation)"},
+                           {exit_internal, "internal error"}}));
 
-    return [o, audit]() -> int {
+    return [o, audit, reports]() -> int {
         std::vector<scan::FieldSpec> json_fields, csv_fields;
         std::string err;
         for (const auto& f : o->fields) {
@@ -94,9 +95,8 @@ Runner add_scan(CLI::App& app) {
 
         if (!audit->load(std::cerr)) return exit_usage;
         auto reporters_out = std::make_unique<reporters::MultiReporter>();
-        if (!o->junit.empty()) reporters_out->add(std::make_unique<reporters::JunitReporter>(o->junit));
-        if (!o->json_out.empty()) reporters_out->add(std::make_unique<reporters::JsonReporter>(o->json_out));
-        // --html and the audit stage (waivers, baseline) in front of them all
+        reports->add_to(*reporters_out);
+        // the audit stage (waivers, baseline) in front of them all
         const auto chain = audit->wrap(std::move(reporters_out));
         reporters::Reporter& multi = *chain;
         reporters::RunInfo info;

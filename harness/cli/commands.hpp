@@ -2,20 +2,13 @@
 // CLI11 app and returns the function that runs it; main() dispatches.
 #pragma once
 
+#include "cli/exit_codes.hpp"
+
 #include <CLI/CLI.hpp>
 
 #include <functional>
 
 namespace idconform::cli {
-
-// Exit codes, documented in --help and README.
-enum Exit : int {
-    exit_ok = 0,          // everything passed / every id valid
-    exit_broken = 1,      // a contract was broken / an id is not valid
-    exit_usage = 2,       // usage error or suite/profile error
-    exit_transport = 3,   // target unreachable or transport errors (nothing broken)
-    exit_internal = 4,    // internal error
-};
 
 using Runner = std::function<int()>;
 

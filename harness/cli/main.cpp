@@ -10,10 +10,7 @@ int main(int argc, char** argv) {
     CLI::App app{"idconform: contract-conformance tests for entity identifiers (RFC 9562 UUIDs, ULIDs, ...)", "idconform"};
     app.set_version_flag("--version", version_text());
     app.require_subcommand(1);
-    app.footer(
-        "Exit codes: 0 all passed (inspect: every id valid); 1 a contract was broken (inspect: an id is not valid);\n"
-        "            2 usage, suite or profile error; 3 target unreachable / transport errors and nothing broken;\n"
-        "            4 internal error.");
+    app.footer(exit_codes_footer());
     const Runner inspect = add_inspect(app);
     const Runner gen = add_gen(app);
     const Runner run = add_run(app);

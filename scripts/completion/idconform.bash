@@ -45,6 +45,9 @@ _idconform() {
         --target|--junit|--json|-o|--output|--cacert|--cert|--key|--sarif|--html)
             COMPREPLY=($(compgen -f -- "$cur"))
             return 0 ;;
+        --exit-codes)
+            COMPREPLY=($(compgen -W "markdown man" -- "$cur"))
+            return 0 ;;
         --packs-dir)
             COMPREPLY=($(compgen -d -- "$cur"))
             return 0 ;;

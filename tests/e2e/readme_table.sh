@@ -7,3 +7,17 @@ cd "$SRC"
 sed -n '/<!-- rules-table:begin -->/,/<!-- rules-table:end -->/p' README.md | sed '1d;$d' >"$WORK/readme.md"
 diff -u "$WORK/readme.md" "$WORK/table.md" || fail "README's rule table is out of date: regenerate it with idconform list --markdown"
 echo "ok: README table matches the suites"
+
+# README's exit-code table and the man page's EXIT STATUS are what
+# `idconform list --exit-codes` prints (cli/exit_codes.cpp, also every --help).
+"$IDCONFORM_BIN" list --exit-codes markdown >"$WORK/exit.md"
+sed -n '/<!-- exit-codes:begin -->/,/<!-- exit-codes:end -->/p' README.md | sed '1d;$d' >"$WORK/readme_exit.md"
+diff -u "$WORK/readme_exit.md" "$WORK/exit.md" ||
+  fail "README's exit-code table is out of date: regenerate it with idconform list --exit-codes markdown"
+"$IDCONFORM_BIN" list --exit-codes man >"$WORK/exit.man"
+sed -n '/exit-codes:begin/,/exit-codes:end/p' docs/idconform.1 | sed '1d;$d' >"$WORK/man_exit.man"
+diff -u "$WORK/man_exit.man" "$WORK/exit.man" ||
+  fail "the man page's EXIT STATUS is out of date: regenerate it with idconform list --exit-codes man"
+"$IDCONFORM_BIN" --help | grep -qF "2 usage error, a suite or profile that does not load" ||
+  fail "--help lacks the exit-code text"
+echo "ok: exit-code table in README, man page and --help"

@@ -1,0 +1,50 @@
+// The exit codes and their texts (exit_codes.hpp).
+#include "cli/exit_codes.hpp"
+
+namespace idconform::cli {
+
+const std::vector<ExitMeaning>& exit_codes() {
+    static const std::vector<ExitMeaning> codes = {
+        {exit_ok, "every case passed (inspect: every id valid)"},
+        {exit_broken, "a contract was broken: at least one failure (inspect: an id is not valid)"},
+        {exit_usage, "usage error, a suite or profile that does not load, or reports that do not merge"},
+        {exit_transport, "target unreachable or transport errors (timeouts, TLS, refused), and nothing broken"},
+        {exit_internal, "internal error"},
+    };
+    return codes;
+}
+
+std::string exit_codes_footer(const std::vector<ExitMeaning>& meanings) {
+    constexpr std::size_t width = 110;
+    const std::string indent(12, ' ');  // under the text after "Exit codes: "
+    std::string out = "Exit codes:";
+    std::size_t line_start = 0;
+    for (std::size_t i = 0; i < meanings.size(); ++i) {
+        const std::string item = std::to_string(static_cast<int>(meanings[i].code)) + " " +
+                                 std::string(meanings[i].text) + (i + 1 < meanings.size() ? ";" : ".");
+        if (out.size() - line_start + 1 + item.size() > width && out.size() - line_start > indent.size()) {
+            out += "\n" + indent;
+            line_start = out.size() - indent.size();
+        } else {
+            out += " ";
+        }
+        out += item;
+    }
+    return out;
+}
+
+std::string exit_codes_markdown() {
+    std::string out = "| code | meaning |\n|---|---|\n";
+    for (const auto& m : exit_codes())
+        out += "| " + std::to_string(static_cast<int>(m.code)) + " | " + std::string(m.text) + " |\n";
+    return out;
+}
+
+std::string exit_codes_man() {
+    std::string out;
+    for (const auto& m : exit_codes())
+        out += ".TP\n.B " + std::to_string(static_cast<int>(m.code)) + "\n" + std::string(m.text) + "\n";
+    return out;
+}
+
+}  // namespace idconform::cli

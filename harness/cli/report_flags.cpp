@@ -1,0 +1,34 @@
+// Report flags from the reporter registry (report_flags.hpp).
+#include "cli/report_flags.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace idconform::cli {
+
+void ReportFlags::add_flags(CLI::App* cmd, const std::vector<std::string_view>& names,
+                            const std::map<std::string_view, std::string>& extra) {
+    for (const auto& kind : reporters::file_reporters()) {
+        if (std::find(names.begin(), names.end(), kind.name) == names.end()) continue;
+        Flag& f = flags_.emplace_back(Flag{&kind, {}});
+        std::string help(kind.help);
+        if (const auto it = extra.find(kind.name); it != extra.end()) help += " " + it->second;
+        cmd->add_option("--" + std::string(kind.name), f.path, help);
+    }
+    // a name not in the registry is a programming error, caught by every CLI test
+    for (const auto& n : names)
+        if (!reporters::find_file_reporter(n)) throw std::logic_error("no file reporter '" + std::string(n) + "'");
+}
+
+void ReportFlags::add_to(reporters::MultiReporter& multi, const reporters::ReportOptions& opts) const {
+    for (const auto& f : flags_)
+        if (!f.path.empty()) multi.add(f.kind->make(f.path, opts));
+}
+
+bool ReportFlags::any() const {
+    for (const auto& f : flags_)
+        if (!f.path.empty()) return true;
+    return false;
+}
+
+}  // namespace idconform::cli

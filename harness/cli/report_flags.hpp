@@ -1,0 +1,38 @@
+// The report flags of a command (`--junit FILE`, `--json FILE`, `--html FILE`),
+// taken from the one registry of file reporters (reporters/registry.hpp), and
+// the reporters they ask for. Shared by `run`, `scan` and `lint`.
+#pragma once
+
+#include "reporters/reporter.hpp"
+#include "reporters/registry.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <deque>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace idconform::cli {
+
+class ReportFlags {
+public:
+    // Registers --NAME FILE for each of `names` (registry names), with the
+    // registry's help text followed by `extra[name]` when given
+    // ("(one testsuite per scanned file)").
+    void add_flags(CLI::App* cmd, const std::vector<std::string_view>& names,
+                   const std::map<std::string_view, std::string>& extra = {});
+    // The reporters asked for on the command line, in registry order.
+    void add_to(reporters::MultiReporter& multi, const reporters::ReportOptions& opts = {}) const;
+    [[nodiscard]] bool any() const;
+
+private:
+    struct Flag {
+        const reporters::FileReporterKind* kind;
+        std::string path;  // empty: not asked for
+    };
+    std::deque<Flag> flags_;  // deque: CLI11 keeps a pointer to each path
+};
+
+}  // namespace idconform::cli
