@@ -1,4 +1,4 @@
-// The report scratch space: memory up to kMemoryLimit, then stdio's tmpfile,
+// The report scratch space: memory up to memory_limit, then stdio's tmpfile,
 // appended to while the run goes on and read back once when the report is
 // assembled.
 #include "reporters/spool.hpp"
@@ -25,12 +25,12 @@ void Spool::fail(const char* step) noexcept {
 
 void Spool::append(std::string_view data) noexcept {
     if (!error_.empty() || data.empty()) return;
-    if (file_ == nullptr && memory_.size() + data.size() <= kMemoryLimit) {
+    if (file_ == nullptr && memory_.size() + data.size() <= memory_limit) {
         try {
             // The whole allowance at once: growing by doubling copied the
             // report again and again (5% of a 10,000-case run's CPU); pages
             // are only touched as they fill.
-            if (memory_.capacity() < kMemoryLimit) memory_.reserve(kMemoryLimit);
+            if (memory_.capacity() < memory_limit) memory_.reserve(memory_limit);
             memory_.append(data);
             size_ += data.size();
             return;

@@ -1,7 +1,7 @@
 // A scratch file for the parts of a cumulative report (JUnit, JSON) that are
 // rendered case by case while the run goes on: the report's opening tags need
 // totals known only at the end, and holding 100,000 rendered cases in memory
-// is what this avoids. The first kMemoryLimit bytes stay in memory (a typical
+// is what this avoids. The first memory_limit bytes stay in memory (a typical
 // run's whole report: no file round trip); beyond that everything goes to an
 // anonymous file (tmpfile) that vanishes with the process, whatever happens.
 #pragma once
@@ -34,9 +34,9 @@ public:
 private:
     void fail(const char* step) noexcept;
 
-    static constexpr std::size_t kMemoryLimit = 8u << 20;
+    static constexpr std::size_t memory_limit = 8u << 20;
 
-    std::string memory_;  // everything appended, until it outgrows kMemoryLimit
+    std::string memory_;  // everything appended, until it outgrows memory_limit
     std::FILE* file_ = nullptr;
     std::size_t size_ = 0;
     std::string error_;

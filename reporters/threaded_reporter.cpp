@@ -10,8 +10,8 @@
 namespace idconform::reporters {
 
 namespace {
-constexpr std::size_t kWakeAt = 512;  // queued events that wake the consumer at once
-constexpr auto kPoll = std::chrono::milliseconds(2);
+constexpr std::size_t wake_at = 512;  // queued events that wake the consumer at once
+constexpr auto poll_interval = std::chrono::milliseconds(2);
 }  // namespace
 
 ThreadedReporter::ThreadedReporter(std::unique_ptr<Reporter> inner) : inner_(std::move(inner)) {
@@ -25,7 +25,7 @@ void ThreadedReporter::push(Event e) {
     {
         std::lock_guard lock(mu_);
         queue_.push_back(std::move(e));
-        wake = queue_.size() >= kWakeAt;
+        wake = queue_.size() >= wake_at;
     }
     if (wake) wake_.notify_one();
 }
@@ -44,7 +44,7 @@ void ThreadedReporter::loop() {
     for (;;) {
         {
             std::unique_lock lock(mu_);
-            wake_.wait_for(lock, kPoll, [this] { return stopping_ || queue_.size() >= kWakeAt; });
+            wake_.wait_for(lock, poll_interval, [this] { return stopping_ || queue_.size() >= wake_at; });
             batch.swap(queue_);
             if (batch.empty() && stopping_) return;
         }
