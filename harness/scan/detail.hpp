@@ -241,9 +241,5 @@ Stats scan_json(Input& in, const Options& o, const Sink& sink, bool ndjson, Spli
                 bool second = false);
 Stats scan_csv(Input& in, const Options& o, const Sink& sink, Split* split = nullptr, bool second = false);
 
-#if defined(__SSE2__)
-// Bit i set when byte i of the 16 at p is '"', '\\', a control char or >= 0x80.
-std::uint32_t json_string_specials(const char* p) noexcept;
-#endif
 
 }  // namespace idconform::scan::detail
