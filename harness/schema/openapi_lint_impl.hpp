@@ -1,0 +1,227 @@
+// The OpenAPI linter's internals, shared by its three files: openapi_lint.cpp
+// (the Linter's entry, the public functions lint_openapi/lint_path/
+// format_finding/finding_kinds), openapi_walk.cpp (the traversal: paths,
+// operations, parameters, headers, schemas, properties, the optional-on-create
+// reference check) and openapi_checks.cpp (the effective schema of a field
+// through $ref/allOf and the checks of its constraints, values and place).
+// Not installed; only harness/schema/ includes it.
+#pragma once
+
+#include "schema/lint.hpp"
+
+#include "ids/ids.hpp"
+#include "schema/pattern_judge.hpp"
+#include "schema/spec.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <set>
+
+namespace idconform::schema::openapi {
+
+// Visiting more schema objects than this means aliases are multiplying one
+// subtree: stop rather than run for ever.
+inline constexpr std::size_t max_visits = 2'000'000;
+
+inline const char* const http_methods[] = {"get", "put", "post", "delete", "patch", "options", "head", "trace"};
+
+inline std::string lower(std::string s) {
+    for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+inline bool contains_word(const std::string& hay, const std::string& needle) {
+    std::size_t pos = 0;
+    while ((pos = hay.find(needle, pos)) != std::string::npos) {
+        const bool left = pos == 0 || !std::isalnum(static_cast<unsigned char>(hay[pos - 1]));
+        const std::size_t end = pos + needle.size();
+        const bool right = end >= hay.size() || !std::isalnum(static_cast<unsigned char>(hay[end]));
+        if (left && right) return true;
+        pos = end;
+    }
+    return false;
+}
+
+// Request/trace/correlation ids are out of the data-id scope (RULES.md).
+inline bool out_of_scope_name(const std::string& name) {
+    const std::string n = lower(name);
+    for (const char* w : {"request", "correlation", "trace", "span", "event"})
+        if (n.find(w) != std::string::npos) return true;
+    return false;
+}
+
+// A list named like ids: "ids", "user_ids", "memberIds", "uuids".
+inline bool plural_id_named(const std::string& n) {
+    if (n.size() < 2 || n.back() != 's') return false;
+    return ids::id_named_field(n.substr(0, n.size() - 1));
+}
+
+inline bool uuid_format(const std::string& f) { return lower(f).rfind("uuid", 0) == 0; }
+
+// The version a format or a description claims: 4, 7 or 0 (none).
+inline int documented_version(const std::string& format, const std::string& description) {
+    const std::string f = lower(format);
+    if (f == "uuid4" || f == "uuidv4" || f == "uuid-v4") return 4;
+    if (f == "uuid7" || f == "uuidv7" || f == "uuid-v7") return 7;
+    const std::string d = lower(description);
+    for (const char* w : {"uuidv4", "uuid v4", "uuid4", "v4 uuid", "version 4", "random uuid"})
+        if (d.find(w) != std::string::npos) return 4;
+    for (const char* w : {"uuidv7", "uuid v7", "uuid7", "v7 uuid", "version 7"})
+        if (d.find(w) != std::string::npos) return 7;
+    return 0;
+}
+
+inline bool says_optional(const std::string& description) {
+    const std::string d = lower(description);
+    if (d.find("one of") != std::string::npos || d.find("unless") != std::string::npos) return false;
+    for (const char* w : {"optional", "if any", "if not set", "if unset", "may be empty", "can be empty",
+                          "empty string", "or empty", "null if", "or null", "blank"})
+        if (d.find(w) != std::string::npos) return true;
+    return false;
+}
+
+// DATA-ID-003's reason for a v4 field, stated in its description.
+inline bool gives_v4_reason(const std::string& description) {
+    const std::string d = lower(description);
+    return d.find("data-id-003") != std::string::npos || d.find("creation time") != std::string::npos;
+}
+
+// A requirement with a condition ("one of a or b is required", "required
+// unless ...") cannot be written in `required`: only plain ones count.
+inline bool conditional(const std::string& d) {
+    for (const char* w : {"one of", "unless", " or ", " if ", "when", "either", "not required", "only"})
+        if (d.find(w) != std::string::npos) return true;
+    return false;
+}
+
+inline bool says_required(const std::string& description) {
+    const std::string d = lower(description);
+    return contains_word(d, "required") && !conditional(d) && !says_optional(d);
+}
+
+// What the schema of one id field says, gathered through $ref and allOf.
+struct Effective {
+    Loc site;                        // where the constraints are written
+    std::vector<std::string> types;  // without "null"
+    bool nullable = false;
+    Loc format, pattern;             // scalars
+    std::vector<Loc> examples;       // example, x-example, examples (list or map of {value})
+    Loc default_value;
+    std::string description;
+    bool has_enum = false;
+    std::optional<long> min_length, max_length;
+    std::vector<Loc> alternatives;   // non-null branches of oneOf/anyOf when there are several
+    Loc items;
+    bool has_properties = false;
+    [[nodiscard]] std::string format_text() const { return format.valid() && format.node.IsScalar() ? format.node.Scalar() : ""; }
+    [[nodiscard]] std::string pattern_text() const { return pattern.valid() && pattern.node.IsScalar() ? pattern.node.Scalar() : ""; }
+    [[nodiscard]] bool typed(std::string_view t) const { return std::find(types.begin(), types.end(), t) != types.end(); }
+};
+
+inline bool is_null_schema(const YAML::Node& n) {
+    if (!n.IsMap()) return false;
+    const auto t = scalar(n, "type");
+    if (t && *t == "null") return true;
+    const YAML::Node e = get(n, "enum");
+    return e.IsSequence() && e.size() == 1 && e[0].IsNull();
+}
+
+struct Field {
+    std::string name;
+    Loc where;       // the property key or the parameter's name
+    Loc schema;      // its schema as written (maybe a $ref)
+    bool property = false;
+    bool required = false;   // listed in the parent's `required`
+    bool items = false;      // the elements of a list of ids
+};
+
+
+class Linter {
+public:
+    Linter(SpecSet& set, LintResult& out) : set_(set), out_(out) {}
+
+    void run();  // openapi_lint.cpp
+
+private:
+    SpecSet& set_;
+    LintResult& out_;
+    std::set<std::string> walked_;
+    std::set<std::string> sites_;     // constraint sites checked
+    std::set<std::string> contexts_;  // field places checked
+    std::set<std::string> reported_;  // finding keys
+    std::size_t visits_ = 0;
+    struct Versioned {
+        int version;
+        Loc where;
+        std::string name;
+        bool patterned;
+        bool reasoned;  // the description gives DATA-ID-003's reason (creation time must not leak)
+    };
+    std::vector<Versioned> versioned_;
+
+    std::vector<Loc> members(const Loc& m);  // openapi_lint.cpp
+    std::vector<Loc> elements(const Loc& s);  // openapi_lint.cpp
+
+    void add(std::string rule, std::string kind, const Loc& at, std::string what, std::string expected);  // openapi_lint.cpp
+    std::string group_;
+    std::map<std::string, std::size_t> groups_;
+
+    // ------------------------------------------------------------ traversal
+
+    void walk_paths(const Loc& paths);  // openapi_walk.cpp
+
+    // ------------------------------------------- a reference optional on create
+
+    struct ObjectShape {
+        std::map<std::string, Loc> props;
+        std::set<std::string> required;
+    };
+    void shape_of(const Loc& s_in, ObjectShape& o, int depth = 0);  // openapi_walk.cpp
+    Loc json_schema_of(const Loc& holder);  // openapi_walk.cpp
+
+    void optional_in_answer(const Loc& op);  // openapi_walk.cpp
+
+    void walk_content(const Loc& holder);  // openapi_walk.cpp
+
+    void walk_response(const Loc& r_ref);  // openapi_walk.cpp
+
+    void walk_header(const Loc& h_ref);  // openapi_walk.cpp
+
+    void walk_param(const Loc& p_ref);  // openapi_walk.cpp
+
+    static void add_param_examples(const Loc& p, Effective& e);  // openapi_walk.cpp
+
+    void walk_schema(const Loc& s);  // openapi_walk.cpp
+
+    static std::string site_name(const std::string& pointer);  // openapi_walk.cpp
+
+    static std::string unescape(const std::string& token);  // openapi_walk.cpp
+
+    void consider_property(const std::string& name, const Loc& p, bool required);  // openapi_walk.cpp
+
+    // -------------------------------------------------------- effective schema
+
+    Effective effective(const Loc& s);  // openapi_checks.cpp
+
+    static bool has_own_constraint(const YAML::Node& n);  // openapi_checks.cpp
+
+    void gather(const Loc& s_in, Effective& e, int depth);  // openapi_checks.cpp
+
+    // ------------------------------------------------------------- the checks
+
+    void check_field(const Field& f, const Effective* given = nullptr);  // openapi_checks.cpp
+
+    bool check_constraints(const Field& f, const Effective& e);  // openapi_checks.cpp
+
+    void check_value(const Field& f, const Loc& x, bool is_default, const std::string& pat);  // openapi_checks.cpp
+
+    void check_place(const Field& f, const Effective& e, bool uuid);  // openapi_checks.cpp
+
+    void version_findings();  // openapi_checks.cpp
+};
+
+
+}  // namespace idconform::schema::openapi
