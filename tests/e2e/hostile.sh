@@ -119,6 +119,24 @@ stray)
   suite stray true "$cases"
   measure 20 64 "$WORK/stray.yaml" -j 1
   expect_code 0
+  # The stray "answer" in a write of its own: at once, 50 ms and 300 ms after
+  # the answer. The rate limit makes the client wait past it before the next
+  # request, so the bytes are there when the connection would be reused (a
+  # reuse 100 ms later was not checked before: defect 5 on plain HTTP).
+  for ms_rate in 0:10/s 50:10/s 300:2/s; do
+    ms=${ms_rate%%:*} rate=${ms_rate#*:}
+    cases=""
+    for i in 1 2 3; do
+      cases+=$(get_case "late stray $ms ms $i" "/stray-late?ms=$ms" '{status: 200, json: {/id: "017f22e2-79b0-7cc3-98c4-dc0c0c07398f", /stray: {absent: true}}}')
+      cases+=$'\n'
+      cases+=$(get_case "after late stray $ms ms $i" /ok '{status: 200, json: {/id: "017f22e2-79b0-7cc3-98c4-dc0c0c07398f", /stray: {absent: true}}}')
+      cases+=$'\n'
+    done
+    suite "stray_$ms" true "$cases"
+    measure 20 64 "$WORK/stray_$ms.yaml" -j 1 --rate-limit "$rate"
+    expect_code 0
+    expect_outcome "after late stray $ms ms 3" passed
+  done
   ;;
 limits)
   # Harness limits are <error>s, not broken contracts: more than 8 interim

@@ -10,7 +10,8 @@
 #   /endless-chunked       a chunked body that never ends
 #   /reset                 closes with a TCP reset after reading the request
 #   /stray                 an answer and, in the same write, a second "answer" nobody asked for
-#   /stray-late            an answer, then 20 ms later a second "answer"
+#   /stray-late?ms=N       an answer, then (in a write of its own) N ms later (default 20; 0: at
+#                          once) a second "answer"
 #   /garbage               invalid UTF-8 in a header, invalid UTF-8 and NUL in the body (200)
 #   /nul-header            a NUL byte in a header value (not HTTP)
 #   /deep?n=N              a JSON body nested N levels, an upper-case id at the bottom
@@ -108,7 +109,7 @@ def serve(conn, other_port):
                 conn.sendall(json_answer({"id": V7}) + json_answer({"id": UPPER, "stray": True}))
             elif path == "/stray-late":
                 conn.sendall(json_answer({"id": V7}))
-                time.sleep(0.02)
+                time.sleep(int(q.get("ms", "20") or 0) / 1000.0)
                 conn.sendall(json_answer({"id": UPPER, "stray": True}))
             elif path == "/garbage":
                 body = b'{"id":"' + V7.encode() + b'","note":"\xff\xfe bad \x00 nul \xc3"}'
