@@ -7,6 +7,7 @@
 // closes the socket and really stops the work.
 #include "transport/http/http_transport.hpp"
 
+#include "transport/http/answer_read.hpp"
 #include "transport/http/url_target.hpp"
 
 #include <boost/asio/as_tuple.hpp>
@@ -47,13 +48,6 @@ using tcp = boost::asio::ip::tcp;
 using boost::system::error_code;
 
 constexpr std::size_t kMaxIdlePerHost = 64;
-constexpr std::uint32_t kHeaderLimit = 64 * 1024;
-// Bytes Beast may hold in a connection's read buffer; the header limit above
-// is the real bound on headers, this one bounds chunk lines and the like.
-constexpr std::size_t kReadBufferLimit = 256 * 1024;
-constexpr std::size_t kBodyChunk = 64 * 1024;
-// 1xx answers (e.g. 103 Early Hints) skipped before the final one.
-constexpr int kMaxInformational = 8;
 constexpr const char* kUserAgent = "idconform/0.1";
 
 constexpr auto nothrow_awaitable = asio::as_tuple(asio::use_awaitable);
@@ -81,7 +75,7 @@ struct Connection {
     asio::any_io_executor executor;
     std::unique_ptr<beast::tcp_stream> plain;
     std::unique_ptr<TlsStream> tls;
-    beast::flat_buffer buffer{kReadBufferLimit};
+    beast::flat_buffer buffer{read_buffer_limit};
     int served = 0;  // responses read on it; > 0 means the next use is a reuse
     // Single-threaded mode: the exchange's deadline, watched by State's
     // watchdog, which closes the socket and sets timed_out when it passes.
@@ -315,9 +309,9 @@ TransportError classify(Phase phase, const error_code& ec, const Target& t, cons
         if (ec == bhttp::error::partial_message)
             return {K::protocol, "server " + where + " closed the connection before the response was complete" + tail};
         if (ec == bhttp::error::header_limit)
-            return {K::protocol, "response header from " + where + " exceeds " + std::to_string(kHeaderLimit) + " bytes"};
+            return {K::protocol, "response header from " + where + " exceeds " + std::to_string(header_limit_bytes) + " bytes"};
         if (ec == bhttp::error::buffer_overflow)
-            return {K::protocol, "response from " + where + " overflows the " + std::to_string(kReadBufferLimit) +
+            return {K::protocol, "response from " + where + " overflows the " + std::to_string(read_buffer_limit) +
                                      "-byte read buffer (an endless header or chunk line)" + tail};
         return {K::protocol, "malformed response from " + where + ": " + ec.message() + tail};
     }
@@ -368,16 +362,23 @@ asio::awaitable<Attempt> request_on(Stream& stream, Connection& conn, State& st,
     // check the clock between reads.
     const auto deadline = std::chrono::steady_clock::now() + st.opts.read_timeout;
     const bool watchdog = st.opts.single_threaded;
+    // Ends the watch however the coroutine leaves. Never assigned from a
+    // temporary: the temporary's destructor would end the watch at once
+    // (the Debug/ASan build did, leaving a silent server without deadline).
     struct Unwatch {
         State* st = nullptr;
         Connection* conn = nullptr;
+        Unwatch() = default;
+        Unwatch(const Unwatch&) = delete;
+        Unwatch& operator=(const Unwatch&) = delete;
         ~Unwatch() {
             if (st) st->unwatch(*conn, st->shared_from_this());
         }
     } unwatch;
     if (watchdog) {
         st.watch(conn, deadline, st.shared_from_this());
-        unwatch = {&st, &conn};
+        unwatch.st = &st;
+        unwatch.conn = &conn;
     } else {
         conn.lowest().expires_at(deadline);
     }
@@ -420,110 +421,44 @@ asio::awaitable<Attempt> request_on(Stream& stream, Connection& conn, State& st,
         co_return a;
     }
 
-    std::optional<bhttp::response_parser<bhttp::buffer_body>> parser;
-    for (int informational = 0;; ++informational) {
-        parser.emplace();
-        parser->header_limit(kHeaderLimit);
-        parser->body_limit(boost::none);  // the cap below bounds memory; the count goes on
-        if (r.method == "HEAD") parser->skip(true);
-        auto [ec, n] = co_await bhttp::async_read_header(stream, conn.buffer, *parser, nothrow_awaitable);
-        (void)n;
-        if (!parser->is_done() || ec) enforce_deadline(ec);
-        if (ec) {
-            a.received = Clock::now();
-            if (reused && informational == 0 && !parser->got_some() && conn.buffer.size() == 0 &&
-                is_connection_gone(ec))
-                a.stale = true;
-            else
-                a.error = classify(Phase::read_header, ec, t, st.opts, tls);
-            co_return a;
-        }
-        const unsigned status = parser->get().result_int();
-        if (status >= 100 && status < 200 && status != 101) {
-            if (informational < kMaxInformational) continue;
-            // A harness limit, not the answer: an error. The connection
-            // (more interim answers may still come) is not reused.
-            a.received = Clock::now();
-            a.error = TransportError{TransportErrorKind::protocol,
-                                     "server " + t.authority() + " sent more than " +
-                                         std::to_string(kMaxInformational) +
-                                         " interim (1xx) answers without a final one"};
-            co_return a;
-        }
-        break;
-    }
-
-    Response resp;
-    resp.status = static_cast<int>(parser->get().result_int());
-    resp.reason = std::string(parser->get().reason());
-    for (const auto& f : parser->get()) resp.headers.push_back({std::string(f.name_string()), std::string(f.value())});
-
-    const std::size_t cap = st.opts.body_cap;
-    // Read buffer: no larger than the announced body, and not zero-filled
-    // (it is written before it is read); small answers are the common case.
-    const auto announced = parser->content_length();
-    const std::size_t chunk_size =
-        announced ? std::clamp<std::size_t>(static_cast<std::size_t>(*announced), 1, kBodyChunk) : kBodyChunk;
-    const std::unique_ptr<char[]> chunk_mem(new char[chunk_size]);
-    const struct {
-        char* p;
-        std::size_t n;
-        char* data() const { return p; }
-        std::size_t size() const { return n; }
-    } chunk{chunk_mem.get(), chunk_size};
-    auto progress = [&] {
-        return "status " + std::to_string(resp.status) + " and " + std::to_string(resp.body_bytes) +
-               " body bytes received";
-    };
-    while (!parser->is_done()) {
-        parser->get().body().data = chunk.data();
-        parser->get().body().size = chunk.size();
-        error_code ec;
-        // Body bytes that came in with the header are parsed here: an
-        // async_read with nothing to read completes through the scheduler (a
-        // round trip on every small answer). Only missing bytes are read.
-        std::size_t parsed = 0;
-        if (conn.buffer.size() > 0) {
-            parsed = parser->put(conn.buffer.data(), ec);
-            conn.buffer.consume(parsed);
-            if (ec == bhttp::error::need_buffer || ec == bhttp::error::need_more) ec = {};
-        }
-        if (parsed == 0 && !ec) {
-            auto [rec, n] = co_await bhttp::async_read(stream, conn.buffer, *parser, nothrow_awaitable);
-            (void)n;
-            ec = rec;
-        }
-        if (ec == bhttp::error::need_buffer) ec = {};
-        if (!parser->is_done() || ec) enforce_deadline(ec);
-        const std::size_t got = chunk.size() - parser->get().body().size;
-        resp.body_bytes += got;
-        if (resp.body.size() < cap) resp.body.append(chunk.data(), std::min(got, cap - resp.body.size()));
-        if (ec == ssl::error::stream_truncated && parser->need_eof()) {
-            // A TLS server that ends a read-until-close body without
-            // close_notify: the close still marks the end of the body.
-            error_code eof_ec;
-            parser->put_eof(eof_ec);
-            if (!eof_ec) break;
-        }
-        if (ec) {
-            a.received = Clock::now();
-            a.error = classify(Phase::read_body, ec, t, st.opts, tls, progress());
-            co_return a;
-        }
-    }
+    AnswerLimits limits;
+    limits.body_cap = st.opts.body_cap;
+    limits.head = r.method == "HEAD";
+    AnswerRead got = co_await read_answer(stream, conn.buffer, limits, [&](error_code& ec) { enforce_deadline(ec); });
     a.received = Clock::now();
-    resp.body_truncated = resp.body_bytes > resp.body.size();
+    if (got.too_many_interim) {
+        // A harness limit, not the answer: an error. The connection (more
+        // interim answers may still come) is not reused.
+        a.error = TransportError{TransportErrorKind::protocol,
+                                 "server " + t.authority() + " sent more than " +
+                                     std::to_string(max_interim_answers) +
+                                     " interim (1xx) answers without a final one"};
+        co_return a;
+    }
+    if (got.ec) {
+        if (got.phase == AnswerPhase::header && reused && got.nothing_received && is_connection_gone(got.ec)) {
+            a.stale = true;
+        } else {
+            const std::string progress = got.phase == AnswerPhase::body
+                                             ? "status " + std::to_string(got.status) + " and " +
+                                                   std::to_string(got.body_bytes) + " body bytes received"
+                                             : std::string();
+            a.error = classify(got.phase == AnswerPhase::header ? Phase::read_header : Phase::read_body, got.ec, t,
+                               st.opts, tls, progress);
+        }
+        co_return a;
+    }
 
     const Header* conn_hdr = find_header(r.headers, "Connection");
     // Bytes after a complete response are nobody's answer: a connection
-    // holding any (in the read buffer, or decrypted or still encrypted in
-    // the TLS layer) is never reused, or the next request would be judged
-    // on them. Checking what is already in memory costs no system call.
-    a.keep_alive = parser->keep_alive() && resp.status != 101 && conn.buffer.size() == 0 &&
-                   !(tls && tls_has_unread(*tls)) && !(conn_hdr && iequals(conn_hdr->value, "close"));
+    // holding any (in the read buffer: got.reusable says, or decrypted or
+    // still encrypted in the TLS layer) is never reused, or the next request
+    // would be judged on them. Checking what is already in memory costs no
+    // system call; what arrives later is seen by the peek before a reuse.
+    a.keep_alive = got.reusable && !(tls && tls_has_unread(*tls)) && !(conn_hdr && iequals(conn_hdr->value, "close"));
     if (!watchdog) conn.lowest().expires_never();
     ++conn.served;
-    a.response = std::move(resp);
+    a.response = std::move(got.response);
     co_return a;
 }
 
