@@ -265,6 +265,66 @@ CheckResult check_id(const suite::IdExpect& e_in, const json::value* value_in, c
 
 
 
+namespace {
+
+// One `json:` expectation against the value at its pointer (nullptr: absent).
+CheckResult json_check(const suite::JsonExpect& j, const std::string& what, const json::value* v,
+                       const CheckContext& ctx) {
+    switch (j.op) {
+        case suite::JsonOp::absent: return make(ctx, j, what, "absent", quote(v), v == nullptr);
+        case suite::JsonOp::present: return make(ctx, j, what, "present", quote(v), v != nullptr);
+        case suite::JsonOp::null: return make(ctx, j, what, "null", quote(v), v && v->is_null());
+        case suite::JsonOp::type: {
+            const std::string type(j.operand.is_string() ? std::string_view(j.operand.as_string()) : "?");
+            return make(ctx, j, what, "of type " + type, quote(v), v && json_has_type(*v, type));
+        }
+        case suite::JsonOp::regex: {
+            const std::string pat(j.operand.is_string() ? std::string_view(j.operand.as_string()) : "");
+            const RE2 re(pat);
+            const bool ok = v && v->is_string() && re.ok() && RE2::FullMatch(std::string_view(v->as_string()), re);
+            return make(ctx, j, what, "matches " + pat, quote(v), ok);
+        }
+        case suite::JsonOp::equals:
+        case suite::JsonOp::one_of: {
+            auto want = interpolate_json(j.operand, *ctx.scope);
+            if (!want) return make(ctx, j, what, want.error(), quote(v), false);
+            bool ok = false;
+            if (j.op == suite::JsonOp::equals) {
+                ok = v && json_equal(*v, *want);
+            } else if (want->is_array()) {
+                for (const auto& w : want->as_array()) ok = ok || (v && json_equal(*v, w));
+            }
+            return make(ctx, j, what, (j.op == suite::JsonOp::one_of ? "one of " : "") + json::serialize(*want),
+                        quote(v), ok);
+        }
+    }
+    return make(ctx, j, what, "a known json check", quote(v), false);  // not reached: every JsonOp is handled
+}
+
+// DATA-ID-005 (advisory): the entity's explicit time field, not a copy of
+// the id's timestamp. `idv` is the id (a string), `tv` the time field.
+CheckResult time_field_check(const suite::IdExpect& id, const json::value& idv, const json::value* tv,
+                             const CheckContext& ctx) {
+    CheckResult c = make(ctx, id, "time field " + resolve_pointer(id.time_field, *ctx.scope),
+                         "an explicit time, not derived from the id", quote(tv), true);
+    const auto u = ids::parse_canonical(idv.as_string());
+    if (!tv) {
+        c.ok = false;
+        c.actual = "(absent): the entity has no explicit time field; ordering by id is not business time";
+    } else if (u && ids::version(*u) == 7 && tv->is_string()) {
+        bool exact = false;
+        const auto ms = parse_iso8601_ms(tv->as_string(), &exact);
+        if (ms && exact && *ms == static_cast<std::int64_t>(ids::decode_v7(*u).unix_ts_ms)) {
+            c.ok = false;
+            c.actual = quote(tv) + ": derived from the id (equals its unix_ts_ms to the millisecond)";
+        }
+    }
+    c.warning = !c.ok;
+    return c;
+}
+
+}  // namespace
+
 std::vector<CheckResult> evaluate(const suite::Expect& e, const Exchange& x, const CheckContext& ctx) {
     if (!x.response) return {};
     BodyJson body(*x.response);
@@ -329,41 +389,7 @@ std::vector<CheckResult> evaluate(const suite::Expect& e, const Exchange& x, con
             out.push_back(make(ctx, j, what, "a JSON body", body.error(), false));
             continue;
         }
-        const json::value* v = at_pointer(j.pointer);
-        switch (j.op) {
-            case suite::JsonOp::absent: out.push_back(make(ctx, j, what, "absent", quote(v), v == nullptr)); break;
-            case suite::JsonOp::present: out.push_back(make(ctx, j, what, "present", quote(v), v != nullptr)); break;
-            case suite::JsonOp::null: out.push_back(make(ctx, j, what, "null", quote(v), v && v->is_null())); break;
-            case suite::JsonOp::type: {
-                const std::string type(j.operand.is_string() ? std::string_view(j.operand.as_string()) : "?");
-                out.push_back(make(ctx, j, what, "of type " + type, quote(v), v && json_has_type(*v, type)));
-                break;
-            }
-            case suite::JsonOp::regex: {
-                const std::string pat(j.operand.is_string() ? std::string_view(j.operand.as_string()) : "");
-                const RE2 re(pat);
-                const bool ok = v && v->is_string() && re.ok() && RE2::FullMatch(std::string_view(v->as_string()), re);
-                out.push_back(make(ctx, j, what, "matches " + pat, quote(v), ok));
-                break;
-            }
-            case suite::JsonOp::equals:
-            case suite::JsonOp::one_of: {
-                auto want = interpolate_json(j.operand, *ctx.scope);
-                if (!want) {
-                    out.push_back(make(ctx, j, what, want.error(), quote(v), false));
-                    break;
-                }
-                bool ok = false;
-                if (j.op == suite::JsonOp::equals) {
-                    ok = v && json_equal(*v, *want);
-                } else if (want->is_array()) {
-                    for (const auto& w : want->as_array()) ok = ok || (v && json_equal(*v, w));
-                }
-                out.push_back(make(ctx, j, what, (j.op == suite::JsonOp::one_of ? "one of " : "") + json::serialize(*want),
-                                   quote(v), ok));
-                break;
-            }
-        }
+        out.push_back(json_check(j, what, at_pointer(j.pointer), ctx));
     }
 
     if (e.body) {
@@ -396,25 +422,7 @@ std::vector<CheckResult> evaluate(const suite::Expect& e, const Exchange& x, con
             const json::value* idv = at_pointer(id.at.value_or(""));
             out.push_back(check_id(id, idv, x, ctx));
             if (!id.time_field.empty() && idv && idv->is_string() && !resolve_pointer(id.time_field, *ctx.scope).empty()) {
-                // DATA-ID-005 (advisory): an explicit time field, not a copy of the id's timestamp.
-                const json::value* tv = at_pointer(id.time_field);
-                CheckResult c = make(ctx, id, "time field " + resolve_pointer(id.time_field, *ctx.scope), "an explicit time, not derived from the id",
-                                     quote(tv), true);
-                c.warning = true;
-                const auto u = ids::parse_canonical(idv->as_string());
-                if (!tv) {
-                    c.ok = false;
-                    c.actual = "(absent): the entity has no explicit time field; ordering by id is not business time";
-                } else if (u && ids::version(*u) == 7 && tv->is_string()) {
-                    bool exact = false;
-                    const auto ms = parse_iso8601_ms(tv->as_string(), &exact);
-                    if (ms && exact && *ms == static_cast<std::int64_t>(ids::decode_v7(*u).unix_ts_ms)) {
-                        c.ok = false;
-                        c.actual = quote(tv) + ": derived from the id (equals its unix_ts_ms to the millisecond)";
-                    }
-                }
-                c.warning = !c.ok;
-                out.push_back(std::move(c));
+                out.push_back(time_field_check(id, *idv, at_pointer(id.time_field), ctx));
             }
         }
     }
