@@ -28,23 +28,108 @@ namespace {
 
 using std::chrono::milliseconds;
 
+struct Opts {
+    std::vector<std::string> paths;
+    std::string target, packs_dir;
+    int concurrency = 1;
+    std::string rate_limit, timeout, connect_timeout, clock_skew = "5s";
+    int retries = 0;
+    std::vector<std::string> tags, exclude_tags, vars;
+    std::string filter, base_url;
+    int max_failures = 0;
+    std::string cacert, cert, key;
+    bool insecure = false, verbose = false, no_progress = false, fail_on_warnings = false, location = false;
+    std::size_t body_cap = 1 << 20;
+    std::string shard;
+};
+
+// The suites asked for: suite files and directories, and the packs expanded
+// for --target; diagnostics on stderr. exit_ok, or the exit code.
+int load_suites(const Opts& o, AuditCli& audit, std::vector<suite::Suite>& suites, std::optional<long>& profile_skew) {
+    std::vector<Diagnostic> diags;
+    if (!o.paths.empty()) {
+        const auto files = suite::expand_suite_paths(o.paths, diags);
+        for (const auto& f : files) {
+            auto r = suite::load_file(f);
+            if (r.ok()) suites.push_back(std::move(*r.suite));
+            for (auto& d : r.diagnostics) diags.push_back(std::move(d));
+        }
+    }
+    if (!o.target.empty()) {
+        auto p = profile::load_profile(o.target);
+        for (auto& d : p.diagnostics) diags.push_back(std::move(d));
+        if (p.profile) {
+            std::string packs = o.packs_dir;
+            if (packs.empty()) {
+                std::vector<std::string> tried;
+                packs = default_packs_dir(tried);
+                if (packs.empty()) {
+                    std::cerr << "idconform run: the built-in packs are not installed; looked in:\n";
+                    for (const auto& t : tried) std::cerr << "  " << t << '\n';
+                    std::cerr << "give --packs-dir DIR (the suites/packs folder of idconform's source) or reinstall\n";
+                    return exit_usage;
+                }
+            }
+            auto x = profile::expand(*p.profile, packs);
+            for (auto& d : x.diagnostics) diags.push_back(std::move(d));
+            for (auto& s : x.suites) suites.push_back(std::move(s));
+            profile_skew = p.profile->clock_skew_ms;
+            const auto sha = audit::file_sha256(o.target);
+            audit.add_metadata("target", p.profile->name + " " + p.profile->base_url);
+            audit.add_metadata("profile", o.target + (sha ? " (sha256 " + *sha + ")" : ""));
+            audit.add_metadata("packs", packs);
+        }
+    }
+    if (!diags.empty()) {
+        for (const auto& d : diags) std::cerr << render(d) << '\n';
+        std::cerr << "idconform: " << diags.size() << " error" << (diags.size() == 1 ? "" : "s")
+                  << " in the suites; nothing was run\n";
+        return exit_usage;
+    }
+    if (suites.empty()) {
+        std::cerr << "idconform: no suites found in the given paths\n";
+        return exit_usage;
+    }
+    return exit_ok;
+}
+
+// The runner's options from the command line (--clock-skew given on it wins
+// over the profile's); false, with the reason on stderr, on a bad --var.
+bool run_options(const Opts& o, std::size_t cmd_clock_skew_given, std::optional<long> profile_skew,
+                 runner::RunOptions& ro) {
+    ro.concurrency = o.concurrency;
+    if (!o.rate_limit.empty()) ro.rate_limit = *parse_rate(o.rate_limit);
+    if (!o.timeout.empty()) ro.timeout = parse_duration(o.timeout);
+    if (!o.connect_timeout.empty()) ro.connect_timeout = parse_duration(o.connect_timeout);
+    ro.clock_skew = *parse_duration(o.clock_skew);
+    if (profile_skew && cmd_clock_skew_given == 0) ro.clock_skew = std::chrono::milliseconds(*profile_skew);
+    ro.retries = o.retries;
+    ro.tags = o.tags;
+    ro.exclude_tags = o.exclude_tags;
+    ro.filter = o.filter;
+    ro.max_failures = o.max_failures;
+    ro.body_cap = o.body_cap;
+    ro.warnings_fail = o.fail_on_warnings;
+    ro.follow_redirects = o.location;
+    ro.tool_version = IDCONFORM_VERSION;
+    if (!o.base_url.empty()) ro.base_url = o.base_url;
+    for (const auto& v : o.vars) {
+        const auto eq = v.find('=');
+        if (eq == std::string::npos || eq == 0) {
+            std::cerr << "idconform: --var expects NAME=VALUE, got '" << v << "'\n";
+            return false;
+        }
+        ro.vars.emplace_back(v.substr(0, eq), v.substr(eq + 1));
+    }
+    ro.tls = {o.cacert, o.cert, o.key, o.insecure};
+    if (o.insecure)
+        std::cerr << "WARNING: --insecure: TLS certificates are NOT verified; a man in the middle can answer for the target.\n";
+    return true;
+}
+
 }  // namespace
 
 Runner add_run(CLI::App& app) {
-    struct Opts {
-        std::vector<std::string> paths;
-        std::string target, packs_dir;
-        int concurrency = 1;
-        std::string rate_limit, timeout, connect_timeout, clock_skew = "5s";
-        int retries = 0;
-        std::vector<std::string> tags, exclude_tags, vars;
-        std::string filter, base_url;
-        int max_failures = 0;
-        std::string cacert, cert, key;
-        bool insecure = false, verbose = false, no_progress = false, fail_on_warnings = false, location = false;
-        std::size_t body_cap = 1 << 20;
-        std::string shard;
-    };
     auto o = std::make_shared<Opts>();
     auto audit = std::make_shared<AuditCli>();
     auto* cmd = app.add_subcommand("run", "Run YAML suites against a target and write reports");
@@ -95,52 +180,9 @@ Runner add_run(CLI::App& app) {
             std::cerr << "idconform run: give suite files/directories, or --target PROFILE.yaml (or both)\n";
             return exit_usage;
         }
-        std::vector<Diagnostic> diags;
         std::vector<suite::Suite> suites;
         std::optional<long> profile_skew;
-        if (!o->paths.empty()) {
-            const auto files = suite::expand_suite_paths(o->paths, diags);
-            for (const auto& f : files) {
-                auto r = suite::load_file(f);
-                if (r.ok()) suites.push_back(std::move(*r.suite));
-                for (auto& d : r.diagnostics) diags.push_back(std::move(d));
-            }
-        }
-        if (!o->target.empty()) {
-            auto p = profile::load_profile(o->target);
-            for (auto& d : p.diagnostics) diags.push_back(std::move(d));
-            if (p.profile) {
-                std::string packs = o->packs_dir;
-                if (packs.empty()) {
-                    std::vector<std::string> tried;
-                    packs = default_packs_dir(tried);
-                    if (packs.empty()) {
-                        std::cerr << "idconform run: the built-in packs are not installed; looked in:\n";
-                        for (const auto& t : tried) std::cerr << "  " << t << '\n';
-                        std::cerr << "give --packs-dir DIR (the suites/packs folder of idconform's source) or reinstall\n";
-                        return exit_usage;
-                    }
-                }
-                auto x = profile::expand(*p.profile, packs);
-                for (auto& d : x.diagnostics) diags.push_back(std::move(d));
-                for (auto& s : x.suites) suites.push_back(std::move(s));
-                profile_skew = p.profile->clock_skew_ms;
-                const auto sha = audit::file_sha256(o->target);
-                audit->add_metadata("target", p.profile->name + " " + p.profile->base_url);
-                audit->add_metadata("profile", o->target + (sha ? " (sha256 " + *sha + ")" : ""));
-                audit->add_metadata("packs", packs);
-            }
-        }
-        if (!diags.empty()) {
-            for (const auto& d : diags) std::cerr << render(d) << '\n';
-            std::cerr << "idconform: " << diags.size() << " error" << (diags.size() == 1 ? "" : "s")
-                      << " in the suites; nothing was run\n";
-            return exit_usage;
-        }
-        if (suites.empty()) {
-            std::cerr << "idconform: no suites found in the given paths\n";
-            return exit_usage;
-        }
+        if (const int code = load_suites(*o, *audit, suites, profile_skew); code != exit_ok) return code;
         reporters::RunInfo plan;
         std::string plan_error;
         if (!plan_run(suites, o->shard, o->target, plan, plan_error)) {
@@ -148,34 +190,7 @@ Runner add_run(CLI::App& app) {
             return exit_usage;
         }
         runner::RunOptions ro;
-        ro.concurrency = o->concurrency;
-        if (!o->rate_limit.empty()) ro.rate_limit = *parse_rate(o->rate_limit);
-        if (!o->timeout.empty()) ro.timeout = parse_duration(o->timeout);
-        if (!o->connect_timeout.empty()) ro.connect_timeout = parse_duration(o->connect_timeout);
-        ro.clock_skew = *parse_duration(o->clock_skew);
-        if (profile_skew && cmd_clock_skew_given == 0) ro.clock_skew = std::chrono::milliseconds(*profile_skew);
-        ro.retries = o->retries;
-        ro.tags = o->tags;
-        ro.exclude_tags = o->exclude_tags;
-        ro.filter = o->filter;
-        ro.max_failures = o->max_failures;
-        ro.body_cap = o->body_cap;
-        ro.warnings_fail = o->fail_on_warnings;
-        ro.follow_redirects = o->location;
-        ro.tool_version = IDCONFORM_VERSION;
-        if (!o->base_url.empty()) ro.base_url = o->base_url;
-        for (const auto& v : o->vars) {
-            const auto eq = v.find('=');
-            if (eq == std::string::npos || eq == 0) {
-                std::cerr << "idconform: --var expects NAME=VALUE, got '" << v << "'\n";
-                return exit_usage;
-            }
-            ro.vars.emplace_back(v.substr(0, eq), v.substr(eq + 1));
-        }
-        ro.tls = {o->cacert, o->cert, o->key, o->insecure};
-        if (o->insecure)
-            std::cerr << "WARNING: --insecure: TLS certificates are NOT verified; a man in the middle can answer for the target.\n";
-
+        if (!run_options(*o, cmd_clock_skew_given, profile_skew, ro)) return exit_usage;
         if (!o->paths.empty()) {
             std::string paths;
             for (const auto& p : o->paths) paths += (paths.empty() ? "" : " ") + p;
