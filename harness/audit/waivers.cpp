@@ -2,6 +2,7 @@
 // matching of a waiver against a case.
 #include "audit/waivers.hpp"
 
+#include "core/glob.hpp"
 #include "suite/yaml_reader.hpp"
 
 #include <chrono>
@@ -120,18 +121,6 @@ private:
 
 }  // namespace
 
-bool glob(std::string_view p, std::string_view t) {
-    std::size_t pi = 0, ti = 0, star = std::string_view::npos, mark = 0;
-    while (ti < t.size()) {
-        if (pi < p.size() && (p[pi] == '?' || p[pi] == t[ti])) { ++pi; ++ti; }
-        else if (pi < p.size() && p[pi] == '*') { star = pi++; mark = ti; }
-        else if (star != std::string_view::npos) { pi = star + 1; ti = ++mark; }
-        else return false;
-    }
-    while (pi < p.size() && p[pi] == '*') ++pi;
-    return pi == p.size();
-}
-
 std::optional<long> parse_day(std::string_view s) {
     if (s.size() != 10 || s[4] != '-' || s[7] != '-') return std::nullopt;
     long v[3] = {};
@@ -158,14 +147,14 @@ long today_utc() {
 
 bool covers(const Waiver& w, const CaseResult& c) {
     bool rule_ok = false;
-    for (const auto& r : c.rules) rule_ok = rule_ok || glob(w.rule, r);
-    if (!rule_ok || !glob(w.suite, c.suite) || !glob(w.case_name, c.name)) return false;
+    for (const auto& r : c.rules) rule_ok = rule_ok || glob_match(w.rule, r);
+    if (!rule_ok || !glob_match(w.suite, c.suite) || !glob_match(w.case_name, c.name)) return false;
     if (w.resource == "*") return true;
     // a word of the suite name: pack suites are "<pack> <resource>[ over grpc]"
     std::size_t i = 0;
     while (i < c.suite.size()) {
         const std::size_t j = std::min(c.suite.find(' ', i), c.suite.size());
-        if (j > i && glob(w.resource, std::string_view(c.suite).substr(i, j - i))) return true;
+        if (j > i && glob_match(w.resource, std::string_view(c.suite).substr(i, j - i))) return true;
         i = j + 1;
     }
     return false;

@@ -46,12 +46,10 @@ struct WaiverLoad {
 // Today (UTC) in days since 1970-01-01.
 [[nodiscard]] long today_utc();
 
-// Whether w's scope covers c (the outcome is not looked at).
+// Whether w's scope covers c (the outcome is not looked at); globs are
+// core/glob.hpp's, the same as `run --filter`.
 [[nodiscard]] bool covers(const Waiver& w, const CaseResult& c);
 // "suite=data-id*, case=*upper*" (only what is narrowed), "every case" when nothing.
 [[nodiscard]] std::string scope_text(const Waiver& w);
-
-// '*' any run of characters, '?' one character.
-[[nodiscard]] bool glob(std::string_view pattern, std::string_view text);
 
 }  // namespace idconform::audit

@@ -32,9 +32,6 @@ struct Expanded {
     const suite::Vector* vector = nullptr;  // set: name, bindings and properties not filled yet
 };
 
-// Simple glob (--filter): '*' any run of chars, '?' one char.
-[[nodiscard]] bool glob_match(std::string_view pattern, std::string_view text);
-
 // Appends the cases `c` stands for, when the options select it.
 void expand(const RunOptions& opts, const suite::Suite& s, const suite::Case& c, const Scope& scope,
             std::vector<Expanded>& out);

@@ -1,5 +1,5 @@
 // Unit tests of the runner's small helpers: JSON pointer edits of request
-// bodies, ISO-8601 parsing for the time-field check, glob filters, the curl
+// bodies, ISO-8601 parsing for the time-field check, the curl
 // reproduction command (checked by a real shell) and Location id extraction.
 #include "test_support.hpp"
 
@@ -174,34 +174,6 @@ TEST_CASE("parse_iso8601_ms: bad input is rejected") {
     }
     // a leap second is written as :60
     CHECK(parse_iso8601_ms("2016-12-31T23:59:60Z") == parse_iso8601_ms("2017-01-01T00:00:00Z"));
-}
-
-// -------------------------------------------------------------------- glob
-
-TEST_CASE("glob_match: '*' any run, '?' one char, everything else literal") {
-    CHECK(glob_match("*", ""));
-    CHECK(glob_match("*", "anything at all"));
-    CHECK(glob_match("", ""));
-    CHECK_FALSE(glob_match("", "a"));
-    CHECK_FALSE(glob_match("?", ""));
-    CHECK(glob_match("?", "x"));
-    CHECK(glob_match("a?c", "abc"));
-    CHECK_FALSE(glob_match("a?c", "ac"));
-    CHECK_FALSE(glob_match("a?c", "abbc"));
-    CHECK(glob_match("create*", "create product"));
-    CHECK_FALSE(glob_match("create*", "a create"));
-    CHECK(glob_match("*[nil]", "path id rejected [nil]"));
-    CHECK_FALSE(glob_match("*[nil]", "path id rejected [max]"));
-    CHECK(glob_match("*ab", "aab"));  // needs backtracking
-    CHECK(glob_match("a*b*c", "aXbYc"));
-    CHECK(glob_match("a*b*c", "abc"));
-    CHECK_FALSE(glob_match("a*b*c", "aXbY"));
-    CHECK(glob_match("**", "x"));
-    CHECK(glob_match("*?*", "x"));
-    CHECK_FALSE(glob_match("*?*", ""));
-    CHECK_FALSE(glob_match("ab", "abc"));
-    CHECK_FALSE(glob_match("abc", "ab"));
-    CHECK_FALSE(glob_match("Create*", "create x"));  // case-sensitive
 }
 
 // ------------------------------------------------------------ last segment
