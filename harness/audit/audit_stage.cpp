@@ -68,6 +68,19 @@ void AuditStage::suite_started(const std::string& suite, const std::string& file
     inner_->suite_started(suite, file);
 }
 
+const Waiver* AuditStage::active_waiver(const CaseResult& c) const {
+    if (!cfg_.waivers) return nullptr;
+    for (const auto& w : cfg_.waivers->waivers)
+        if (w.expires_day >= cfg_.today && covers(w, c)) return &w;
+    return nullptr;
+}
+
+bool AuditStage::fails_run(const CaseResult& c) const {
+    if (c.outcome != Outcome::failed || active_waiver(c) != nullptr) return false;
+    if (cfg_.fail_on_new && cfg_.baseline) return cfg_.baseline->failing.count(case_key(c.suite, c.name)) == 0;
+    return true;
+}
+
 void AuditStage::apply(CaseResult& c) {
     if (cfg_.waivers && c.outcome == Outcome::failed) {
         const Waiver* chosen = nullptr;
@@ -91,7 +104,7 @@ void AuditStage::apply(CaseResult& c) {
         auto& failing = cfg_.baseline->failing;
         const auto it = failing.find(case_key(c.suite, c.name));
         const bool was = it != failing.end();
-        if (was) it->second.seen = true;
+        if (was) seen_.insert(&it->second);
         const char* state = nullptr;
         if (is_finding(c.outcome)) {
             state = was ? "still-failing" : "new";
@@ -110,7 +123,7 @@ void AuditStage::apply(CaseResult& c) {
             }
             ++audit_.fixed;
         } else if (was) {
-            it->second.seen = false;  // errored or skipped: proves nothing, listed as not run
+            seen_.erase(&it->second);  // errored or skipped: proves nothing, listed as not run
         }
         if (state != nullptr) c.properties.push_back({"baseline", state});
     }
@@ -194,7 +207,7 @@ void AuditStage::finish_waivers() {
 void AuditStage::finish_baseline() {
     if (!cfg_.baseline) return;
     for (const auto& [key, e] : cfg_.baseline->failing) {
-        if (e.seen) continue;
+        if (seen_.count(&e) != 0) continue;
         ++audit_.gone;
         if (audit_.gone_cases.size() < kGoneListed) audit_.gone_cases.push_back(e.suite + " \xE2\x80\xBA " + e.name);
     }

@@ -16,6 +16,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace idconform::audit {
@@ -51,6 +52,16 @@ public:
     // Failed cases that fail the run: every failed case, or with fail_on_new
     // the new ones and the waivers suite's failures.
     [[nodiscard]] std::size_t failing() const { return failing_; }
+    // Whether the stage has waivers or a baseline to apply.
+    [[nodiscard]] bool audits() const { return cfg_.audits(); }
+
+    // Whether a case the runner just finished will fail the run once the
+    // stage has seen it: a failed case not waived by an active waiver (and,
+    // with fail_on_new, not in the baseline). What the runner counts toward
+    // --max-failures (RunOptions::failure_counts). Reads only the
+    // configuration, never the stage's state: safe from the runner's thread
+    // while the reporter thread runs the stage.
+    [[nodiscard]] bool fails_run(const CaseResult& c) const;
 
     // The stage's work on one case, for tests.
     void apply(CaseResult& c);
@@ -59,12 +70,14 @@ private:
     void emit(CaseResult c);
     void finish_waivers();
     void finish_baseline();
+    [[nodiscard]] const Waiver* active_waiver(const CaseResult& c) const;
 
     std::unique_ptr<reporters::Reporter> inner_;
     AuditConfig cfg_;
     std::vector<SuiteResult> suites_;  // as reported, with the counts after the stage
     std::vector<reporters::WaiverStatus> waiver_status_;
     std::map<std::string, reporters::BaselineRow> rows_;
+    std::unordered_set<const Baseline::Entry*> seen_;  // baseline findings this run reported (not errored/skipped)
     RunSummary summary_;
     reporters::AuditSummary audit_;
     std::size_t failing_ = 0;

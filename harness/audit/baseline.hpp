@@ -21,12 +21,12 @@ namespace idconform::audit {
 
 struct Baseline {
     std::string path;
-    // case_key -> rules of each failing case of the earlier report; `seen`
-    // marks those this run reported (whatever their outcome).
+    // case_key -> rules of each failing case of the earlier report. Read
+    // only once loaded: the audit stage keeps which ones this run reported,
+    // so the runner's thread may look entries up meanwhile (--max-failures).
     struct Entry {
         std::string suite, name;
         std::vector<std::string> rules;
-        bool seen = false;
     };
     std::unordered_map<std::string, Entry> failing;
 };

@@ -57,4 +57,10 @@ std::unique_ptr<reporters::Reporter> AuditCli::wrap(std::unique_ptr<reporters::M
     return stage;
 }
 
+std::function<bool(const CaseResult&)> AuditCli::failure_counts() const {
+    if (stage_ == nullptr || (!stage_->audits())) return {};
+    const audit::AuditStage* stage = stage_;
+    return [stage](const CaseResult& c) { return stage->fails_run(c); };
+}
+
 }  // namespace idconform::cli

@@ -10,6 +10,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <functional>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -27,6 +28,10 @@ public:
     [[nodiscard]] bool load(std::ostream& err);
     // The chain the runner feeds: the audit stage in front of multi.
     [[nodiscard]] std::unique_ptr<reporters::Reporter> wrap(std::unique_ptr<reporters::MultiReporter> multi);
+    // After wrap(): what the runner counts toward --max-failures (failures
+    // that will fail the run: not waived, new with --fail-on new). Empty
+    // without waivers or baseline. The stage must outlive the run.
+    [[nodiscard]] std::function<bool(const CaseResult&)> failure_counts() const;
     // After run_finished: the failed cases that fail the run (waived ones do
     // not; with --fail-on new only new ones and the waivers' own failures).
     [[nodiscard]] std::size_t failing() const { return stage_ ? stage_->failing() : 0; }

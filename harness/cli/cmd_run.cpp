@@ -151,7 +151,7 @@ Runner add_run(CLI::App& app) {
     cmd->add_option("--tags", o->tags, "Run only cases with one of these tags")->delimiter(',');
     cmd->add_option("--exclude-tags", o->exclude_tags, "Skip cases with one of these tags")->delimiter(',');
     cmd->add_option("--filter", o->filter, "Run only cases whose name matches this glob (* and ?)");
-    cmd->add_option("--max-failures", o->max_failures, "Stop starting new cases after N failures")->check(CLI::Range(0, 1 << 30));
+    cmd->add_option("--max-failures", o->max_failures, "Stop starting new cases after N failures that fail the run (waived ones, and with --fail-on new those in the baseline, do not count)")->check(CLI::Range(0, 1 << 30));
     cmd->add_option("--var", o->vars, "Set a suite variable, NAME=VALUE (repeatable)");
     cmd->add_option("--base-url", o->base_url, "Override every suite's target base URL");
     cmd->add_option("--cacert", o->cacert, "CA certificate file for HTTPS (default: system store)");
@@ -212,6 +212,7 @@ Runner add_run(CLI::App& app) {
         reports->add_to(*multi);
         // Reports are rendered on a thread of their own, off the runner's.
         reporters::ThreadedReporter threaded(audit->wrap(std::move(multi)));
+        ro.failure_counts = audit->failure_counts();  // waived failures do not stop the run either
         PlanReporter reporting(threaded, std::move(plan));
 
         const runner::RunReport report = runner::run(suites, ro, reporting);

@@ -342,7 +342,8 @@ awaitable<void> Engine::run_cases(SuiteRun& run, const std::vector<Expanded>& ca
                         results.emplace(i, std::move(r));
                     } else {
                         CaseResult r = co_await run_case(run, e);
-                        if (r.outcome == Outcome::failed) ++failures_;
+                        if (r.outcome == Outcome::failed && (!opts_.failure_counts || opts_.failure_counts(r)))
+                            ++failures_;
                         results.emplace(i, std::move(r));
                     }
                     post_flush();

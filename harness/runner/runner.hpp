@@ -30,6 +30,11 @@ struct RunOptions {
     std::vector<std::string> exclude_tags;           // skip cases having one of these
     std::string filter;                              // glob on the case name (for_each: "name [element]")
     int max_failures = 0;                            // stop starting cases after N failures; 0 = never
+    // Whether a failed case counts toward max_failures: a failure the audit
+    // stage will waive (or, with --fail-on new, one already in the baseline)
+    // does not fail the run, so it must not stop it either. Called on the
+    // runner's thread with the finished case; empty: every failure counts.
+    std::function<bool(const CaseResult&)> failure_counts;
     std::chrono::milliseconds clock_skew{5000};
     std::vector<std::pair<std::string, std::string>> vars;  // --var NAME=VALUE, override suite vars
     std::optional<std::string> base_url;             // --base-url, overrides the suites' targets

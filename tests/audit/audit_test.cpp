@@ -272,3 +272,32 @@ TEST_CASE("audit stage: baseline diff per rule, --fail-on new counts only new fa
     CHECK(a.baseline[1].added == 1);
     CHECK(stage.failing() == 1);  // only the new one
 }
+
+TEST_CASE("audit stage: fails_run says which failures will fail the run (what --max-failures counts)") {
+    auto file = load_waivers_text(good, "w.yaml").file;
+    REQUIRE(file);
+    AuditConfig cfg;
+    cfg.waivers = std::move(*file);
+    cfg.today = *parse_day("2026-12-01");
+    AuditStage stage(std::make_unique<Recorder>(), std::move(cfg));
+    // covered by the active waiver: waived, does not fail the run
+    CHECK_FALSE(stage.fails_run(make_case("data-id-002 products", "rejects upper-case ids", "DATA-ID-002", Outcome::failed)));
+    // outside its case glob, or covered only by the expired waiver: fails
+    CHECK(stage.fails_run(make_case("data-id-002 products", "rejects braces", "DATA-ID-002", Outcome::failed)));
+    CHECK(stage.fails_run(make_case("data-id-001 categories", "x", "DATA-ID-001", Outcome::failed)));
+    // what is not failed never counts
+    CHECK_FALSE(stage.fails_run(make_case("s", "x", "R1", Outcome::error)));
+    CHECK_FALSE(stage.fails_run(make_case("s", "x", "R1", Outcome::passed)));
+
+    const char* report = R"({"tool": "idconform", "suites": [{"name": "s", "cases": [
+        {"name": "old", "rules": ["R1"], "outcome": "failed"}]}]})";
+    AuditConfig on_new;
+    on_new.baseline = *load_baseline_text(report, "old.json").baseline;
+    on_new.fail_on_new = true;
+    AuditStage by_baseline(std::make_unique<Recorder>(), on_new);
+    CHECK_FALSE(by_baseline.fails_run(make_case("s", "old", "R1", Outcome::failed)));  // still failing
+    CHECK(by_baseline.fails_run(make_case("s", "new", "R1", Outcome::failed)));
+    on_new.fail_on_new = false;
+    AuditStage any(std::make_unique<Recorder>(), on_new);
+    CHECK(any.fails_run(make_case("s", "old", "R1", Outcome::failed)));
+}

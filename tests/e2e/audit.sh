@@ -42,7 +42,21 @@ waived)
   [ "$(json_field "$WORK/r.json" 'r["summary"]["waived"]')" -ge 1 ] || fail "JSON has no waived count"
   [ "$(json_field "$WORK/r.json" 'r["audit"]["waivers"][0]["state"]')" = active ] || fail "waiver not active in JSON"
   grep -qE '^OK .* waived [0-9]+ in ' "$WORK/err" || fail "console total line lacks the waived count"
-  echo "ok: a waived defect passes the run and is reported as waived everywhere"
+  # waived failures do not count toward --max-failures: the run is not cut
+  waived=$(json_field "$WORK/r.json" 'r["summary"]["waived"]')
+  run_idconform "$SRC/suites" --waivers "$WORK/w.yaml" --max-failures 1 --json "$WORK/r1.json"
+  expect_code 0
+  [ "$(json_field "$WORK/r1.json" 'r["summary"]["waived"]')" = "$waived" ] || fail "--max-failures 1 cut a run whose failures are all waived"
+  [ "$(junit_xpath 'count(//skipped[contains(@message, "--max-failures")])')" = 0 ] || fail "cases skipped for --max-failures after waived failures"
+  # ... while a failure that is not waived still stops it
+  waivers "$WORK/w-other.yaml" 2099-12-31
+  sed -i 's/DATA-ID-002/DATA-ID-007/' "$WORK/w-other.yaml"
+  run_idconform "$SRC/suites" --waivers "$WORK/w-other.yaml" --max-failures 1
+  expect_code 1
+  [ "$(junit_xpath 'count(//testcase[failure][not(ancestor::testsuite[@name="waivers"])])')" = 1 ] || fail "--max-failures 1 let more than one failure through"
+  n=$(junit_xpath 'count(//skipped[contains(@message, "--max-failures 1 reached")])')
+  [ "${n%.*}" -ge 1 ] || fail "no case skipped for --max-failures 1"
+  echo "ok: a waived defect passes the run and is reported as waived everywhere; waived failures do not count toward --max-failures"
   ;;
 expired)
   start_server --defect accept-upper-path

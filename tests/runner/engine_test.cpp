@@ -1,8 +1,10 @@
 // In-process tests of the engine with the scripted fake transport
 // (transport/fake/): retries (transport errors only), the rate limit, report
-// order under concurrency, --max-failures, setup failure -> skipped, teardown
+// order under concurrency, --max-failures (waived failures not counted),
+// setup failure -> skipped, teardown
 // and cleanup. Deterministic: no sockets, delays are timers on the runner's
 // own executor. The shell tests in tests/e2e stay as end-to-end checks.
+#include "audit/audit_stage.hpp"
 #include "reporters/reporter.hpp"
 #include "runner/runner.hpp"
 #include "suite/loader.hpp"
@@ -11,6 +13,7 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -188,6 +191,74 @@ TEST_CASE("engine: --max-failures stops starting cases; the rest are skipped say
         CHECK(r.rec.cases[i].message == "not run: --max-failures 2 reached");
     }
     CHECK(r.report.summary.count(Outcome::skipped) == 3);
+}
+
+TEST_CASE("engine: only failures that fail the run count toward --max-failures (RunOptions::failure_counts)") {
+    Script script;
+    script.otherwise([](const Request&) { return Reply::answer(500); });
+    std::string yaml = head + "cases:\n";
+    for (int i = 0; i < 6; ++i)
+        yaml += "  - name: c" + std::to_string(i) + "\n    steps: [{http: {path: /x}, expect: {status: 200}}]\n";
+    const auto s = load(yaml);
+    runner::RunOptions o;
+    o.max_failures = 2;
+    std::vector<std::string> asked;
+    o.failure_counts = [&](const CaseResult& c) {
+        asked.push_back(c.name);
+        return c.name != "c0" && c.name != "c2";  // c0 and c2 are, say, waived
+    };
+    auto r = run({s}, script, o);
+    // c0 (not counted), c1 (1), c2 (not counted), c3 (2): then the limit holds
+    CHECK(script.requests().size() == 4);
+    CHECK(asked == std::vector<std::string>{"c0", "c1", "c2", "c3"});
+    REQUIRE(r.rec.cases.size() == 6);
+    for (std::size_t i = 0; i < 4; ++i) CHECK(r.rec.cases[i].outcome == Outcome::failed);
+    CHECK(r.rec.cases[4].message == "not run: --max-failures 2 reached");
+    CHECK(r.rec.cases[5].outcome == Outcome::skipped);
+}
+
+TEST_CASE("engine + audit stage: waived failures do not stop the run at --max-failures; the others do") {
+    // Every case fails; DATA-ID-002's are waived. With --max-failures 1 the
+    // run goes on through every waived failure and stops after the first
+    // failure that fails the run.
+    Script script;
+    script.otherwise([](const Request&) { return Reply::answer(500); });
+    std::string yaml = head + "cases:\n";
+    const char* rules[] = {"DATA-ID-002", "DATA-ID-002", "DATA-ID-002", "DATA-ID-004", "DATA-ID-002", "DATA-ID-004"};
+    for (int i = 0; i < 6; ++i)
+        yaml += "  - name: c" + std::to_string(i) + "\n    rule: " + rules[i] +
+                "\n    steps: [{http: {path: /x}, expect: {status: 200}}]\n";
+    const auto s = load(yaml);
+    auto waivers = audit::load_waivers_text(
+        "waivers:\n  - rule: DATA-ID-002\n    reason: legacy clients\n    owner: alice\n    expires: 2099-12-31\n",
+        "w.yaml");
+    REQUIRE(waivers.file);
+    audit::AuditConfig cfg;
+    cfg.waivers = std::move(*waivers.file);
+    auto rec = std::make_unique<Recorder>();
+    Recorder* seen = rec.get();
+    audit::AuditStage stage(std::move(rec), std::move(cfg));
+    runner::RunOptions o;
+    o.max_failures = 1;
+    o.failure_counts = [&stage](const CaseResult& c) { return stage.fails_run(c); };
+    const auto report = runner::run({s}, o, stage, script.factory());
+    std::string error;
+    REQUIRE(stage.run_finished(report.summary, error));
+    REQUIRE(seen->cases.size() == 6);
+    for (std::size_t i = 0; i < 3; ++i) CHECK(seen->cases[i].outcome == Outcome::waived);
+    CHECK(seen->cases[3].outcome == Outcome::failed);   // the first failure that fails the run
+    CHECK(seen->cases[4].outcome == Outcome::skipped);  // not run: the limit was reached
+    CHECK(seen->cases[4].message == "not run: --max-failures 1 reached");
+    CHECK(seen->cases[5].outcome == Outcome::skipped);
+    CHECK(script.requests().size() == 4);
+    CHECK(stage.failing() == 1);
+    // without the hook, the first waived failure would have stopped the run
+    Script again;
+    again.otherwise([](const Request&) { return Reply::answer(500); });
+    o.failure_counts = nullptr;
+    Recorder plain;
+    (void)runner::run({s}, o, plain, again.factory());
+    CHECK(again.requests().size() == 1);
 }
 
 TEST_CASE("engine: a failed setup is a testcase of its own; the cases it was the precondition of are skipped with its reason") {
