@@ -1,14 +1,9 @@
 // Reading the failures out of an earlier JSON report.
 #include "audit/baseline.hpp"
 
-#include <boost/json.hpp>
-
-#include <fstream>
-#include <sstream>
+#include "reporters/json_report_reader.hpp"
 
 namespace idconform::audit {
-
-namespace json = boost::json;
 
 std::string case_key(std::string_view suite, std::string_view name) {
     std::string k;
@@ -19,61 +14,47 @@ std::string case_key(std::string_view suite, std::string_view name) {
     return k;
 }
 
-BaselineLoad load_baseline_text(std::string_view text, const std::string& path) {
-    BaselineLoad out;
-    const auto fail = [&](const std::string& why) {
-        out.error = "baseline '" + path + "' " + why;
-        return out;
-    };
-    boost::system::error_code ec;
-    json::value doc = json::parse(text, ec);
-    if (ec) return fail("is not JSON (" + ec.message() + "): give a report written by idconform run --json");
-    const auto* root = doc.if_object();
-    const json::value* tool = root ? root->if_contains("tool") : nullptr;
-    const json::value* suites = root ? root->if_contains("suites") : nullptr;
-    if (!tool || !tool->is_string() || tool->get_string() != "idconform" || !suites || !suites->is_array())
-        return fail("is not an idconform JSON report (no \"tool\": \"idconform\" and \"suites\" list)");
-    Baseline b;
-    b.path = path;
-    for (const auto& sv : suites->get_array()) {
-        const auto* s = sv.if_object();
-        if (!s) return fail("has a suite that is not an object");
-        const auto* sname = s->if_contains("name");
-        const auto* cases = s->if_contains("cases");
-        if (!sname || !sname->is_string() || !cases || !cases->is_array())
-            return fail("has a suite without \"name\" or \"cases\"");
-        for (const auto& cv : cases->get_array()) {
-            const auto* c = cv.if_object();
-            const json::value* name = c ? c->if_contains("name") : nullptr;
-            const json::value* outcome = c ? c->if_contains("outcome") : nullptr;
-            if (!name || !name->is_string() || !outcome || !outcome->is_string())
-                return fail("has a case without \"name\" or \"outcome\"");
-            const auto o = outcome->get_string();
-            if (o != "failed" && o != "waived") continue;
-            Baseline::Entry e;
-            e.suite = std::string(sname->get_string());
-            e.name = std::string(name->get_string());
-            if (const auto* rules = c->if_contains("rules"); rules && rules->is_array())
-                for (const auto& r : rules->get_array())
-                    if (r.is_string()) e.rules.emplace_back(r.get_string());
-            const std::string key = case_key(e.suite, e.name);
-            b.failing.emplace(key, std::move(e));
-        }
+namespace {
+
+// Keeps the key and rules of each failing case, nothing else.
+class Failures final : public reporters::ReportVisitor {
+public:
+    explicit Failures(Baseline& b) : b_(b) {}
+    void take_case(CaseResult&& c) override {
+        if (!is_finding(c.outcome)) return;
+        std::string key = case_key(c.suite, c.name);
+        b_.failing.emplace(std::move(key), Baseline::Entry{std::move(c.suite), std::move(c.name), std::move(c.rules)});
     }
-    out.baseline = std::move(b);
+
+private:
+    Baseline& b_;
+};
+
+BaselineLoad finish(bool ok, Baseline&& b, const std::string& why) {
+    BaselineLoad out;
+    if (ok) out.baseline = std::move(b);
+    else out.error = "baseline " + why;
     return out;
 }
 
+}  // namespace
+
+BaselineLoad load_baseline_text(std::string_view text, const std::string& path) {
+    Baseline b;
+    b.path = path;
+    Failures keep(b);
+    std::string error;
+    const bool ok = reporters::read_json_report_text(text, path, keep, error, {.case_outline_only = true});
+    return finish(ok, std::move(b), error);
+}
+
 BaselineLoad load_baseline(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        BaselineLoad out;
-        out.error = "cannot read baseline '" + path + "': no such file or not readable";
-        return out;
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    return load_baseline_text(text.str(), path);
+    Baseline b;
+    b.path = path;
+    Failures keep(b);
+    std::string error;
+    const bool ok = reporters::read_json_report(path, keep, error, {.case_outline_only = true});
+    return finish(ok, std::move(b), error);
 }
 
 }  // namespace idconform::audit

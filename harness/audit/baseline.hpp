@@ -36,9 +36,11 @@ struct BaselineLoad {
     std::string error;  // "cannot read baseline 'x.json': ..." when baseline is empty
 };
 
-// Reads an idconform JSON report (the "suites"/"cases" members; anything
-// else is ignored). A file that is not such a report is an error, never an
-// empty baseline: comparing against nothing would call every failure new.
+// Reads an idconform JSON report with the streaming reader
+// (reporters/json_report_reader.hpp): memory grows with the failing cases
+// kept (their key and rules), not with the report. A file that is not such
+// a report is an error ("baseline PATH:LINE:COL: why"), never an empty
+// baseline: comparing against nothing would call every failure new.
 [[nodiscard]] BaselineLoad load_baseline(const std::string& path);
 [[nodiscard]] BaselineLoad load_baseline_text(std::string_view text, const std::string& path);
 

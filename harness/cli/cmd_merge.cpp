@@ -7,7 +7,7 @@
 #include "cli/commands.hpp"
 
 #include "reporters/console_reporter.hpp"
-#include "reporters/json_read.hpp"
+#include "reporters/json_report_reader.hpp"
 #include "reporters/json_reporter.hpp"
 #include "reporters/junit_reporter.hpp"
 

@@ -6,10 +6,8 @@
 #include "reporters/html_reporter.hpp"
 #include "reporters/json_replay.hpp"
 
-#include <fstream>
 #include <iostream>
 #include <memory>
-#include <sstream>
 
 namespace idconform::cli {
 
@@ -23,16 +21,11 @@ Runner add_report(CLI::App& app) {
     cmd->add_option("--html", o->html, "Write a self-contained HTML report to FILE")->required();
     cmd->footer("Exit codes: 0 report written; 2 the input is not an idconform JSON report, or the output cannot be written.");
     return [o]() -> int {
-        std::ifstream in(o->input, std::ios::binary);
-        if (!in) {
-            std::cerr << "idconform report: cannot read '" << o->input << "'\n";
-            return exit_usage;
-        }
-        std::ostringstream text;
-        text << in.rdbuf();
+        // Streamed: one case of the JSON report in memory at a time; the
+        // HTML reporter spools what it renders (memory, then a temp file).
         reporters::HtmlReporter html(o->html);
         std::string error;
-        if (!reporters::replay_json_report(text.str(), o->input, html, error)) {
+        if (!reporters::replay_json_report(o->input, html, error)) {
             std::cerr << "idconform report: " << error << '\n';
             return exit_usage;
         }

@@ -123,7 +123,7 @@ baseline)
   echo '{}' >"$WORK/not-a-report.json"
   run_idconform "$SRC/suites" --baseline "$WORK/not-a-report.json"
   expect_code 2
-  expect_stderr "is not an idconform JSON report"
+  expect_stderr "baseline $WORK/not-a-report.json:1:2: not an idconform JSON report"
   echo "ok: against a two-defect baseline a one-defect run shows $fixed fixed (rules $rows), none new"
   ;;
 html)

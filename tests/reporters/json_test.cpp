@@ -1,6 +1,6 @@
 // Tests of the JSON reporter: approved output, that it parses, the
 // documented field names, redaction and unwritable paths.
-#include "reporters/json_read.hpp"
+#include "reporters/json_report_reader.hpp"
 #include "reporters/json_reporter.hpp"
 #include "sample_run.hpp"
 #include "test_util.hpp"
@@ -196,5 +196,8 @@ TEST_CASE("a JSON report reads back into the same report (merge's reader), run o
     CHECK(error.find("not an idconform JSON report") != std::string::npos);
     write_file(dir / "y.json", "{\"tool\": \"idconform\", ");
     CHECK_FALSE(read_json_report((dir / "y.json").string(), r, error));
-    CHECK(error.find("not JSON") != std::string::npos);
+    CHECK(error.find("y.json:1:23: the report ends too early") != std::string::npos);
+    write_file(dir / "z.json", "{\"tool\": \"idconform\",\n \"suites\": [}");
+    CHECK_FALSE(read_json_report((dir / "z.json").string(), r, error));
+    CHECK(error.find("z.json:2:13: not JSON (") != std::string::npos);
 }
