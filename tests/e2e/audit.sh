@@ -8,6 +8,9 @@
 #             rule fixed, nothing new; --fail-on new passes, new defects fail
 #   html      the HTML report of a full pack run with defects (and a waiver)
 #             loads in headless Chromium without console messages and renders
+#   stream    report --html and --baseline read a JSON report streaming: the
+#             peak RSS at 100,000 cases is that at 10,000 plus what the HTML
+#             spool and the baseline's failing-case keys must keep
 source "$(dirname "$0")/lib.sh"
 mode=$1
 PROFILE="$SRC/examples/products.target.yaml"
@@ -168,6 +171,33 @@ html)
   python3 "$SRC/tests/e2e/browser_check.py" "$WORK/report.html" "$WORK/report.png"
   python3 "$SRC/tests/e2e/browser_check.py" "$WORK/scan.html" "$WORK/scan.png"
   echo "ok: the HTML report of a pack run with defects renders in Chromium; report --html and scan --html agree"
+  ;;
+stream)
+  for n in 10000 100000; do
+    python3 "$SRC/tests/e2e/big_report.py" "$n" "$WORK/r$n.json"
+    /usr/bin/time -f "%M" -o "$WORK/html$n.rss" "$IDCONFORM_BIN" report --html "$WORK/r$n.html" "$WORK/r$n.json" 2>"$WORK/err" ||
+      { cat "$WORK/err" >&2; fail "report --html of $n cases failed"; }
+    [ "$(grep -c 'class="case o-' "$WORK/r$n.html")" = "$n" ] || fail "the HTML of $n cases does not show $n cases"
+    [ "$(grep -c 'class="case o-failed"' "$WORK/r$n.html")" = "$((n / 10))" ] || fail "the HTML of $n cases lacks failures"
+    printf '{"id":"017f22e2-79b0-7cc3-98c4-dc0c0c07398f"}\n' >"$WORK/ids.ndjson"
+    /usr/bin/time -f "%M" -o "$WORK/base$n.rss" "$IDCONFORM_BIN" scan "$WORK/ids.ndjson" --baseline "$WORK/r$n.json" \
+      --json "$WORK/scan$n.json" >/dev/null 2>"$WORK/err" || { cat "$WORK/err" >&2; fail "scan --baseline of $n cases failed"; }
+    # none of the baseline's failures ran: every one is "not run this time"
+    [ "$(json_field "$WORK/scan$n.json" 'r["audit"]["baseline"]["gone"]')" = "$((n / 10))" ] ||
+      fail "the baseline of $n cases did not yield its $((n / 10)) failures"
+    rm "$WORK/r$n.html"
+  done
+  html10=$(tail -1 "$WORK/html10000.rss"); html100=$(tail -1 "$WORK/html100000.rss")
+  base10=$(tail -1 "$WORK/base10000.rss"); base100=$(tail -1 "$WORK/base100000.rss")
+  echo "peak RSS: report --html $html10 kB at 10k cases, $html100 kB at 100k (JSON $(stat -c %s "$WORK/r100000.json") bytes);" \
+    "--baseline $base10 kB at 10k, $base100 kB at 100k"
+  # The HTML spool keeps its first 8 MiB in memory, the baseline 9,000 more
+  # failing-case keys (a few hundred bytes each): 16 MiB is room for both,
+  # far below the 110 MiB report read whole.
+  [ "$html100" -lt $((html10 + 16384)) ] || fail "report --html grows with the report: $html10 kB -> $html100 kB"
+  [ "$base100" -lt $((base10 + 16384)) ] || fail "--baseline grows with the report: $base10 kB -> $base100 kB"
+  [ "$html100" -lt 65536 ] && [ "$base100" -lt 65536 ] || fail "peak RSS over 64 MiB at 100k cases"
+  echo "ok: report --html and --baseline stream a 100,000-case report"
   ;;
 *)
   fail "unknown mode $mode"
