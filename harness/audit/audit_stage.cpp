@@ -2,6 +2,8 @@
 // way to the reporters.
 #include "audit/audit_stage.hpp"
 
+#include "core/glob.hpp"
+
 #include <algorithm>
 #include <cstdio>
 
@@ -50,6 +52,7 @@ AuditStage::AuditStage(std::unique_ptr<reporters::Reporter> inner, AuditConfig c
             st.state = w.expires_day < cfg_.today ? "expired" : "active";
             waiver_status_.push_back(std::move(st));
         }
+        expired_rules_.resize(waiver_status_.size());
     }
 }
 
@@ -87,8 +90,11 @@ void AuditStage::apply(CaseResult& c) {
         const auto& ws = cfg_.waivers->waivers;
         for (std::size_t i = 0; i < ws.size(); ++i) {
             if (!covers(ws[i], c)) continue;
-            if (ws[i].expires_day < cfg_.today) ++waiver_status_[i].matched_expired;
-            else if (chosen == nullptr) {
+            if (ws[i].expires_day < cfg_.today) {
+                ++waiver_status_[i].matched_expired;
+                for (const auto& r : c.rules)
+                    if (glob_match(ws[i].rule, r)) expired_rules_[i].insert(r);
+            } else if (chosen == nullptr) {
                 chosen = &ws[i];
                 ++waiver_status_[i].waived;
             }
@@ -175,10 +181,16 @@ void AuditStage::finish_waivers() {
         CaseResult c;
         c.suite = "waivers";
         c.name = "waiver " + w.pos.str() + " (" + w.rule + ")";
-        c.classname = "waivers." + st.state;
+        // Filed under the waiver's rule, so every per-rule table and the
+        // matrix show it beside the failures it is about: the rule ids of
+        // the failures an expired waiver covered, else the rule as written.
+        if (!expired_rules_[i].empty()) c.rules.assign(expired_rules_[i].begin(), expired_rules_[i].end());
+        else c.rules = {w.rule};
+        c.classname = "waivers." + c.rules.front();
         c.pos = w.pos;
-        c.properties = {{"waiver.rule", w.rule}, {"waiver.covers", st.covers}, {"waiver.owner", w.owner},
-                        {"waiver.expires", w.expires}, {"waiver.reason", w.reason}};
+        c.properties = {{"waiver", w.pos.str()},        {"waiver.state", st.state},   {"waiver.rule", w.rule},
+                        {"waiver.covers", st.covers},   {"waiver.owner", w.owner},    {"waiver.expires", w.expires},
+                        {"waiver.reason", w.reason}};
         if (st.state == "expired") {
             if (st.matched_expired > 0) {
                 c.outcome = Outcome::failed;

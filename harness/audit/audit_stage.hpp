@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -76,6 +77,7 @@ private:
     AuditConfig cfg_;
     std::vector<SuiteResult> suites_;  // as reported, with the counts after the stage
     std::vector<reporters::WaiverStatus> waiver_status_;
+    std::vector<std::set<std::string>> expired_rules_;  // per waiver: rule ids of the failures it covered expired
     std::map<std::string, reporters::BaselineRow> rows_;
     std::unordered_set<const Baseline::Entry*> seen_;  // baseline findings this run reported (not errored/skipped)
     RunSummary summary_;

@@ -183,6 +183,13 @@ TEST_CASE("audit stage: an active waiver turns a covered failure into waived, fo
     CHECK(expired.outcome == Outcome::failed);
     CHECK(expired.message.find("expired after 2020-01-31") != std::string::npos);
     CHECK(expired.pos.str() == "w.yaml:8:5");
+    // under the rule of the failure it covered (not "(no rule)"), saying which waiver
+    CHECK(expired.rules == std::vector<std::string>{"DATA-ID-007"});
+    CHECK(expired.classname == "waivers.DATA-ID-007");
+    CHECK(expired.name == "waiver w.yaml:8:5 (DATA-ID-00*)");
+    REQUIRE(prop(expired, "waiver"));
+    CHECK(prop(expired, "waiver")->value == "w.yaml:8:5");
+    CHECK(prop(expired, "waiver.state")->value == "expired");
     CHECK(stage.failing() == 3);  // braces, nil, the expired waiver
     REQUIRE(seen->audit);
     REQUIRE(seen->audit->waivers.size() == 2);
@@ -214,6 +221,11 @@ TEST_CASE("audit stage: a waiver that covers no failure is stale; --strict-waive
         CHECK(stale.message.find("stale waiver") != std::string::npos);
         CHECK(stale.outcome == (strict ? Outcome::failed : Outcome::skipped));
         CHECK(seen->cases[2].outcome == Outcome::skipped);  // expired, covering nothing
+        // a stale waiver under its rule; one that covered nothing under its rule as written
+        CHECK(stale.rules == std::vector<std::string>{"DATA-ID-002"});
+        CHECK(stale.classname == "waivers.DATA-ID-002");
+        CHECK(prop(stale, "waiver")->value == "w.yaml:2:5");
+        CHECK(seen->cases[2].rules == std::vector<std::string>{"DATA-ID-00*"});
         CHECK(stage.failing() == (strict ? 1u : 0u));
     }
 }

@@ -70,6 +70,10 @@ expired)
   expect_stderr "EXPIRED $WORK/w.yaml:2:5 DATA-ID-002"
   n=$(junit_xpath "count(//testsuite[@name='waivers']/testcase[failure[contains(@message, 'expired after 2020-01-31')]])")
   [ "${n%.*}" = 1 ] || fail "the expired waiver is not a failure of its own"
+  # ... filed under the waiver's rule, naming the waiver's line
+  n=$(junit_xpath "count(//testsuite[@name='waivers']/testcase[@classname='waivers.DATA-ID-002'][properties/property[@name='waiver'][@value='$WORK/w.yaml:2:5']][properties/property[@name='rule'][@value='DATA-ID-002']])")
+  [ "${n%.*}" = 1 ] || fail "the expired waiver's case is not under DATA-ID-002 with its position"
+  grep -q '^(no rule) ' "$WORK/err" && fail "the console lists the waiver under (no rule)"
   n=$(junit_xpath "count(//testcase[contains(@classname, '.DATA-ID-002')][failure])")
   [ "${n%.*}" -ge 1 ] || fail "the defect is not failing under an expired waiver"
   [ "$(junit_xpath "count(//skipped[starts-with(@message, 'waived')])")" = 0 ] || fail "an expired waiver waived something"
