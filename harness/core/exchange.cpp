@@ -1,19 +1,13 @@
 // Small helpers of the exchange and result model.
 #include "core/exchange.hpp"
+
+#include "core/strings.hpp"
 #include "core/result.hpp"
 
 #include <algorithm>
 #include <cctype>
 
 namespace idconform {
-
-namespace {
-bool iequals(std::string_view a, std::string_view b) {
-    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-               return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-           });
-}
-}  // namespace
 
 const std::string* Response::header(std::string_view name) const {
     for (const auto& h : headers)

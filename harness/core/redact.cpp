@@ -2,6 +2,7 @@
 // carry credentials, secret values, and the masking of requests, responses,
 // results and free text.
 #include "core/redact.hpp"
+#include "core/strings.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -12,10 +13,6 @@ namespace {
 
 char lower(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
 
-bool iequals(std::string_view a, std::string_view b) {
-    return a.size() == b.size() &&
-           std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return lower(x) == lower(y); });
-}
 
 // Characters allowed in an HTTP header name (RFC 9110 tchar), used to tell
 // "Authorization:" from "X-Authorization:" in free text.
@@ -144,23 +141,6 @@ std::string mask_ranges(std::string_view text, std::vector<std::pair<std::size_t
     return mask_urls(out);
 }
 
-// Upper-case hex, as the runner's interpolation percent-encodes.
-std::string percent_encoded(std::string_view s) {
-    static constexpr char hex[] = "0123456789ABCDEF";
-    std::string out;
-    for (unsigned char c : s) {
-        const bool unreserved = std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~';
-        if (unreserved) {
-            out += static_cast<char>(c);
-        } else {
-            out += '%';
-            out += hex[c >> 4];
-            out += hex[c & 15];
-        }
-    }
-    return out;
-}
-
 constexpr std::size_t min_credential_bytes = 8;
 
 }  // namespace
@@ -244,7 +224,7 @@ void Secrets::insert(std::string v) {
 void Secrets::add(std::string_view value) {
     if (value.empty()) return;
     insert(std::string(value));
-    std::string enc = percent_encoded(value);
+    std::string enc = percent_encode(value);  // upper-case hex, as the runner's interpolation encodes
     if (enc != value) {
         // A URL may carry it with '+' for spaces (forms) or lower-case hex.
         std::string plus;

@@ -1,5 +1,6 @@
 // Variable lookup and template interpolation.
 #include "runner/scope.hpp"
+#include "core/strings.hpp"
 
 #include "ids/ids.hpp"
 
@@ -99,21 +100,7 @@ std::string to_text(const json::value& v) {
 }
 
 std::string percent_encode(std::string_view s, bool keep_slash) {
-    static constexpr char hex[] = "0123456789ABCDEF";
-    std::string out;
-    out.reserve(s.size());
-    for (unsigned char c : s) {
-        const bool unreserved = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                                c == '-' || c == '.' || c == '_' || c == '~' || (keep_slash && c == '/');
-        if (unreserved) {
-            out += static_cast<char>(c);
-        } else {
-            out += '%';
-            out += hex[c >> 4];
-            out += hex[c & 15];
-        }
-    }
-    return out;
+    return idconform::percent_encode(s, keep_slash ? "/" : "");  // core/strings.hpp, shared with the redaction
 }
 
 Result<std::string> interpolate(std::string_view t, const Scope& scope, Encoding enc) {

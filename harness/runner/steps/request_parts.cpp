@@ -10,20 +10,6 @@ namespace idconform::runner::steps {
 
 namespace json = boost::json;
 
-bool iequals(std::string_view a, std::string_view b) noexcept {
-    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-               return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-           });
-}
-
-std::string shell_quote(std::string_view s) {
-    std::string out = "'";
-    for (char c : s) {
-        if (c == '\'') out += "'\\''";
-        else out += c;
-    }
-    return out + "'";
-}
 
 void put_header(std::vector<Header>& headers, std::string_view name, std::string value) {
     for (auto& e : headers)

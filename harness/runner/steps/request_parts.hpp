@@ -4,6 +4,7 @@
 // two step kinds cannot drift apart.
 #pragma once
 
+#include "core/strings.hpp"
 #include "core/exchange.hpp"
 #include "runner/scope.hpp"
 #include "runner/steps/env.hpp"
@@ -47,10 +48,8 @@ struct BodyEdits {
 // Applies the set/unset edits to an interpolated body.
 [[nodiscard]] Result<bool> apply_body_edits(boost::json::value& body, const BodyEdits& e, const Scope& scope);
 
-// ASCII case-insensitive equality (header names).
-[[nodiscard]] bool iequals(std::string_view a, std::string_view b) noexcept;
-
-// A shell word: single-quoted, inner single quotes survive.
-[[nodiscard]] std::string shell_quote(std::string_view s);
+// ASCII case-insensitive equality and shell words: core/strings.hpp.
+using ::idconform::iequals;
+using ::idconform::shell_quote;
 
 }  // namespace idconform::runner::steps

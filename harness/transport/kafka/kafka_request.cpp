@@ -1,5 +1,6 @@
 // Kafka requests in the shared model: encoding, parsing, matching, kcat.
 #include "transport/kafka/kafka_request.hpp"
+#include "core/strings.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -16,20 +17,7 @@ using Parsed = boost::system::result<Spec, std::string>;
 
 namespace {
 
-std::string encode(std::string_view s) {
-    static constexpr char hex[] = "0123456789ABCDEF";
-    std::string out;
-    for (unsigned char c : s) {
-        if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~' || c == '/' || c == ':') {
-            out += static_cast<char>(c);
-        } else {
-            out += '%';
-            out += hex[c >> 4];
-            out += hex[c & 15];
-        }
-    }
-    return out;
-}
+std::string encode(std::string_view s) { return percent_encode(s, "/:"); }  // core/strings.hpp
 
 template <class T>
 std::optional<T> number(std::string_view s) {
@@ -39,20 +27,6 @@ std::optional<T> number(std::string_view s) {
     return v;
 }
 
-bool iequals(std::string_view a, std::string_view b) {
-    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-               return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-           });
-}
-
-std::string shell_quote(std::string_view s) {
-    std::string out = "'";
-    for (char c : s) {
-        if (c == '\'') out += "'\\''";
-        else out += c;
-    }
-    return out + "'";
-}
 
 }  // namespace
 

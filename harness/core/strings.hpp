@@ -1,0 +1,23 @@
+// Small text helpers more than one component needs, written once: ASCII
+// case-insensitive comparison (header names), RFC 3986 percent-encoding (the
+// runner's interpolation, the redaction of secrets in URLs and the Kafka
+// request URLs must agree byte for byte) and shell quoting (reproduce
+// commands). Locale-free: the same bytes whatever the process locale.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace idconform {
+
+// ASCII case-insensitive equality.
+[[nodiscard]] bool iequals(std::string_view a, std::string_view b) noexcept;
+
+// Percent-encodes every byte but the unreserved ones (ALPHA, DIGIT, '-', '.',
+// '_', '~') and those in `keep`, as %XX with upper-case hex.
+[[nodiscard]] std::string percent_encode(std::string_view s, std::string_view keep = {});
+
+// A shell word: single-quoted, inner single quotes survive ('it'\''s').
+[[nodiscard]] std::string shell_quote(std::string_view s);
+
+}  // namespace idconform

@@ -1,0 +1,33 @@
+// The shared text helpers (core/strings.hpp): one percent-encoding for the
+// runner's interpolation, the redaction of URL-encoded secrets and Kafka
+// request URLs; ASCII-only case folding; shell words.
+#include "core/redact.hpp"
+#include "core/strings.hpp"
+
+#include <doctest/doctest.h>
+
+using namespace idconform;
+
+TEST_CASE("percent_encode: unreserved and kept characters stay, every other byte is %XX upper-case") {
+    CHECK(percent_encode("AZaz09-._~") == "AZaz09-._~");
+    CHECK(percent_encode("a b/c:d") == "a%20b%2Fc%3Ad");
+    CHECK(percent_encode("a b/c:d", "/:") == "a%20b/c:d");
+    CHECK(percent_encode("{x}") == "%7Bx%7D");
+    // bytes >= 0x80 are always encoded (std::isalnum could keep them in some locales; the copies used it)
+    CHECK(percent_encode("\xc3\xa9") == "%C3%A9");
+    CHECK(percent_encode(std::string_view("a\0b", 3), std::string_view("\0", 1)) == "a%00b");
+    CHECK(percent_encode("") == "");
+}
+
+TEST_CASE("iequals: ASCII case folding only") {
+    CHECK(iequals("X-Api-Key", "x-api-key"));
+    CHECK_FALSE(iequals("X-Api-Key", "x-api-ke"));
+    CHECK_FALSE(iequals("\xc3\x89", "\xc3\xa9"));  // no folding beyond ASCII
+    CHECK(iequals("", ""));
+}
+
+TEST_CASE("shell_quote: one word, inner quotes survive") {
+    CHECK(shell_quote("abc") == "'abc'");
+    CHECK(shell_quote("it's") == "'it'\\''s'");
+    CHECK(shell_quote("") == "''");
+}
