@@ -164,13 +164,31 @@ std::string junit_head(const Totals& t, double seconds, const std::string& times
 
 std::string junit_tail() { return "</testsuites>\n"; }
 
-std::string suite_open(const SuiteResult& s, const Totals& t) {
+// The testsuite's baseline summary (JunitReporter's header comment).
+void add_baseline(pugi::xml_node suite, const std::string& file, const BaselineCounts& b) {
+    static constexpr const char* kinds[3] = {"new", "fixed", "still_failing"};
+    auto props = suite.append_child("properties");
+    const auto add = [&](const std::string& name, std::string_view value) {
+        auto p = props.append_child("property");
+        attr(p, "name", name);
+        attr(p, "value", value);
+    };
+    add("baseline", file);
+    for (std::size_t k = 0; k < 3; ++k) add(std::string("baseline.") + kinds[k], std::to_string(b.all[k]));
+    for (const auto& [rule, n] : b.rules)
+        for (std::size_t k = 0; k < 3; ++k)
+            if (n[k] > 0) add("baseline." + rule + "." + kinds[k], std::to_string(n[k]));
+}
+
+std::string suite_open(const SuiteResult& s, const Totals& t, const std::string& baseline_file = {},
+                       const BaselineCounts* baseline = nullptr) {
     pugi::xml_document doc;
     auto suite = doc.append_child("testsuite");
     attr(suite, "name", suite_name(s));
     add_counts(suite, t.tests, t.failures, t.errors, t.skipped, s.seconds);
     if (!s.timestamp.empty()) attr(suite, "timestamp", s.timestamp);
     if (!s.file.empty()) attr(suite, "file", s.file);
+    if (baseline != nullptr) add_baseline(suite, baseline_file, *baseline);
     std::ostringstream out;
     const unsigned flags = pugi::format_indent | (t.tests > 0 ? pugi::format_no_empty_element_tags : 0u);
     suite.print(out, "  ", flags, pugi::encoding_utf8, 1);
@@ -326,6 +344,18 @@ std::string render_junit(const RunSummary& run, const std::string& timestamp, co
     return out;
 }
 
+void BaselineCounts::add(const CaseResult& c) {
+    for (const auto& p : c.properties) {
+        if (p.name != "baseline") continue;
+        const std::size_t k = p.value == "new" ? 0 : p.value == "fixed" ? 1 : p.value == "still-failing" ? 2 : 3;
+        if (k == 3) return;
+        ++all[k];
+        if (c.rules.empty()) ++rules["(no rule)"][k];
+        for (const auto& r : c.rules) ++rules[r][k];
+        return;
+    }
+}
+
 JunitReporter::JunitReporter(std::string path, ReportOptions opts) : path_(std::move(path)), opts_(std::move(opts)) {}
 
 JunitReporter::~JunitReporter() = default;
@@ -351,6 +381,7 @@ void JunitReporter::case_finished(const CaseResult& c) {
     }
     e.end = spool_.size();
     ++e.counts[static_cast<std::size_t>(c.outcome)];
+    e.baseline.add(c);
 }
 
 void JunitReporter::suite_finished(const SuiteResult& s) {
@@ -359,6 +390,8 @@ void JunitReporter::suite_finished(const SuiteResult& s) {
     e.suite.seconds = s.seconds;
     e.suite.timestamp = s.timestamp;
 }
+
+void JunitReporter::audit_finished(const AuditSummary& a) { baseline_file_ = a.baseline_file; }
 
 bool JunitReporter::run_finished(const RunSummary& run, std::string& error) {
     std::string timestamp = started_;
@@ -379,7 +412,8 @@ bool JunitReporter::run_finished(const RunSummary& run, std::string& error) {
         }
         out.write(junit_head(all, run.seconds, timestamp, !suites_.empty()));
         for (std::size_t i = 0; i < suites_.size(); ++i) {
-            out.write(suite_open(suites_[i].suite, per_suite[i]));
+            out.write(suite_open(suites_[i].suite, per_suite[i], baseline_file_,
+                                 baseline_file_.empty() ? nullptr : &suites_[i].baseline));
             if (!spool_.copy_to(suites_[i].begin, suites_[i].end, out)) {
                 error = "cannot write JUnit report '" + path_ + "': " + spool_.error();
                 return false;

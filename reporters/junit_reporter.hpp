@@ -11,10 +11,19 @@
 #include "reporters/spool.hpp"
 
 #include <array>
+#include <map>
 #include <string>
 #include <vector>
 
 namespace idconform::reporters {
+
+// A testsuite's cases by their "baseline" property (new, fixed,
+// still-failing), in all and per rule ("(no rule)" for a case without one).
+struct BaselineCounts {
+    std::array<std::size_t, 3> all{};  // new, fixed, still failing
+    std::map<std::string, std::array<std::size_t, 3>> rules;
+    void add(const CaseResult& c);
+};
 
 // The whole JUnit document for a run. timestamp is the run's start
 // (ISO-8601); empty leaves the attribute out.
@@ -24,7 +33,16 @@ namespace idconform::reporters {
 // Writes what the events reported: suites from suite_started/suite_finished,
 // testcases from case_finished (the cases in the RunSummary given to
 // run_finished are not read; its `seconds` is). Its output for a run is
-// byte for byte render_junit's for the RunSummary holding the same cases.
+// byte for byte render_junit's for the RunSummary holding the same cases
+// (when audit_finished brought no baseline: render_junit has no audit).
+//
+// With a baseline (audit_finished with a baseline file) every testsuite
+// gets properties summarising its cases' `baseline` properties, the
+// testsuite-level <properties> of the Ant structure that Jenkins keeps and
+// GitLab and the GitHub actions skip: baseline = the file, baseline.new,
+// baseline.fixed, baseline.still_failing (this suite's counts, zeros
+// included), then per rule with a non-zero count baseline.RULE.new /
+// .fixed / .still_failing. The run's totals are their sums.
 class JunitReporter final : public Reporter {
 public:
     explicit JunitReporter(std::string path, ReportOptions opts = {});
@@ -33,6 +51,7 @@ public:
     void suite_started(const std::string& suite, const std::string& file) override;
     void case_finished(const CaseResult& c) override;
     void suite_finished(const SuiteResult& s) override;
+    void audit_finished(const AuditSummary& a) override;
     bool run_finished(const RunSummary& run, std::string& error) override;
 
 private:
@@ -40,6 +59,7 @@ private:
         SuiteResult suite;                    // name, file, time, timestamp; no cases
         std::array<std::size_t, outcome_count> counts{};  // per Outcome
         std::size_t begin = 0, end = 0;       // its testcases in spool_
+        BaselineCounts baseline;              // its cases by their "baseline" property
     };
     std::string path_;
     ReportOptions opts_;
@@ -48,6 +68,7 @@ private:
     Spool spool_;
     std::string scratch_;  // the testcase being rendered
     std::string error_;    // first failure while rendering a case
+    std::string baseline_file_;  // from audit_finished; "" without --baseline
 };
 
 }  // namespace idconform::reporters

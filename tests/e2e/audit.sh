@@ -115,6 +115,13 @@ baseline)
   expect_stderr "baseline $WORK/before.json: 0 new, $fixed fixed"
   n=$(junit_xpath "count(//testcase[properties/property[@name='baseline'][@value='fixed']])")
   [ "${n%.*}" = "$fixed" ] || fail "JUnit has $n fixed testcases, expected $fixed"
+  # the baseline summary as testsuite properties: every testsuite has one, the sums are the run's
+  n=$(junit_xpath "sum(//testsuite/properties/property[@name='baseline.fixed']/@value)")
+  [ "${n%.*}" = "$fixed" ] || fail "JUnit testsuite properties sum to $n fixed, expected $fixed"
+  n=$(junit_xpath "sum(//testsuite/properties/property[@name='baseline.DATA-ID-007.fixed']/@value)")
+  [ "${n%.*}" -ge 1 ] || fail "no per-rule baseline property for DATA-ID-007 in JUnit"
+  [ "$(junit_xpath "count(//testsuite[not(properties/property[@name='baseline'][@value='$WORK/before.json'])])")" = 0 ] ||
+    fail "a testsuite without the baseline summary"
   # only new failures fail the run: none are new
   run_idconform "$SRC/suites" --baseline "$WORK/before.json" --fail-on new
   expect_code 0

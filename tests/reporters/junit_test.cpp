@@ -6,6 +6,7 @@
 
 #include <pugixml.hpp>
 
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -275,4 +276,73 @@ TEST_CASE("JUnit: passed testcases printed directly are what pugixml prints") {
     const auto first = doc.child("testsuites").child("testsuite").child("testcase");
     CHECK(std::string(first.attribute("name").value()) == names.front());
     CHECK(std::string(first.child("system-out").text().get()).find("'a' -> <b> & c") != std::string::npos);
+}
+
+TEST_CASE("JUnit with a baseline: each testsuite carries its baseline summary as properties, and stays valid") {
+    const fs::path dir = scratch_dir("junit-baseline");
+    JunitReporter r((dir / "junit.xml").string(), sample_options());
+    r.run_started(RunInfo{});
+    const auto make = [](std::string suite, std::string name, std::vector<std::string> rules, Outcome o,
+                         const char* state) {
+        CaseResult c;
+        c.suite = std::move(suite);
+        c.name = std::move(name);
+        c.rules = std::move(rules);
+        c.outcome = o;
+        if (state) c.properties.push_back({"baseline", state});
+        return c;
+    };
+    r.suite_started("data-id products", "p.yaml");
+    r.case_finished(make("data-id products", "a", {"DATA-ID-002"}, Outcome::failed, "new"));
+    r.case_finished(make("data-id products", "b", {"DATA-ID-002", "DATA-ID-007"}, Outcome::waived, "still-failing"));
+    r.case_finished(make("data-id products", "c", {"DATA-ID-007"}, Outcome::passed, "fixed"));
+    r.case_finished(make("data-id products", "d", {}, Outcome::failed, "new"));
+    r.case_finished(make("data-id products", "e", {"DATA-ID-001"}, Outcome::passed, nullptr));
+    r.suite_finished(SuiteResult{});
+    r.suite_started("empty & <odd>", "e.yaml");  // no cases: the properties make it a non-empty element
+    r.suite_finished(SuiteResult{});
+    AuditSummary a;
+    a.baseline_file = "reports/before \"1\".json";
+    r.audit_finished(a);
+    std::string error;
+    REQUIRE_MESSAGE(r.run_finished(RunSummary{}, error), error);
+
+    const auto v = validate_junit(dir / "junit.xml");
+    CHECK_MESSAGE(v.exit_code == 0, v.output);
+    pugi::xml_document doc;
+    REQUIRE(doc.load_file((dir / "junit.xml").c_str()));
+    const auto props_of = [](pugi::xml_node suite) {
+        std::vector<std::string> out;
+        for (auto p : suite.child("properties").children("property"))
+            out.push_back(std::string(p.attribute("name").value()) + "=" + p.attribute("value").value());
+        return out;
+    };
+    const auto suites = doc.child("testsuites");
+    const auto first = suites.find_child_by_attribute("testsuite", "name", "data-id products");
+    REQUIRE(first);
+    CHECK(props_of(first) == std::vector<std::string>{
+                                 "baseline=reports/before \"1\".json", "baseline.new=2", "baseline.fixed=1",
+                                 "baseline.still_failing=1", "baseline.(no rule).new=1",
+                                 "baseline.DATA-ID-002.new=1", "baseline.DATA-ID-002.still_failing=1",
+                                 "baseline.DATA-ID-007.fixed=1", "baseline.DATA-ID-007.still_failing=1"});
+    // Ant order: the suite's properties before its testcases
+    CHECK(std::string(first.first_child().name()) == "properties");
+    CHECK(std::distance(first.children("testcase").begin(), first.children("testcase").end()) == 5);
+    const auto empty = suites.find_child_by_attribute("testsuite", "name", "empty & <odd>");
+    REQUIRE(empty);
+    CHECK(props_of(empty) == std::vector<std::string>{"baseline=reports/before \"1\".json", "baseline.new=0",
+                                                      "baseline.fixed=0", "baseline.still_failing=0"});
+    CHECK(std::string(empty.attribute("tests").value()) == "0");
+
+    // without a baseline: no testsuite properties at all
+    JunitReporter plain((dir / "plain.xml").string(), sample_options());
+    plain.run_started(RunInfo{});
+    plain.suite_started("s", "s.yaml");
+    plain.case_finished(make("s", "a", {"R"}, Outcome::failed, nullptr));
+    plain.suite_finished(SuiteResult{});
+    plain.audit_finished(AuditSummary{});  // waivers only
+    REQUIRE(plain.run_finished(RunSummary{}, error));
+    pugi::xml_document p;
+    REQUIRE(p.load_file((dir / "plain.xml").c_str()));
+    CHECK_FALSE(p.child("testsuites").child("testsuite").child("properties"));
 }
