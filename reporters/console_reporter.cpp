@@ -83,9 +83,16 @@ void ConsoleReporter::case_finished(const CaseResult& c) {
         if (repeated) ++it->second;
         else unreachable_.emplace_back(std::move(*cause), 1);
     }
+    // With a baseline the lines are the diff: each finding says whether it
+    // is new or was failing before, and a case that passes now but failed in
+    // the baseline is named too.
+    const std::string* state = nullptr;
+    for (const auto& p : c.properties)
+        if (p.name == "baseline") state = &p.value;
+    const bool fixed = state != nullptr && *state == "fixed";
     // A waived failure is always named: it is a broken contract someone
     // accepted, and the log of an audit run must say so.
-    if ((problem && !repeated) || c.outcome == Outcome::waived || opts_.verbose) {
+    if ((problem && !repeated) || c.outcome == Outcome::waived || fixed || opts_.verbose) {
         clear_progress();
         const char* word = "PASS";
         const char* sgr = green;
@@ -96,7 +103,11 @@ void ConsoleReporter::case_finished(const CaseResult& c) {
             case Outcome::skipped: word = "SKIP"; sgr = yellow; break;
             case Outcome::waived: word = "WAIVED"; sgr = cyan; break;
         }
-        std::string line = paint(word, sgr) + " " + terminal_line(c.suite) + " \xE2\x80\xBA " + terminal_line(c.name);
+        if (fixed) word = "FIXED";
+        std::string line = paint(word, sgr);
+        if (state != nullptr && !fixed)
+            line += *state == "new" ? " (new)" : *state == "still-failing" ? " (still failing)" : " (" + terminal_line(*state) + ")";
+        line += " " + terminal_line(c.suite) + " \xE2\x80\xBA " + terminal_line(c.name);
         if (!c.rules.empty()) line += " [" + terminal_line(join_rules(c.rules)) + "]";
         if (!c.message.empty() && c.outcome != Outcome::passed)
             line += " " + terminal_line(redact_text(c.message, opts_.report.redact_headers));
@@ -177,6 +188,11 @@ void ConsoleReporter::audit_finished(const AuditSummary& a) {
         if (a.gone > 0) out_ << ", " << a.gone << " not run this time";
         if (a.fail_on_new) out_ << " (--fail-on new: only new failures fail the run)";
         out_ << '\n';
+        // the baseline's failures that did not run: named, the first ten
+        const std::size_t shown = std::min<std::size_t>(a.gone_cases.size(), 10);
+        for (std::size_t i = 0; i < shown; ++i) out_ << "  NOT RUN " << terminal_line(a.gone_cases[i]) << '\n';
+        if (a.gone > shown)
+            out_ << "  ... and " << a.gone - shown << " more not run this time (see the JSON and HTML reports)\n";
         if (!a.baseline.empty()) {
             std::size_t width = 4;
             for (const auto& r : a.baseline) width = std::max(width, terminal_line(r.rule).size());

@@ -11,7 +11,7 @@ namespace idconform::audit {
 
 namespace {
 
-constexpr std::size_t kGoneListed = 1000;
+constexpr std::size_t gone_listed = 1000;
 
 std::string day_text(long day) {
     // civil_from_days (Howard Hinnant), for the "expired on" texts of dates
@@ -221,7 +221,7 @@ void AuditStage::finish_baseline() {
     for (const auto& [key, e] : cfg_.baseline->failing) {
         if (seen_.count(&e) != 0) continue;
         ++audit_.gone;
-        if (audit_.gone_cases.size() < kGoneListed) audit_.gone_cases.push_back(e.suite + " \xE2\x80\xBA " + e.name);
+        if (audit_.gone_cases.size() < gone_listed) audit_.gone_cases.push_back(e.suite + " \xE2\x80\xBA " + e.name);
     }
     std::sort(audit_.gone_cases.begin(), audit_.gone_cases.end());
     for (auto& [rule, row] : rows_) audit_.baseline.push_back(row);

@@ -113,6 +113,10 @@ baseline)
   still=$(json_field "$WORK/after.json" '[x["still_failing"] for x in r["audit"]["baseline"]["rules"] if x["rule"]=="DATA-ID-002"][0]')
   [ "$still" -ge 1 ] || fail "DATA-ID-002 is not still failing"
   expect_stderr "baseline $WORK/before.json: 0 new, $fixed fixed"
+  # the console lines are the diff
+  expect_stderr "FAIL (still failing) data-id-002"
+  expect_stderr "FIXED "
+  grep -q "^FAIL (new) " "$WORK/err" && fail "a new failure against a baseline that has them all"
   n=$(junit_xpath "count(//testcase[properties/property[@name='baseline'][@value='fixed']])")
   [ "${n%.*}" = "$fixed" ] || fail "JUnit has $n fixed testcases, expected $fixed"
   # the baseline summary as testsuite properties: every testsuite has one, the sums are the run's

@@ -234,3 +234,42 @@ TEST_CASE("console: an unreachable target is said once, with the count of the ca
     CHECK(occurrences(all, "ERROR packs \xE2\x80\xBA case ") == 51);
     CHECK(all.find("UNREACHABLE") == std::string::npos);
 }
+
+TEST_CASE("console with a baseline: the lines are the diff (new, still failing, fixed, not run)") {
+    std::ostringstream out;
+    ConsoleReporter r(out, false, false);
+    r.run_started(RunInfo{});
+    const auto make = [](std::string name, Outcome o, const char* state) {
+        CaseResult c;
+        c.suite = "s";
+        c.name = std::move(name);
+        c.rules = {"DATA-ID-002"};
+        c.outcome = o;
+        if (o == Outcome::failed) c.message = "status: expected 4xx, got 200";
+        if (state) c.properties.push_back({"baseline", state});
+        return c;
+    };
+    r.suite_started("s", "s.yaml");
+    r.case_finished(make("a", Outcome::failed, "new"));
+    r.case_finished(make("b", Outcome::failed, "still-failing"));
+    r.case_finished(make("c", Outcome::passed, "fixed"));
+    r.case_finished(make("d", Outcome::passed, nullptr));  // passed before and now: nothing to say
+    r.suite_finished(SuiteResult{});
+    AuditSummary a;
+    a.baseline_file = "before.json";
+    a.added = a.fixed = a.still = 1;
+    a.gone = 12;
+    for (int i = 0; i < 12; ++i) a.gone_cases.push_back("s \xE2\x80\xBA gone " + std::to_string(i));
+    r.audit_finished(a);
+    std::string error;
+    CHECK(r.run_finished(RunSummary{}, error));
+    const std::string text = out.str();
+    CHECK(text.find("FAIL (new) s \xE2\x80\xBA a [DATA-ID-002] status: expected 4xx, got 200\n") != std::string::npos);
+    CHECK(text.find("FAIL (still failing) s \xE2\x80\xBA b [DATA-ID-002]") != std::string::npos);
+    CHECK(text.find("FIXED s \xE2\x80\xBA c [DATA-ID-002]\n") != std::string::npos);
+    CHECK(text.find("\xE2\x80\xBA d") == std::string::npos);
+    CHECK(text.find("baseline before.json: 1 new, 1 fixed, 1 still failing, 12 not run this time\n") != std::string::npos);
+    CHECK(text.find("  NOT RUN s \xE2\x80\xBA gone 9\n") != std::string::npos);
+    CHECK(text.find("gone 10") == std::string::npos);
+    CHECK(text.find("  ... and 2 more not run this time") != std::string::npos);
+}
