@@ -56,9 +56,10 @@ run_one() {
         echo "FAIL $t: see $dir/fuzz.log; the input is in $dir/"; grep -E "ERROR|SUMMARY|differ" "$dir/fuzz.log" | head -5
         return 1
     fi
-    local execs
+    local execs load
+    load=$(cut -d' ' -f1-3 /proc/loadavg)  # exec/s depend on it: the machine is shared
     execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$dir/fuzz.log" | awk '{print $2}')
-    echo "ok   $t: ${seconds}s, ${execs:-?} executions ($(( ${execs:-0} / seconds ))/s), corpus $(ls "$dir/corpus" | wc -l) new + $(ls "fuzz/corpus/$t" | wc -l) seeds, peak $(grep 'stat::peak_rss_mb:' "$dir/fuzz.log" | awk '{print $2}') MB, slowest input $(grep 'stat::slowest_unit_time_sec:' "$dir/fuzz.log" | awk '{print $2}') s"
+    echo "ok   $t: ${seconds}s, ${execs:-?} executions ($(( ${execs:-0} / seconds ))/s), corpus $(ls "$dir/corpus" | wc -l) new + $(ls "fuzz/corpus/$t" | wc -l) seeds, peak $(grep 'stat::peak_rss_mb:' "$dir/fuzz.log" | awk '{print $2}') MB, slowest input $(grep 'stat::slowest_unit_time_sec:' "$dir/fuzz.log" | awk '{print $2}') s, load average at the end $load"
 }
 
 echo "== fuzz $([ $smoke = 1 ] && echo smoke || echo run): ${seconds}s per target, $jobs at a time, work in $work"
