@@ -1,6 +1,7 @@
 // Captures from an answer into the scope.
 #include "runner/captures.hpp"
 
+#include "runner/checks.hpp"
 #include "runner/json_edit.hpp"
 
 namespace idconform::runner {
@@ -19,12 +20,23 @@ Result<bool> apply_captures(const std::vector<suite::Capture>& caps, const Excha
     for (const auto& c : caps) {
         switch (c.from) {
             case suite::Capture::From::status: scope.set(c.var, resp.status); break;
-            case suite::Capture::From::header: {
+            case suite::Capture::From::header:
+            case suite::Capture::From::header_id: {
                 const std::string* h = resp.header(c.path);
                 if (!h)
                     return Result<bool>(boost::system::in_place_error,
                                         "capture '" + c.var + "': header " + c.path + " is absent (" + c.pos.str() + ")");
-                scope.set(c.var, json::value(*h));
+                if (c.from == suite::Capture::From::header) {
+                    scope.set(c.var, json::value(*h));
+                    break;
+                }
+                // The id a header names: its last path segment, read exactly as
+                // the id check reads it (checks.hpp last_path_segment).
+                const std::string id = last_path_segment(*h);
+                if (id.empty())
+                    return Result<bool>(boost::system::in_place_error, "capture '" + c.var + "': header " + c.path +
+                                                                           " names no id ('" + *h + "', " + c.pos.str() + ")");
+                scope.set(c.var, json::value(id));
                 break;
             }
             case suite::Capture::From::json: {

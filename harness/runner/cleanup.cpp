@@ -61,16 +61,24 @@ std::string answered(const Exchange& x) {
 
 void register_created(SuiteRun& run, const suite::Cleanup& cl, const Request& req, const Exchange& x,
                       BodyJson& body, const Scope& scope, const std::string& step_name) {
-    const std::string id_at = resolve_pointer(cl.id_at, scope);
-    std::string id = id_in(body, id_at);
+    // A resource whose new id is only in an answer header (a registry's
+    // Docker-Upload-UUID, or Location) has no id in the body to follow.
+    const std::string id_at = cl.id_header.empty() ? resolve_pointer(cl.id_at, scope) : std::string();
+    std::string id = id_at.empty() ? std::string() : id_in(body, id_at);
+    if (id.empty() && !cl.id_header.empty())
+        if (const auto* h = x.response->header(cl.id_header)) id = last_path_segment(*h);
     if (id.empty())
         if (const auto* loc = x.response->header("Location")) id = last_path_segment(*loc);
+    const std::string* location = x.response->header("Location");
+    if (!id.empty() && location && !cl.resource.empty())
+        run.locations.record(cl.resource, id, *location, req.url, run.env.base_url);
     if (id.empty()) {
         // Something was created (a 2xx) but nothing says what: it cannot be
         // deleted, and the report must say so rather than leak it silently.
         SuiteRun::Created c;
         c.problem = "its id could not be read from the create answer (" + std::to_string(x.response->status) +
-                    ", nothing at " + id_at + " and no Location header): it cannot be deleted and may remain";
+                    ", nothing at " + (cl.id_header.empty() ? id_at : "header " + cl.id_header) +
+                    " and no Location header): it cannot be deleted and may remain";
         c.origin = step_name;
         run.created.push_back(std::move(c));
         return;
@@ -96,6 +104,24 @@ void register_created(SuiteRun& run, const suite::Cleanup& cl, const Request& re
         (void)set_at_pointer(msg, cl.grpc_id_field, json::value(id));
         c.request.body = json::serialize(msg);
         c.request.headers = req.headers;
+        c.key = delete_key(c.wire, c.request);
+        c.origin = step_name;
+        run.created.push_back(std::move(c));
+        return;
+    }
+    if (cl.at_location) {
+        // Deleted where its create answer said it is; no URL to rebuild
+        // around another id (re-keys are not followed there).
+        SuiteRun::Created c;
+        c.id = id;
+        c.request.transport = req.transport;
+        c.request.method = "DELETE";
+        auto url = run.locations.url_for(cl.resource, id);
+        if (url && location) c.request.url = *url;
+        else c.problem = "no way to delete " + id + ": " + (location ? url.error() : "the create answer has no Location header");
+        for (const auto& h : req.headers)
+            if (!steps::iequals(h.name, "content-type")) c.request.headers.push_back(h);
+        c.request.secret_headers = req.secret_headers;
         c.key = delete_key(c.wire, c.request);
         c.origin = step_name;
         run.created.push_back(std::move(c));

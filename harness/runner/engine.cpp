@@ -8,6 +8,7 @@
 #include "runner/checks.hpp"
 #include "runner/cleanup.hpp"
 #include "runner/collected.hpp"
+#include "runner/entity_view.hpp"
 #include "runner/evidence.hpp"
 #include "runner/steps/file.hpp"
 #include "runner/steps/kafka.hpp"
@@ -162,8 +163,24 @@ awaitable<StepOutcome> Engine::run_step(SuiteRun& run, const suite::Step& st, Sc
         co_return out;
     }
     Exchange x = co_await send_with_retries(run, *req);
-    if (!x.error) judge_answer(run, st, *req, x, scope, rule, collected, out);
-    else out.transport_error = true;
+    const auto* http = std::get_if<suite::HttpRequest>(&st.request);
+    if (!x.error && http && http->entity_array) {
+        // A read answering an array: its one element is the entity judged.
+        EntityView v = entity_view(*http, st.expect, x, rule);
+        if (!v.error.empty()) {
+            out.suite_error = v.error;
+        } else {
+            judge_answer(run, st, *req, v.view ? *v.view : x, scope, rule, collected, out);
+            if (v.not_found) {
+                out.record.checks.insert(out.record.checks.begin(), std::move(*v.not_found));
+                out.failed = true;
+            }
+        }
+    } else if (!x.error) {
+        judge_answer(run, st, *req, x, scope, rule, collected, out);
+    } else {
+        out.transport_error = true;
+    }
     if (!out.harness_limit.empty()) {
         x.error = TransportError{x.response->body_truncated ? TransportErrorKind::body_too_large : TransportErrorKind::other,
                                  out.harness_limit, false};

@@ -101,6 +101,7 @@ void finish_env(const RunOptions& opts, SuiteRun& run) {
     run.env.kafka.read_timeout = run.transport_options.read_timeout;
     run.env.kafka.clock_skew = opts.clock_skew;
     run.env.grpc = run.transport_options.grpc;
+    run.env.locations = &run.locations;
 }
 
 }  // namespace idconform::runner

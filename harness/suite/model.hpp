@@ -152,7 +152,10 @@ struct Expect : Positioned {
 
 struct Capture : Positioned {
     std::string var;
-    enum class From { json, header, status } from = From::json;
+    // header_id: the id a header names, its last path segment (Location:
+    // /v1/x/ID?q -> ID; a bare id header is the id itself); set by the
+    // profile expander for a resource whose new id is only in a header.
+    enum class From { json, header, status, header_id } from = From::json;
     std::string path;  // JSON pointer or header name
 };
 
@@ -174,6 +177,16 @@ struct HttpRequest : Positioned {
     // (pointer and value are templates), remove a member.
     std::vector<std::pair<std::string, boost::json::value>> set;
     std::vector<std::string> unset;
+    // Set by the profile expander (profile/expand_answer_forms.cpp), not
+    // written in suites:
+    // non-empty: the request goes to the Location URL that the create answer
+    // of this resource's entity named (path_params `id` says which entity;
+    // `path` is not used), runner/locations.hpp.
+    std::string location_of;
+    // The answer is an array at this JSON pointer holding the entity (a
+    // PostgREST read `?id=eq.{id}`): one element is the entity the checks
+    // and captures see, [] is "not found", more than one is an error.
+    std::optional<std::string> entity_array;
 };
 
 // An operation on the resource a pack is instantiated for (create, read,
@@ -240,6 +253,12 @@ struct Cleanup : Positioned {
     // this unary method on the creating step's target, the id at this field.
     std::string grpc_method;
     std::string grpc_id_field = "/id";
+    // Set by the profile expander: the created id is in this answer header
+    // (its last path segment), not at id_at; the resource the entity is of
+    // (its Location is recorded under that name); delete at that Location.
+    std::string id_header;
+    std::string resource;
+    bool at_location = false;
 };
 
 // A file to scan (an export the target wrote): every violation of the

@@ -13,6 +13,10 @@
 #include <utility>
 #include <vector>
 
+namespace idconform::runner {
+class LocationBook;
+}
+
 namespace idconform::runner::steps {
 
 struct Env {
@@ -22,6 +26,9 @@ struct Env {
     std::vector<std::pair<std::string, std::string>> target_headers;  // interpolated
     KafkaContext kafka;
     transport::GrpcOptions grpc;  // what grpcurl needs to send a request again
+    // Where the create answers said the entities are (SuiteRun::locations),
+    // for http steps with `location_of`; nullptr: none (hand-made Envs).
+    const LocationBook* locations = nullptr;
 };
 
 // Which tool sends a recorded request again, and which registry names a

@@ -1,6 +1,7 @@
 // The http step kind: request building, description, curl reproduction.
 #include "runner/steps/http.hpp"
 
+#include "runner/locations.hpp"
 #include "runner/steps/request_parts.hpp"
 
 #include <boost/json/serialize.hpp>
@@ -23,6 +24,26 @@ Result<std::string> build_path(const std::string& tmpl, const std::vector<std::p
     return interpolate(*raw, inner, Encoding::path_segment);
 }
 
+namespace {
+
+// The Location URL of the entity path_params names (a profile's
+// `path: "{location}"`): what its create answered, or that URL around
+// another id (locations.hpp).
+Result<std::string> location_path(const suite::HttpRequest& h, const Env& env, const Scope& scope) {
+    using R = Result<std::string>;
+    std::string id;
+    for (const auto& [k, v] : h.path_params)
+        if (k == "id") {
+            auto pv = interpolate(v, scope);
+            if (!pv) return pv;
+            id = *pv;
+        }
+    if (!env.locations) return R(boost::system::in_place_error, "no Location book in this run");
+    return env.locations->url_for(h.location_of, id);
+}
+
+}  // namespace
+
 Result<Request> build(const suite::HttpRequest& h, const Env& env, const Scope& scope) {
     using R = Result<Request>;
     Request r;
@@ -30,7 +51,7 @@ Result<Request> build(const suite::HttpRequest& h, const Env& env, const Scope& 
     auto method = interpolate(h.method, scope);
     if (!method) return R(boost::system::in_place_error, h.pos.str() + ": method: " + method.error());
     r.method = *method;
-    auto path = build_path(h.path, h.path_params, scope);
+    auto path = h.location_of.empty() ? build_path(h.path, h.path_params, scope) : location_path(h, env, scope);
     if (!path) return R(boost::system::in_place_error, h.pos.str() + ": path: " + path.error());
     const bool absolute = path->rfind("http://", 0) == 0 || path->rfind("https://", 0) == 0;
     r.url = absolute ? *path : env.base_url + (path->empty() || path->front() == '/' ? "" : "/") + *path;

@@ -1,0 +1,66 @@
+// The entity of an array answer (see entity_view.hpp).
+#include "runner/entity_view.hpp"
+
+#include "runner/body_json.hpp"
+
+#include <boost/json/serialize.hpp>
+
+namespace idconform::runner {
+
+namespace json = boost::json;
+
+namespace {
+
+// A check that wants a refusal: only 4xx statuses (404, [403, 404], 4xx).
+bool negative(const suite::Expect& e) {
+    if (!e.status) return false;
+    const suite::StatusExpect& s = *e.status;
+    if (s.negate || (s.exact.empty() && s.classes.empty())) return false;
+    for (int c : s.exact)
+        if (c / 100 != 4) return false;
+    for (int c : s.classes)
+        if (c != 4) return false;
+    return true;
+}
+
+}  // namespace
+
+EntityView entity_view(const suite::HttpRequest& h, const suite::Expect& expect, const Exchange& x,
+                       const std::string& rule) {
+    EntityView out;
+    if (!h.entity_array || !x.response || x.response->status / 100 != 2) return out;
+    BodyJson body(*x.response);
+    const json::value* root = body.view();
+    if (!root) return out;  // not JSON: the checks that need the body say so themselves
+    boost::system::error_code ec;
+    const json::value* arr = root->find_pointer(*h.entity_array, ec);
+    const std::string where = h.entity_array->empty() ? std::string("the answer") : "the answer's " + *h.entity_array;
+    if (!arr || !arr->is_array()) {
+        out.error = "the read answered no array at '" + *h.entity_array + "' (" + h.pos.str() +
+                    "): the profile's read says the entity comes in an array there (items:)";
+        return out;
+    }
+    const json::array& a = arr->as_array();
+    if (a.size() == 1) {
+        out.view = x;
+        out.view->response->body = json::serialize(a[0]);
+        return out;
+    }
+    if (negative(expect)) return out;  // `[]` and the status judge a refusal as it is
+    if (a.empty()) {
+        CheckResult c;
+        c.rule = expect.rule.empty() ? rule : expect.rule;
+        c.what = "entity in " + where;
+        c.expected = "one entity (an array of one element)";
+        c.actual = "[] (not found)";
+        c.pos = expect.pos;
+        out.not_found = std::move(c);
+        return out;
+    }
+    out.error = "the read answered " + std::to_string(a.size()) + " entities in " + where + " for one id (" +
+                h.pos.str() + "): one element is the entity, [] is not found; more than one means the read's " +
+                "query does not select by the id (check the profile's read path), or entities share the id";
+    return out;
+}
+
+}  // namespace idconform::runner
