@@ -4,6 +4,7 @@
 // setup steps that create what its references point to.
 #include "profile/profile.hpp"
 
+#include "profile/expand_answer_forms.hpp"
 #include "suite/loader.hpp"
 
 #include <algorithm>
@@ -79,11 +80,16 @@ public:
         for (auto& st : s_.setup) setup.push_back(std::move(st));
         s_.setup = std::move(setup);
         if (over_grpc_) drop_unsendable_vectors();
+        else {
+            answer_forms::add_read_backs(r_, s_.vars, s_);
+            answer_forms::add_location_probe(r_, s_);
+        }
         own_setup();
         for (auto& st : s_.setup) bind(st);
         for (auto& c : s_.cases)
             for (auto& st : c.steps) bind(st);
         for (auto& st : s_.teardown) bind(st);
+        if (!over_grpc_) answer_forms::skip_inapplicable(r_, s_);
         return std::move(s_);
     }
 
@@ -99,6 +105,7 @@ public:
             cl.pos = r.pos;
             cl.impossible = "the profile declares no delete operation for '" + r.name + "'";
         }
+        answer_forms::adapt_cleanup(r, cl);
         return cl;
     }
 
@@ -236,7 +243,7 @@ public:
         if (!c.id.empty()) h.path_params = {{"id", c.id}};
         for (const auto& [field, value] : c.filter) h.query.push_back(spell_filter(ep.filter, field, value));
         h.headers = ep.headers;
-        if (ep.not_found && st.expect.status && negative(*st.expect.status))
+        if (ep.not_found && st.expect.status && suite::is_refusal(*st.expect.status))
             st.expect.status->not_found = suite::StatusExpect::NotFound{ep.not_found->status, ep.not_found->body};
         const bool has_body = suite::traits(c.op).has_body;
         if (has_body) {
@@ -247,6 +254,7 @@ public:
         // Whatever a create (or a PUT that may create) made is deleted at the
         // end of the suite, whether or not the case expected it to succeed.
         if (suite::traits(c.op).creates && !st.cleanup) st.cleanup = cleanup_of(r_);
+        answer_forms::adapt_call(r_, c.op, ep, st, h);
         if (st.name.empty()) st.name = h.method + " " + h.path;
         st.request = std::move(h);  // `c` dies here
     }
@@ -266,16 +274,6 @@ private:
         if (form.empty()) return {field, value};
         const auto eq = form.find('=');
         return {fill(form.substr(0, eq)), fill(form.substr(eq + 1))};
-    }
-
-    // A check that wants a refusal: only 4xx statuses (404, [403, 404], 4xx).
-    static bool negative(const suite::StatusExpect& s) {
-        if (s.negate || (s.exact.empty() && s.classes.empty())) return false;
-        for (int c : s.exact)
-            if (c / 100 != 4) return false;
-        for (int c : s.classes)
-            if (c != 4) return false;
-        return true;
     }
 
     // A setup step that fails is a failure of the suite's rule (not "no
@@ -480,6 +478,7 @@ private:
         cap.path = t->id.pointer;
         st.captures.push_back(cap);
         st.cleanup = cleanup_of(*t);
+        answer_forms::adapt_create_answer(*t, st);
         steps.push_back(std::move(st));
     }
 

@@ -23,7 +23,7 @@ constexpr Operation pack_operation(suite::Operation op, const char* example) {
 std::vector<std::string> endpoint_keys(const Operation& op) {
     std::vector<std::string> keys = {"method", "path", "headers"};
     if (op.has_body) keys.emplace_back("body");
-    if (op.has_items) keys.emplace_back("items");
+    if (op.has_items || std::string_view(op.key) == "read") keys.emplace_back("items");  // read: an array answer
     if (op.has_items || std::string_view(op.key) == "read") keys.emplace_back("not_found");
     if (op.has_items) keys.emplace_back("filter");
     if (op.has_param) keys.emplace_back("param");
@@ -116,6 +116,7 @@ std::optional<Resource> Loader::resource(const Entry& entry) {
             s && member_pointer(x->val(), *s, "time_field", "/created_at"))
             res.time_field = *s;
     }
+    answer_forms(*m, res);
     if (diags_->size() != before) return std::nullopt;
     return res;
 }
@@ -137,8 +138,10 @@ std::optional<Endpoint> Loader::endpoint(const Val& v, const Operation& op) {
     if (const auto* x = m->find("path")) {
         if (auto s = r_.string(x->val(), "path",
                                std::string("path: ") + (op.needs_id ? "\"/v1/products/{id}\"" : "/v1/products"));
-            s && path_ok(x->val(), *s, op))
+            s && (is_location_path(*s) ? location_path_ok(x->val(), *s, op) : path_ok(x->val(), *s, op))) {
             ep.path = *s;
+            ep.at_location = is_location_path(*s);
+        }
     } else {
         r_.error(v, std::string("missing required key 'path' in ") + op.key,
                  std::string("say where to send it, e.g. ") + op.key + ": " + op.example);
@@ -157,6 +160,7 @@ std::optional<Endpoint> Loader::endpoint(const Val& v, const Operation& op) {
     if (const auto* x = m->find("items")) {
         if (auto s = r_.string(x->val(), "items", "items: /items"); s && r_.check_pointer_at(x->val(), *s))
             ep.items = *s;
+        ep.answers_array = std::string_view(op.key) == "read";
     }
     if (const auto* x = m->find("headers")) endpoint_headers(x->val(), ep);
     if (const auto* x = m->find("not_found")) not_found(x->val(), ep);

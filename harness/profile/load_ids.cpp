@@ -13,8 +13,8 @@ namespace idconform::profile::loading {
 
 namespace {
 
-const std::vector<std::string> id_keys = {"at", "kind", "pattern"};
-const std::vector<std::string> reference_keys = {"resource", "required", "kind"};
+const std::vector<std::string> id_keys = {"at", "kind", "pattern", "header", "in_create"};
+const std::vector<std::string> reference_keys = {"resource", "required", "kind", "in_create"};
 
 // RFC 6901 escaping of one member name.
 std::string pointer_to(const std::string& name) {
@@ -98,6 +98,8 @@ std::optional<IdField> Loader::id_field(const Val& v, std::string_view what, con
             ok = false;
         }
     }
+    if (const auto* x = m->find("header")) ok = id_header(*x, what, m->find("at") != nullptr, f) && ok;
+    if (const auto* x = m->find("in_create")) ok = in_create(*x, what, f.in_create) && ok;
     if (!ok) return std::nullopt;
     return f;
 }
@@ -154,6 +156,7 @@ void Loader::references(const Val& v, Resource& res) {
                 ok = false;
             }
         }
+        if (const auto* x = rm->find("in_create")) ok = in_create(*x, entry.key, ref.in_create) && ok;
         if (!ok) continue;
         sites_.push_back(ReferenceSite{res.name, ref.field, ref.resource, ref.required, at});
         res.references.push_back(std::move(ref));

@@ -123,6 +123,21 @@ private:
     void fields(const Val& v, Resource& res);
     void references(const Val& v, Resource& res);
 
+    // ------------------- answer forms of real APIs (load_answer_forms.cpp)
+
+    // `path: "{location}"`: the request goes to the URL the create answer's
+    // Location named (read, update, delete only; the whole path).
+    static bool is_location_path(const std::string& path) { return path.find("{location}") != std::string::npos; }
+    bool location_path_ok(const Val& v, const std::string& path, const Operation& op);
+    // `id: {header: Docker-Upload-UUID}`: the answer header naming the new id
+    // (the entity's own id only). at_written: `at` says where read answers hold it.
+    bool id_header(const Entry& x, std::string_view what, bool at_written, IdField& f);
+    // `in_create: false`: a field or reference the create answer lacks.
+    bool in_create(const Entry& x, std::string_view what, bool& out);
+    // What the forms above need of the rest of the resource (a create with a
+    // Location, a read to judge what the create answer lacks).
+    void answer_forms(const Mapping& m, const Resource& res);
+
     // ------------------------------------- cross references (load.cpp)
 
     // Every reference names a resource of the profile; a required one must

@@ -38,6 +38,9 @@ struct Endpoint {
     std::vector<std::pair<std::string, std::string>> headers;  // templates, sent with this endpoint's requests only
     std::optional<NotFound> not_found;  // read and list: a 2xx answer that means "nothing there"
     std::string filter = "{field}={value}";  // list only: the query filtering by a reference; "" = none
+    // Answer forms of real APIs (load_answer_forms.cpp):
+    bool at_location = false;  // read/update/delete: `path: "{location}"`, the URL the create answer's Location named
+    bool answers_array = false;  // read: `items:` written, the entity is the one element of the array at `items`
 };
 
 // Another generated id an entity's answers carry (a job, a batch) and where
@@ -77,6 +80,12 @@ struct IdField {
     // optionally with `pattern`, the RE2 form of its values.
     std::string kind = "uuidv7";
     std::string pattern;        // kind existing only; "" = any text but the dummies
+    // The entity's own id only: the answer header naming the new id (its last
+    // path segment: Docker-Upload-UUID, Location). With `at` too, only the
+    // create answer has it there (and no entity in its body); without `at`
+    // (pointer ""), every answer has it only there.
+    std::string header;
+    bool in_create = true;      // fields: false = present only in read answers, not in the create answer
 };
 
 struct Reference {
@@ -86,6 +95,7 @@ struct Reference {
     bool required = false;
     std::string kind = "uuidv7";  // default: the id kind of the resource it points to
     bool kind_written = false;    // `kind:` was written (else it follows the resource)
+    bool in_create = true;        // false: the create answer lacks it; read answers have it
 };
 
 // One operation of a resource over gRPC: a unary method whose request is

@@ -9,22 +9,6 @@ namespace idconform::runner {
 
 namespace json = boost::json;
 
-namespace {
-
-// A check that wants a refusal: only 4xx statuses (404, [403, 404], 4xx).
-bool negative(const suite::Expect& e) {
-    if (!e.status) return false;
-    const suite::StatusExpect& s = *e.status;
-    if (s.negate || (s.exact.empty() && s.classes.empty())) return false;
-    for (int c : s.exact)
-        if (c / 100 != 4) return false;
-    for (int c : s.classes)
-        if (c != 4) return false;
-    return true;
-}
-
-}  // namespace
-
 EntityView entity_view(const suite::HttpRequest& h, const suite::Expect& expect, const Exchange& x,
                        const std::string& rule) {
     EntityView out;
@@ -46,7 +30,7 @@ EntityView entity_view(const suite::HttpRequest& h, const suite::Expect& expect,
         out.view->response->body = json::serialize(a[0]);
         return out;
     }
-    if (negative(expect)) return out;  // `[]` and the status judge a refusal as it is
+    if (expect.status && suite::is_refusal(*expect.status)) return out;  // `[]` and the status judge a refusal as it is
     if (a.empty()) {
         CheckResult c;
         c.rule = expect.rule.empty() ? rule : expect.rule;

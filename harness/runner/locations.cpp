@@ -47,6 +47,7 @@ void LocationBook::record(const std::string& resource, const std::string& id, st
             e.problem = "the create answer's Location '" + written + "' is on another origin (" +
                         (there.empty() ? e.url : there) + ") than base_url (" + here + "): not followed";
             e.url.clear();
+            if (!book.has_template) book.no_template = e.problem;
         }
     }
     if (e.problem.empty()) {

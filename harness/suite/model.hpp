@@ -94,6 +94,16 @@ struct StatusExpect : Positioned {
     std::optional<NotFound> not_found;
 };
 
+// A check that wants a refusal: only 4xx statuses (404, [403, 404], 4xx).
+[[nodiscard]] inline bool is_refusal(const StatusExpect& s) {
+    if (s.negate || (s.exact.empty() && s.classes.empty())) return false;
+    for (int c : s.exact)
+        if (c / 100 != 4) return false;
+    for (int c : s.classes)
+        if (c != 4) return false;
+    return true;
+}
+
 struct HeaderExpect : Positioned {
     std::string name;
     std::optional<std::string> equals;   // template

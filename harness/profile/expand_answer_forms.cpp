@@ -1,0 +1,243 @@
+// The answer forms of real APIs in pack instances (see expand_answer_forms.hpp).
+#include "profile/expand_answer_forms.hpp"
+
+#include <algorithm>
+#include <set>
+
+namespace idconform::profile::answer_forms {
+
+namespace json = boost::json;
+
+namespace {
+
+constexpr const char* own_id = "${res.id_at}";
+constexpr const char* read_back_var = "readback.id";
+
+// `${res.X}` in a pack's template replaced by the instance's value, so a
+// check's pointer can be compared with the profile's fields at expand time.
+std::string resolve_res(std::string t, const std::vector<suite::Variable>& vars) {
+    for (const auto& v : vars) {
+        if (v.name.rfind("res.", 0) != 0 || !v.value.is_string()) continue;
+        const std::string ph = "${" + v.name + "}";
+        for (auto at = t.find(ph); at != std::string::npos; at = t.find(ph, at)) {
+            t.replace(at, ph.size(), v.value.as_string().c_str());
+            at += v.value.as_string().size();
+        }
+    }
+    return t;
+}
+
+// Whether the answers of `op` name the entity's id in the profile's header
+// rather than at its JSON pointer: a create's always when `header` is
+// written, every answer's when no `at` is.
+bool id_in_header(const Resource& r, suite::Operation op) {
+    if (r.id.header.empty()) return false;
+    return op == suite::Operation::create || r.id.pointer.empty();
+}
+
+void id_from_header(const Resource& r, suite::Step& st) {
+    for (auto& id : st.expect.ids)
+        if (id.at && *id.at == own_id) {
+            id.at.reset();
+            id.header = r.id.header;
+        }
+    for (auto& c : st.captures)
+        if (c.from == suite::Capture::From::json && c.path == own_id) {
+            c.from = suite::Capture::From::header_id;
+            c.path = r.id.header;
+        }
+}
+
+// The JSON pointers a create answer of `r` lacks; `all`: it holds no entity
+// (the create answer names the id only in a header).
+struct Lacks {
+    bool all = false;
+    std::set<std::string> pointers;
+    [[nodiscard]] bool lacks(const std::string& p) const { return all || pointers.count(p) != 0; }
+    [[nodiscard]] bool any() const { return all || !pointers.empty(); }
+};
+
+Lacks create_lacks(const Resource& r) {
+    Lacks l;
+    l.all = !r.id.header.empty();
+    for (const auto& f : r.fields)
+        if (!f.in_create) l.pointers.insert(f.pointer);
+    for (const auto& ref : r.references)
+        if (!ref.in_create) l.pointers.insert("/" + ref.field);
+    return l;
+}
+
+std::string lacks_reason(const Resource& r, const Lacks& l) {
+    if (l.all)
+        return "the create answer of '" + r.name + "' names the new id only in its " + r.id.header + " header (" +
+               r.id.pos.str() + ") and holds no entity";
+    std::string fields;
+    for (const auto& p : l.pointers) fields += (fields.empty() ? "" : ", ") + p;
+    return "the create answer of '" + r.name + "' lacks " + fields + " (in_create: false)";
+}
+
+}  // namespace
+
+void add_read_backs(const Resource& r, const std::vector<suite::Variable>& vars, suite::Suite& s) {
+    const Lacks lacks = create_lacks(r);
+    if (!lacks.any()) return;
+    for (auto& c : s.cases) {
+        if (!c.skip.empty()) continue;
+        for (std::size_t i = 0; i < c.steps.size(); ++i) {
+            suite::Step& st = c.steps[i];
+            if (!st.is<suite::OpCall>()) continue;
+            const suite::OpCall call = st.as<suite::OpCall>();
+            if (call.op != suite::Operation::create || call.via_other) continue;
+            std::vector<suite::IdExpect> moved;
+            auto& ids = st.expect.ids;
+            for (auto it = ids.begin(); it != ids.end();) {
+                const bool own = it->at && *it->at == own_id;
+                if (it->at && !own && lacks.lacks(resolve_res(*it->at, vars))) {
+                    moved.push_back(std::move(*it));
+                    it = ids.erase(it);
+                } else {
+                    ++it;
+                }
+            }
+            if (moved.empty()) continue;
+            if (!r.read || st.repeat != 1) {
+                c.skip = "not applicable: " + lacks_reason(r, lacks) + ", and " +
+                         (r.read ? std::string("a repeated create is not read back")
+                                 : "the profile declares no read of '" + r.name + "' to judge it in");
+                break;
+            }
+            // The new id, wherever the answer names it (adapt_call moves the
+            // capture to the header), then a read of that entity.
+            suite::Capture cap;
+            cap.pos = st.pos;
+            cap.var = read_back_var;
+            cap.path = own_id;
+            st.captures.push_back(cap);
+            suite::Step back;
+            back.pos = st.pos;
+            std::string names;
+            for (const auto& m : moved) names += (names.empty() ? "" : ", ") + resolve_res(*m.at, vars);
+            back.name = "read the entity back: " + names + " (" + lacks_reason(r, lacks) + ")";
+            suite::OpCall rd;
+            rd.pos = call.pos;
+            rd.op = suite::Operation::read;
+            rd.id = std::string("${") + read_back_var + "}";
+            rd.principal = call.principal;
+            back.request = std::move(rd);
+            back.expect.pos = st.expect.pos;
+            back.expect.rule = st.expect.rule;
+            back.expect.advisory = st.expect.advisory;
+            suite::StatusExpect ok;
+            ok.pos = st.expect.pos;
+            ok.exact = {200};
+            back.expect.status = ok;
+            for (auto& m : moved) m.minted = false;  // a time window of the read, not of the create
+            back.expect.ids = std::move(moved);
+            c.steps.insert(c.steps.begin() + static_cast<std::ptrdiff_t>(i) + 1, std::move(back));
+            ++i;  // past the read-back
+        }
+    }
+}
+
+void add_location_probe(const Resource& r, suite::Suite& s) {
+    const bool at_location = (r.read && r.read->at_location) || (r.update && r.update->at_location) ||
+                             (r.del && r.del->at_location);
+    if (!at_location || !r.create) return;
+    auto creates = [](const suite::Step& st) {
+        return st.is<suite::OpCall>() && st.as<suite::OpCall>().op == suite::Operation::create &&
+               !st.as<suite::OpCall>().via_other;
+    };
+    if (std::any_of(s.setup.begin(), s.setup.end(), creates)) return;
+    bool addressed = false;
+    for (const auto& c : s.cases)
+        for (const auto& st : c.steps)
+            if (st.is<suite::OpCall>() && !creates(st) && !st.as<suite::OpCall>().via_other &&
+                suite::traits(st.as<suite::OpCall>().op).needs_id)
+                addressed = true;
+    if (!addressed) return;
+    suite::Step st;
+    st.pos = r.create->pos;
+    st.name = "create a '" + r.name + "' entity: its create answer's Location shows where other ids are addressed";
+    suite::OpCall call;
+    call.pos = r.create->pos;
+    call.op = suite::Operation::create;
+    call.principal = "owner";
+    st.request = std::move(call);
+    st.expect.pos = r.create->pos;
+    suite::StatusExpect ok;
+    ok.pos = r.create->pos;
+    ok.classes = {2};
+    st.expect.status = ok;
+    s.setup.push_back(std::move(st));
+}
+
+void adapt_call(const Resource& r, suite::Operation op, const Endpoint& ep, suite::Step& st, suite::HttpRequest& h) {
+    if (id_in_header(r, op)) id_from_header(r, st);
+    // Answers that carry the id only in a header carry no entity: a read
+    // that finds it may well answer 204 (a registry's upload status).
+    if (r.id.pointer.empty() && op == suite::Operation::read && st.expect.status && !st.expect.status->negate &&
+        st.expect.status->exact == std::vector<int>{200} && st.expect.status->classes.empty()) {
+        st.expect.status->exact.clear();
+        st.expect.status->classes = {2};
+    }
+    if (ep.at_location) h.location_of = r.name;
+    if (op == suite::Operation::read && ep.answers_array) {
+        h.entity_array = ep.items;
+        // `[]` is "not found" by the form itself: a refusal accepts it.
+        if (ep.items.empty() && !ep.not_found && st.expect.status && suite::is_refusal(*st.expect.status))
+            st.expect.status->not_found = suite::StatusExpect::NotFound{200, json::array()};
+    }
+}
+
+void adapt_create_answer(const Resource& r, suite::Step& st) {
+    if (!id_in_header(r, suite::Operation::create)) return;
+    id_from_header(r, st);
+    for (auto& c : st.captures)  // the setup's capture names the pointer itself
+        if (c.from == suite::Capture::From::json && c.path == r.id.pointer) {
+            c.from = suite::Capture::From::header_id;
+            c.path = r.id.header;
+        }
+}
+
+void adapt_cleanup(const Resource& r, suite::Cleanup& cl) {
+    cl.resource = r.name;
+    if (!r.id.header.empty()) cl.id_header = r.id.header;
+    if (r.del && r.del->at_location) cl.at_location = true;
+}
+
+void skip_inapplicable(const Resource& r, suite::Suite& s) {
+    for (auto& st : s.setup)  // plain http creates of the packs that do not use calls
+        if (st.cleanup && st.cleanup->resource.empty() && st.is<suite::HttpRequest>()) adapt_cleanup(r, *st.cleanup);
+    const char* vars[] = {"${res.read}", "${res.update}", "${res.delete}"};
+    const std::optional<Endpoint>* eps[] = {&r.read, &r.update, &r.del};
+    for (auto& c : s.cases) {
+        if (!c.skip.empty()) continue;
+        for (auto& st : c.steps) {
+            if (!st.is<suite::HttpRequest>()) continue;
+            auto& h = st.as<suite::HttpRequest>();
+            if (r.id.pointer.empty()) {
+                const bool edits_id = std::any_of(h.set.begin(), h.set.end(), [](const auto& kv) { return kv.first == own_id; }) ||
+                                      std::find(h.unset.begin(), h.unset.end(), own_id) != h.unset.end();
+                if (edits_id) {
+                    c.skip = "not applicable: the answers of '" + r.name + "' name its id only in the " + r.id.header +
+                             " header (" + r.id.pos.str() + "): no body holds an id for a request to change";
+                    break;
+                }
+            }
+            // Pack steps written as plain http (db-identifiers, viewable-id)
+            // address the entity by a path template.
+            for (std::size_t i = 0; i < std::size(vars); ++i) {
+                const auto& e = *eps[i];
+                if (!e || !h.location_of.empty()) continue;
+                if (e->at_location && h.path == vars[i])
+                    c.skip = "not applicable: this case addresses '" + r.name + "' by a path with its id, and the "
+                             "profile reads it at the create answer's Location (" + e->pos.str() + ")";
+                if (i == 0 && e->answers_array && h.path == vars[i] && !h.entity_array) h.entity_array = e->items;
+            }
+            if (st.cleanup && st.cleanup->resource.empty()) adapt_cleanup(r, *st.cleanup);
+            if (!c.skip.empty()) break;
+        }
+    }
+}
+
+}  // namespace idconform::profile::answer_forms

@@ -1,0 +1,45 @@
+// What the expander makes of the answer forms of real APIs (the profile
+// side is load_answer_forms.cpp): a new id named only in an answer header,
+// entities addressed at their create answer's Location, reads answering an
+// array, fields the create answer lacks. Called from expand.cpp's Instance;
+// internal to harness/profile/.
+#pragma once
+
+#include "profile/profile.hpp"
+#include "suite/model.hpp"
+
+#include <vector>
+
+namespace idconform::profile::answer_forms {
+
+// Before the calls are bound: a create call whose id checks judge what its
+// answer lacks (a field declared in_create: false, or anything but the id
+// when the create answer names the id only in a header) keeps its other
+// checks, captures its new id and is followed by a read of that entity that
+// judges the moved checks. `vars` are the instance's res.* variables.
+void add_read_backs(const Resource& r, const std::vector<suite::Variable>& vars, suite::Suite& s);
+
+// Before the calls are bound: a suite that addresses entities of `r` at a
+// Location URL but creates none in its setup (nil-max) gets a setup create,
+// so that the URL around another id (Nil, Max) is known.
+void add_location_probe(const Resource& r, suite::Suite& s);
+
+// A call of `op` bound to the HTTP request `h` of endpoint `ep`: the id
+// checks and captures of the entity's own id (`${res.id_at}`) read the header
+// the profile names; a `{location}` endpoint goes to the create answer's
+// Location; a read answering an array is judged by its one element.
+void adapt_call(const Resource& r, suite::Operation op, const Endpoint& ep, suite::Step& st, suite::HttpRequest& h);
+
+// The id checks and captures of a create of `r` (a setup step made for
+// references) read the header the profile names.
+void adapt_create_answer(const Resource& r, suite::Step& st);
+
+// How an entity of `r` is found after its create and deleted at the end.
+void adapt_cleanup(const Resource& r, suite::Cleanup& cl);
+
+// After binding: cases that need what this resource's answers do not have
+// (an id in a body for an update body to change, a path template where the
+// profile names the Location URL) are reported as not applicable, saying why.
+void skip_inapplicable(const Resource& r, suite::Suite& s);
+
+}  // namespace idconform::profile::answer_forms

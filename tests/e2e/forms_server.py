@@ -1,0 +1,322 @@
+#!/usr/bin/env python3
+# Fixture APIs shaped like real ones that the default profile form cannot
+# describe, for the end-to-end tests of the answer forms (forms.sh; profiles
+# in tests/e2e/forms/). Loopback only, standard library only. Each mode is a
+# conforming API; --defect NAME adds one deliberate violation that the form
+# lets the packs catch.
+#
+#   registry   uploads as in a container registry (OCI distribution): POST
+#              /v2/probe/blobs/uploads/ answers 202 with an empty body, the new
+#              id (UUIDv4) only in Docker-Upload-UUID and in Location
+#              (/v2/probe/blobs/uploads/<id>?_state=<token>); GET, PATCH and
+#              DELETE at that URL; GET answers 204 with the id in the header.
+#              Owned by the principal that created them (Bearer alice / bob).
+#              defects: v1-ids (time-based v1 ids: DATA-ID-003),
+#                       case-insensitive (an upper-case id finds the upload: DATA-ID-002)
+#   postgrest  a PostgREST-style table API: reads GET /products?id=eq.<id>
+#              answer [row] or [] (row-level security: another principal's rows
+#              are not there), create/update answer one object with
+#              Accept: application/vnd.pgrst.object+json, a filter on
+#              category_id=eq.<id>, strict uuid input (400 otherwise).
+#              defects: lenient-uuid (PostgreSQL's uuid input: upper case,
+#                       braces and no hyphens are read as the same id: DATA-ID-002)
+#   location   POST /v1/widgets answers 202 with an empty body and an
+#              absolute Location (the only place of the new id); GET/PATCH/
+#              DELETE at that URL; the widget's tracking_id (UUIDv4) is only in
+#              read answers. Categories answer 201 with a relative Location and
+#              a body without their audit_id (only in reads).
+#              defects: tracking-v7 (a v7 tracking_id, seen only by reading
+#                       back: DATA-ID-003), location-other-origin (Location on
+#                       another origin: never followed)
+#
+# Usage: forms_server.py MODE [--defect NAME] PORT_FILE  (writes the port)
+import json
+import os
+import re
+import secrets
+import sys
+import threading
+import time
+import uuid
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, unquote, urlsplit
+
+CANON = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$")
+LOCK = threading.Lock()
+
+
+def uuid7():
+    ms = int(time.time() * 1000)
+    b = bytearray(ms.to_bytes(6, "big") + secrets.token_bytes(10))
+    b[6] = (b[6] & 0x0F) | 0x70
+    b[8] = (b[8] & 0x3F) | 0x80
+    return str(uuid.UUID(bytes=bytes(b)))
+
+
+def lenient(text):
+    """PostgreSQL's uuid input: case, braces and missing hyphens are accepted."""
+    t = text.strip()
+    if t.startswith("{") and t.endswith("}"):
+        t = t[1:-1]
+    t = t.replace("-", "").lower()
+    if not re.fullmatch(r"[0-9a-f]{32}", t):
+        return None
+    return str(uuid.UUID(t))
+
+
+class Store:
+    def __init__(self):
+        self.rows = {}  # table -> id -> row (with "_owner")
+
+
+STORE = Store()
+MODE = "registry"
+DEFECT = ""
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # headers and body go in separate writes
+
+    def log_message(self, *args):
+        pass
+
+    # -------------------------------------------------------------- helpers
+    def principal(self):
+        auth = self.headers.get("Authorization", "")
+        return auth[len("Bearer "):] if auth.startswith("Bearer ") else ""
+
+    def body_json(self):
+        n = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(n) if n else b""
+        if not raw:
+            return None
+        try:
+            return json.loads(raw)
+        except ValueError:
+            return "bad"
+
+    def answer(self, status, body=None, headers=None):
+        data = b"" if body is None else json.dumps(body).encode()
+        self.send_response(status)
+        for k, v in (headers or {}).items():
+            self.send_header(k, v)
+        if body is not None:
+            self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        if data and self.command != "HEAD":
+            self.wfile.write(data)
+
+    def origin(self):
+        return "http://127.0.0.1:%d" % self.server.server_address[1]
+
+    def do_GET(self):
+        self.route()
+
+    def do_POST(self):
+        self.route()
+
+    def do_PATCH(self):
+        self.route()
+
+    def do_PUT(self):
+        self.route()
+
+    def do_DELETE(self):
+        self.route()
+
+    def route(self):
+        if not self.headers.get("Host", "").startswith("127.0.0.1"):
+            print("request for another origin: Host " + self.headers.get("Host", ""), file=sys.stderr, flush=True)
+        try:
+            {"registry": self.registry, "postgrest": self.postgrest, "location": self.location}[MODE]()
+        except BrokenPipeError:
+            pass
+
+    # ------------------------------------------------------------- registry
+    def registry(self):
+        u = urlsplit(self.path)
+        base = "/v2/probe/blobs/uploads/"
+        self.body_json()  # read first: an early answer must not leave it on the connection
+        who = self.principal()
+        if not who:
+            return self.answer(401, {"errors": [{"code": "UNAUTHORIZED"}]})
+        uploads = STORE.rows.setdefault("uploads", {})
+        if u.path == base and self.command == "POST":
+            new = str(uuid.uuid1()) if DEFECT == "v1-ids" else str(uuid.uuid4())
+            with LOCK:
+                uploads[new] = {"_owner": who, "offset": 0}
+            return self.answer(202, None, {"Location": base + new + "?_state=" + secrets.token_urlsafe(12),
+                                           "Docker-Upload-UUID": new, "Range": "0-0"})
+        if not u.path.startswith(base):
+            return self.answer(404, {"errors": [{"code": "NAME_UNKNOWN"}]})
+        raw = unquote(u.path[len(base):])
+        key = raw.lower() if DEFECT == "case-insensitive" else raw
+        with LOCK:
+            up = uploads.get(key)
+            if up is None or up["_owner"] != who:
+                return self.answer(404, {"errors": [{"code": "BLOB_UPLOAD_UNKNOWN"}]})
+            if self.command == "GET":
+                return self.answer(204, None, {"Docker-Upload-UUID": key, "Range": "0-%d" % up["offset"]})
+            if self.command == "PATCH":
+                up["offset"] += 1
+                return self.answer(202, None, {"Location": base + key + "?_state=" + secrets.token_urlsafe(12),
+                                               "Docker-Upload-UUID": key, "Range": "0-%d" % up["offset"]})
+            if self.command == "DELETE":
+                del uploads[key]
+                return self.answer(204)
+        return self.answer(405, {"errors": [{"code": "UNSUPPORTED"}]})
+
+    # ------------------------------------------------------------ postgrest
+    def pg_id(self, text):
+        if DEFECT == "lenient-uuid":
+            return lenient(text)
+        return text if CANON.match(text) else None
+
+    def pg_error(self, status, code, message):
+        return self.answer(status, {"code": code, "message": message, "details": None, "hint": None})
+
+    def postgrest(self):
+        u = urlsplit(self.path)
+        table = u.path.strip("/")
+        if table not in ("products", "categories"):
+            return self.pg_error(404, "PGRST205", "Could not find the table")
+        who = self.principal()
+        if not who:
+            return self.pg_error(401, "PGRST302", "Anonymous access is disabled")
+        rows = STORE.rows.setdefault(table, {})
+        body = self.body_json()  # read first: an early answer must not leave it on the connection
+        single = "vnd.pgrst.object" in self.headers.get("Accept", "")
+        filters = {}
+        for k, vs in parse_qs(u.query, keep_blank_values=True).items():
+            v = vs[0]
+            if not v.startswith("eq."):
+                return self.pg_error(400, "PGRST100", "unknown operator in " + k)
+            want = self.pg_id(v[3:]) if k in ("id", "category_id", "parent_id") else v[3:]
+            if want is None:
+                return self.pg_error(400, "22P02", "invalid input syntax for type uuid")
+            filters[k] = want
+
+        def visible():
+            return [r for r in rows.values() if r["_owner"] == who and all(r.get(k) == v for k, v in filters.items())]
+
+        def public(r):
+            return {k: v for k, v in r.items() if not k.startswith("_")}
+
+        if self.command == "GET":
+            with LOCK:
+                return self.answer(200, [public(r) for r in visible()])
+        if self.command == "POST":
+            if not isinstance(body, dict):
+                return self.pg_error(400, "PGRST102", "Empty or invalid json")
+            row = {"id": uuid7(), "name": body.get("name")}
+            if table == "products":
+                for ref, required, target in (("category_id", True, "categories"), ("parent_id", False, "products")):
+                    v = body.get(ref)
+                    if v is None:
+                        if required:
+                            return self.pg_error(400, "23502", 'null value in column "%s" violates not-null' % ref)
+                        row[ref] = None
+                        continue
+                    canon = self.pg_id(v) if isinstance(v, str) else None
+                    if canon is None:
+                        return self.pg_error(400, "22P02", "invalid input syntax for type uuid")
+                    if canon not in STORE.rows.get(target, {}):
+                        return self.pg_error(409, "23503", "violates foreign key constraint")
+                    row[ref] = canon
+                row["price"] = body.get("price")
+            with LOCK:
+                row["_owner"] = who
+                rows[row["id"]] = row
+            out = public(row)
+            return self.answer(201, out if single else [out])
+        if self.command in ("PATCH", "DELETE"):
+            if "id" not in filters:
+                return self.pg_error(400, "21000", "UPDATE/DELETE requires a WHERE clause")
+            with LOCK:
+                hit = visible()
+                if not hit:  # this API refuses to change nothing (a pre-request check)
+                    return self.pg_error(404, "PGRST116", "The result contains 0 rows")
+                row = hit[0]
+                if self.command == "DELETE":
+                    del rows[row["id"]]
+                    return self.answer(204)
+                if isinstance(body, dict):
+                    for k, v in body.items():
+                        if k in ("name", "price"):
+                            row[k] = v
+                out = public(row)
+                return self.answer(200, out if single else [out])
+        return self.pg_error(405, "PGRST117", "Unsupported HTTP method")
+
+    # ------------------------------------------------------------- location
+    def location(self):
+        u = urlsplit(self.path)
+        body = self.body_json()  # read first: an early answer must not leave it on the connection
+        who = self.principal()
+        if not who:
+            return self.answer(401, {"error": "unauthorized"})
+        parts = u.path.strip("/").split("/")
+        if len(parts) < 2 or parts[0] != "v1" or parts[1] not in ("widgets", "categories"):
+            return self.answer(404, {"error": "no such route"})
+        table = parts[1]
+        rows = STORE.rows.setdefault(table, {})
+        if len(parts) == 2:
+            if self.command != "POST":
+                return self.answer(405, {"error": "method not allowed"})
+            if not isinstance(body, dict):
+                return self.answer(400, {"error": "a JSON object is required"})
+            row = {"id": uuid7(), "name": body.get("name"), "_owner": who}
+            if table == "widgets":
+                ref = body.get("category_id")
+                if not isinstance(ref, str) or not CANON.match(ref) or ref not in STORE.rows.get("categories", {}):
+                    return self.answer(400, {"error": "category_id must name a category"})
+                row["category_id"] = ref
+                row["tracking_id"] = uuid7() if DEFECT == "tracking-v7" else str(uuid.uuid4())
+            else:
+                row["audit_id"] = str(uuid.uuid4())
+            with LOCK:
+                rows[row["id"]] = row
+            if table == "widgets":
+                origin = "http://localhost:%d" % self.server.server_address[1] if DEFECT == "location-other-origin" \
+                    else self.origin()
+                return self.answer(202, None, {"Location": origin + "/v1/widgets/" + row["id"]})
+            return self.answer(201, {"id": row["id"], "name": row["name"]},
+                               {"Location": "/v1/categories/" + row["id"]})
+        key = unquote("/".join(parts[2:]))
+        with LOCK:
+            row = rows.get(key)
+            if row is None or row["_owner"] != who:
+                return self.answer(404, {"error": "not found"})
+            if self.command == "GET":
+                return self.answer(200, {k: v for k, v in row.items() if not k.startswith("_")})
+            if self.command == "PATCH":
+                if isinstance(body, dict) and isinstance(body.get("name"), str):
+                    row["name"] = body["name"]
+                return self.answer(200, {k: v for k, v in row.items() if not k.startswith("_")})
+            if self.command == "DELETE":
+                del rows[key]
+                return self.answer(204)
+        return self.answer(405, {"error": "method not allowed"})
+
+
+def main():
+    global MODE, DEFECT
+    args = sys.argv[1:]
+    MODE = args.pop(0)
+    if args and args[0] == "--defect":
+        DEFECT = args[1]
+        args = args[2:]
+    port_file = args[0]
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    srv.daemon_threads = True
+    tmp = port_file + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(str(srv.server_address[1]))
+    os.replace(tmp, port_file)
+    srv.serve_forever()
+
+
+if __name__ == "__main__":
+    main()
