@@ -13,6 +13,9 @@ EntityView entity_view(const suite::HttpRequest& h, const suite::Expect& expect,
                        const std::string& rule) {
     EntityView out;
     if (!h.entity_array || !x.response || x.response->status / 100 != 2) return out;
+    // A refusal is judged on the answer as it came: `[]` is the not-found
+    // answer, anything else a 2xx the check reports as the server sent it.
+    if (expect.status && suite::is_refusal(*expect.status)) return out;
     BodyJson body(*x.response);
     const json::value* root = body.view();
     if (!root) return out;  // not JSON: the checks that need the body say so themselves
@@ -30,7 +33,6 @@ EntityView entity_view(const suite::HttpRequest& h, const suite::Expect& expect,
         out.view->response->body = json::serialize(a[0]);
         return out;
     }
-    if (expect.status && suite::is_refusal(*expect.status)) return out;  // `[]` and the status judge a refusal as it is
     if (a.empty()) {
         CheckResult c;
         c.rule = expect.rule.empty() ? rule : expect.rule;

@@ -1,0 +1,130 @@
+# forms.sh MODE [DEFECT]: idconform against a fixture API that needs one of
+# the profile's answer forms (tests/e2e/forms_server.py MODE, the profile
+# tests/e2e/forms/MODE.target.yaml): a registry's uploads (the id only in
+# Docker-Upload-UUID and Location, everything at the Location URL), a
+# PostgREST-style table (reads answering [row] or []), an API naming new
+# entities only by an absolute Location with fields only in read answers.
+# Conforming: exit 0, nothing fails, the cases the form makes possible ran.
+# With a defect: exactly the failures of the rule it breaks (each `must`
+# line below at least once) and nothing else.
+source "$(dirname "$0")/lib.sh"
+mode=$1 defect=${2:-}
+port_file="$WORK/port"
+log="$WORK/server.log"
+python3 "$(dirname "$0")/forms_server.py" "$mode" ${defect:+--defect "$defect"} "$port_file" 2>"$log" &
+PIDS+=($!)
+for _ in $(seq 1 100); do [ -s "$port_file" ] && break; sleep 0.1; done
+[ -s "$port_file" ] || { cat "$log" >&2; fail "forms_server.py $mode did not start"; }
+BASE_URL="http://127.0.0.1:$(cat "$port_file")"
+run_idconform --target "$(dirname "$0")/forms/$mode.target.yaml"
+
+# must RULE GLOB: a failure of RULE whose name matches GLOB; ran RULE GLOB: a
+# case that passed; skip RULE GLOB TEXT: skipped saying TEXT; error GLOB
+# TEXT: an error whose message holds TEXT (nothing else may fail or err).
+check() {
+  python3 - "$WORK/junit.xml" "$@" <<'PY'
+import sys, fnmatch, xml.etree.ElementTree as ET
+junit, lines = sys.argv[1], [l.split("|") for l in sys.argv[2:]]
+problems, hits = [], [0] * len(lines)
+for tc in ET.parse(junit).iter("testcase"):
+    cls, name = tc.get("classname"), tc.get("name")
+    rule = cls.split(".", 1)[1] if "." in cls else cls
+    bad = tc.find("failure") if tc.find("failure") is not None else tc.find("error")
+    skipped = tc.find("skipped")
+    for i, l in enumerate(lines):
+        kind = l[0]
+        if kind in ("must", "ran", "skip") and (l[1] != rule or not fnmatch.fnmatchcase(name, l[2])):
+            continue
+        if kind == "must" and bad is not None and bad.tag == "failure":
+            hits[i] += 1
+        elif kind == "ran" and bad is None and skipped is None:
+            hits[i] += 1
+        elif kind == "skip" and skipped is not None and l[3] in skipped.get("message", ""):
+            hits[i] += 1
+        elif kind == "error" and bad is not None and bad.tag == "error" and fnmatch.fnmatchcase(name, l[1]) \
+                and l[2] in bad.get("message", ""):
+            hits[i] += 1
+    if bad is not None:
+        allowed = any((l[0] == "must" and bad.tag == "failure" and l[1] == rule and fnmatch.fnmatchcase(name, l[2]))
+                      or (l[0] == "error" and bad.tag == "error" and fnmatch.fnmatchcase(name, l[1])
+                          and l[2] in bad.get("message", "")) for l in lines)
+        if not allowed:
+            problems.append("unexpected %s: %s > %s: %s" % (bad.tag, cls, name, bad.get("message")))
+for l, n in zip(lines, hits):
+    if n == 0:
+        problems.append("not seen: " + " ".join(l))
+for p in problems:
+    print("FAIL: " + p, file=sys.stderr)
+sys.exit(1 if problems else 0)
+PY
+}
+
+case "$mode/$defect" in
+registry/)
+  expect_code 0
+  check "ran|DATA-ID-003|a create mints a v4 id for an entity declared uuidv4" \
+        "ran|DATA-ID-003|the Location header of a create names a v4 id*" \
+        "ran|DATA-ID-002|a mutated live id in a read path is rejected [[]upper-case]" \
+        "ran|DATA-ID-002|a mutated live id in a delete path deletes nothing*" \
+        "ran|DATA-ID-004|another principal cannot read the entity by its id" \
+        "ran|DATA-ID-006|the id is unchanged after an update" \
+        "ran|DATA-ID-006|the id of a deleted entity never comes back*" \
+        "ran|nil-max|Nil and Max as read path ids are never answered with an entity*" \
+        "skip|DATA-ID-006|the id is unchanged after an update whose body carries another id|only in the Docker-Upload-UUID header" ;;
+registry/v1-ids)
+  expect_code 1
+  check "must|DATA-ID-003|a create mints a v4 id for an entity declared uuidv4" \
+        "must|DATA-ID-003|the Location header of a create names a v4 id*" ;;
+registry/case-insensitive)
+  expect_code 1
+  check "must|DATA-ID-002|a mutated live id in a read path is rejected [[]upper-case]" \
+        "must|DATA-ID-002|a mutated live id in a read path is rejected [[]mixed-case]" \
+        "must|DATA-ID-002|a mutated live id in an update path is rejected*" \
+        "must|DATA-ID-002|a mutated live id in a delete path deletes nothing*" ;;
+postgrest/)
+  expect_code 0
+  check "ran|DATA-ID-002|reading the live entity returns its id unchanged and canonical" \
+        "ran|DATA-ID-002|a mutated live id in a read path is rejected*" \
+        "ran|DATA-ID-002|a mutated live id in a delete path deletes nothing*" \
+        "ran|DATA-ID-004|another principal cannot read the entity by its id" \
+        "ran|DATA-ID-006|the id is unchanged after an update" \
+        "ran|DATA-ID-007|an optional reference sent as null comes back null or omitted" \
+        "ran|nil-max|Nil and Max as read path ids are never answered with an entity*" ;;
+postgrest/lenient-uuid)
+  # The mutated delete removes the live row: the read after it answers []
+  # (not found), which the array form reports instead of passing on the 200.
+  # The cleanup's own read-back of a row already gone answers 200 [] and is
+  # still taken for "remains" (the cleanup's not_found handling, issue #13
+  # section 2 part B), so its error is tolerated here.
+  expect_code 1
+  check "must|DATA-ID-002|a mutated live id in a read path is rejected [[]upper-case]" \
+        "must|DATA-ID-002|a mutated live id in a read path is rejected [[]braces]" \
+        "must|DATA-ID-002|a mutated live id in a read path is rejected*" \
+        "must|DATA-ID-002|a mutated live id in an update path is rejected*" \
+        "must|DATA-ID-002|a mutated live id in a delete path deletes nothing*" \
+        "must|DATA-ID-002|a mutated reference in a list query parameter is rejected*" \
+        "must|DATA-ID-002|a mutated reference in a create body is rejected*" \
+        "error|cleanup|could not delete" ;;
+location/)
+  expect_code 0
+  check "ran|DATA-ID-001|a create mints a v7 id in the body, inside the request window" \
+        "ran|DATA-ID-001|the Location header of a create names a v7 id minted now" \
+        "ran|DATA-ID-003|a v4 field of a new entity holds a v4 id*" \
+        "ran|DATA-ID-002|a mutated live id in a read path is rejected*" \
+        "ran|DATA-ID-004|another principal cannot delete the entity by its id" \
+        "ran|DATA-ID-006|the id is unchanged after an update whose body carries another id" \
+        "ran|nil-max|Nil and Max as delete path ids are rejected*" ;;
+location/tracking-v7)
+  expect_code 1
+  check "must|DATA-ID-003|a v4 field of a new entity holds a v4 id*" ;;
+location/location-other-origin)
+  # Never followed: each request at the Location is an error saying why,
+  # and the server never sees a request for the other origin.
+  expect_code 2
+  check "error|*|on another origin" "error|*|was not created by this run" "error|cleanup|could not delete"
+  ! grep -q "request for another origin" "$log" || fail "a request went to the Location's other origin"
+  ;;
+*) fail "unknown scenario $mode/$defect" ;;
+esac
+junit_valid
+echo "ok: forms $mode${defect:+ --defect $defect}: exit $CODE"
