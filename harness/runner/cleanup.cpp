@@ -110,15 +110,23 @@ void register_created(SuiteRun& run, const suite::Cleanup& cl, const Request& re
         return;
     }
     if (cl.at_location) {
-        // Deleted where its create answer said it is; no URL to rebuild
-        // around another id (re-keys are not followed there).
+        // Deleted where its create answer said it is; a re-key (an update
+        // answering another id) is followed where the id sits in that URL.
         SuiteRun::Created c;
         c.id = id;
+        c.id_at = id_at;
         c.request.transport = req.transport;
         c.request.method = "DELETE";
         auto url = run.locations.url_for(cl.resource, id);
-        if (url && location) c.request.url = *url;
-        else c.problem = "no way to delete " + id + ": " + (location ? url.error() : "the create answer has no Location header");
+        if (url && location) {
+            c.request.url = *url;
+            const std::string seg = encoded_segment(id);
+            const auto at = url->find(seg, url->find("//") == std::string::npos ? 0 : url->find('/', url->find("//") + 2));
+            if (at != std::string::npos && url->find(seg, at + seg.size()) == std::string::npos) {
+                c.url_prefix = url->substr(0, at);
+                c.url_suffix = url->substr(at + seg.size());
+            }
+        } else c.problem = "no way to delete " + id + ": " + (location ? url.error() : "the create answer has no Location header");
         for (const auto& h : req.headers)
             if (!steps::iequals(h.name, "content-type")) c.request.headers.push_back(h);
         c.request.secret_headers = req.secret_headers;

@@ -1,0 +1,223 @@
+// The answer forms of real APIs in the profile loader and the expander
+// (load_answer_forms.cpp, expand_answer_forms.cpp), with the real packs: the
+// new id only in an answer header, read/update/delete at the create answer's
+// Location, reads answering an array, fields only in read answers.
+#include "test_support.hpp"
+
+using namespace idconform;
+using namespace idconform::profile;
+using namespace idconform::profile::testing;
+
+namespace {
+
+const std::string packs_dir = source_file("suites/packs");
+
+// `extra` goes under the resource `items` (line 7 on), after its create.
+std::string api(const std::string& extra, const std::string& packs = "[data-id, nil-max]") {
+    return "name: api\n"                                  // 1
+           "base_url: http://127.0.0.1:9\n"               // 2
+           "principals: {a: {}}\n"                        // 3
+           "packs: " + packs + "\n"                       // 4
+           "resources:\n"                                 // 5
+           "  items:\n"                                   // 6
+           "    create: {path: /items, body: {n: 1}}\n" + // 7
+           extra;
+}
+
+Profile loaded(const std::string& text) {
+    const LoadResult r = load_profile_text(text, "api.yaml");
+    INFO(dump(r.diagnostics));
+    REQUIRE(r.profile);
+    return *r.profile;
+}
+
+const suite::Suite& instance(const Expansion& e, const std::string& name) {
+    for (const auto& s : e.suites)
+        if (s.name == name) return s;
+    FAIL("no suite " << name);
+    return e.suites.front();
+}
+
+const suite::Case& case_named(const suite::Suite& s, const std::string& name) {
+    for (const auto& c : s.cases)
+        if (c.name == name) return c;
+    FAIL("no case " << name << " in " << s.name);
+    return s.cases.front();
+}
+
+Expansion expanded(const std::string& text) {
+    const Expansion e = expand(loaded(text), packs_dir);
+    INFO(dump(e.diagnostics));
+    REQUIRE(e.diagnostics.empty());
+    return e;
+}
+
+}  // namespace
+
+TEST_CASE("id: {header: ...} loads: without `at` no answer has the id in a body; with it, read answers do") {
+    Profile p = loaded(api("    id: {header: Docker-Upload-UUID, kind: uuidv4}\n"));
+    CHECK(p.resources[0].id.header == "Docker-Upload-UUID");
+    CHECK(p.resources[0].id.pointer.empty());
+    CHECK(p.resources[0].id.kind == "uuidv4");
+    p = loaded(api("    id: {at: /id, header: Location}\n"));
+    CHECK(p.resources[0].id.header == "Location");
+    CHECK(p.resources[0].id.pointer == "/id");
+}
+
+TEST_CASE("id header errors: not a header name, on a field, in_create on the own id") {
+    only_error(api("    id: {header: \"X Id\"}\n"), 8, 18, "'X Id' is not a header name", "header: Docker-Upload-UUID");
+    only_error(api("    fields: {tracking_id: {header: X-Tracking}}\n"), 8, 28,
+               "'header' is for the entity's own id, not for field 'tracking_id'", "id: {header: Location}");
+    only_error(api("    id: {at: /id, in_create: false}\n"), 8, 19,
+               "'in_create' is for the entity's other fields and references, not its own id", "header: Location");
+    only_error(api("    id: {header: [Location]}\n"), 8, 18, "expected a string here, found a list", "header: Location");
+}
+
+TEST_CASE("path \"{location}\" loads for read, update and delete, and nowhere else") {
+    const Profile p = loaded(api("    read: {path: \"{location}\"}\n    update: {path: \"{location}\", body: {n: 2}}\n"
+                                 "    delete: {path: \"{location}\"}\n"));
+    CHECK(p.resources[0].read->at_location);
+    CHECK(p.resources[0].update->at_location);
+    CHECK(p.resources[0].del->at_location);
+    CHECK_FALSE(p.resources[0].create->at_location);
+    only_error(api("    list: {path: \"{location}\"}\n"), 8, 18, "the list path cannot be '{location}'",
+               "a list goes to the collection");
+    only_error(api("    put: {path: \"{location}\"}\n"), 8, 17, "the put path cannot be '{location}'",
+               "only read, update and delete");
+    only_error(api("    read: {path: \"{location}/x\"}\n"), 8, 19, "'{location}' must be the whole read path",
+               "path: \"{location}\"");
+}
+
+TEST_CASE("a Location path needs a create that answers a Location") {
+    only_error(api("    read: {path: \"{location}\"}\n    location: false\n"), 8, 11,
+               "the read of 'items' goes to the create answer's Location, but the profile says it has none "
+               "(location: false)",
+               "remove location: false");
+    only_error(api("  other:\n    read: {path: \"{location}\"}\n"), 9, 11,
+               "the read of 'other' goes to the create answer's Location, but 'other' has no create",
+               "give 'other' a create");
+}
+
+TEST_CASE("a read with items answers an array; not at a Location") {
+    const Profile p = loaded(api("    read: {path: \"/items?id=eq.{id}\", items: \"\"}\n"));
+    CHECK(p.resources[0].read->answers_array);
+    CHECK(p.resources[0].read->items.empty());
+    CHECK(p.resources[0].read->path == "/items?id=eq.{id}");
+    only_error(api("    read: {path: \"{location}\", items: \"\"}\n"), 8, 11,
+               "a read at the create answer's Location cannot answer an array", "items: says the read filters");
+    only_error(api("    read: {path: \"/items?id=eq.{id}\", items: data}\n"), 8, 46, "bad JSON pointer 'data'", "a JSON pointer starts with '/'");
+}
+
+TEST_CASE("in_create: false on fields and references; it needs a read") {
+    const Profile p = loaded(api("    read: {path: \"/items/{id}\"}\n"
+                                 "    fields: {audit_id: {kind: uuidv4, in_create: false}}\n"
+                                 "    references: {owner_id: {resource: items, in_create: false}}\n"));
+    CHECK_FALSE(p.resources[0].fields[0].in_create);
+    CHECK_FALSE(p.resources[0].references[0].in_create);
+    only_error(api("    fields: {audit_id: {kind: uuidv4, in_create: false}}\n"), 8, 5,
+               "'items' has the field /audit_id only in read answers, but no read endpoint", "add read:");
+    only_error(api("    read: {path: \"/items/{id}\"}\n    fields: {audit_id: {in_create: maybe}}\n"), 9, 36,
+               "expected a boolean here, found 'maybe'", "in_create: true");
+}
+
+TEST_CASE("expansion: a header id is captured and judged in the header, on creates only when reads hold it at `at`") {
+    const Expansion e = expanded(api("    read: {path: \"/items/{id}\"}\n    update: {path: \"/items/{id}\", body: {n: 2}}\n"
+                                     "    id: {at: /id, header: Location}\n"));
+    const suite::Suite& s = instance(e, "data-id-002 items");
+    REQUIRE(!s.setup.empty());
+    const suite::Step& create = s.setup.back();
+    REQUIRE(create.captures.size() == 1);
+    CHECK(create.captures[0].from == suite::Capture::From::header_id);
+    CHECK(create.captures[0].path == "Location");
+    REQUIRE(create.cleanup);
+    CHECK(create.cleanup->id_header == "Location");
+    CHECK(create.cleanup->resource == "items");
+    // The read answers hold the id at /id: judged there.
+    const suite::Case& rd = case_named(s, "reading the live entity returns its id unchanged and canonical");
+    REQUIRE(rd.steps[0].expect.ids.size() == 1);
+    CHECK(rd.steps[0].expect.ids[0].at.value_or("") == "${res.id_at}");
+    // DATA-ID-001's body case judges the new id where the create answer has it.
+    const suite::Suite& s1 = instance(e, "data-id-001 items");
+    const suite::Case& minted = case_named(s1, "a create mints a v7 id in the body, inside the request window");
+    REQUIRE(minted.steps[0].expect.ids.size() == 1);
+    CHECK(minted.steps[0].expect.ids[0].header.value_or("") == "Location");
+    CHECK_FALSE(minted.steps[0].expect.ids[0].at);
+}
+
+TEST_CASE("expansion: a header-only id: every answer judged in the header, reads may answer 204, body id edits not applicable") {
+    const Expansion e = expanded(api("    read: {path: \"{location}\"}\n    update: {method: PATCH, path: \"{location}\"}\n"
+                                     "    delete: {path: \"{location}\"}\n    id: {header: Docker-Upload-UUID, kind: uuidv4}\n"));
+    const suite::Suite& s = instance(e, "data-id-006 items");
+    const suite::Case& upd = case_named(s, "the id is unchanged after an update");
+    REQUIRE(upd.steps.size() == 2);
+    const auto& h = upd.steps[0].as<suite::HttpRequest>();
+    CHECK(h.location_of == "items");
+    CHECK(upd.steps[0].expect.ids[0].header.value_or("") == "Docker-Upload-UUID");
+    const auto& read = upd.steps[1];
+    CHECK(read.as<suite::HttpRequest>().location_of == "items");
+    CHECK(read.expect.status->exact.empty());
+    CHECK(read.expect.status->classes == std::vector<int>{2});
+    const suite::Case& body = case_named(s, "the id is unchanged after an update whose body carries another id");
+    CHECK(body.skip.find("not applicable: the answers of 'items' name its id only in the Docker-Upload-UUID header") == 0);
+    // Deleted where the create answer said it is.
+    REQUIRE(s.setup.back().cleanup);
+    CHECK(s.setup.back().cleanup->at_location);
+    // nil-max creates nothing in its setup: one create shows where other ids go.
+    const suite::Suite& nm = instance(e, "nil-max items");
+    REQUIRE(nm.setup.size() == 1);
+    CHECK(nm.setup[0].is<suite::HttpRequest>());
+    CHECK(nm.setup[0].as<suite::HttpRequest>().path == "/items");
+    CHECK(nm.setup[0].name.find("Location") != std::string::npos);
+}
+
+TEST_CASE("expansion: an array read is judged by its element; a refusal accepts []") {
+    const Expansion e = expanded(api("    read: {path: \"/items?id=eq.{id}\", items: \"\"}\n    delete: {path: \"/items?id=eq.{id}\"}\n"));
+    const suite::Suite& s = instance(e, "data-id-002 items");
+    const suite::Case& rd = case_named(s, "reading the live entity returns its id unchanged and canonical");
+    const auto& h = rd.steps[0].as<suite::HttpRequest>();
+    REQUIRE(h.entity_array);
+    CHECK(h.entity_array->empty());
+    CHECK_FALSE(rd.steps[0].expect.status->not_found);  // a read that wants the entity: [] is a failure
+    const suite::Case& neg = case_named(s, "a mutated live id in a read path is rejected");
+    REQUIRE(neg.steps[0].expect.status->not_found);
+    CHECK(neg.steps[0].expect.status->not_found->status == 200);
+    CHECK(neg.steps[0].expect.status->not_found->body == boost::json::array());
+    // The delete is not a read: no array form there.
+    const suite::Case& del = case_named(s, "a mutated live id in a delete path deletes nothing");
+    CHECK_FALSE(del.steps[0].as<suite::HttpRequest>().entity_array);
+    CHECK(del.steps[1].as<suite::HttpRequest>().entity_array);
+}
+
+TEST_CASE("expansion: what the create answer lacks is judged on a read-back of the new entity") {
+    const Expansion e = expanded(api("    read: {path: \"/items/{id}\"}\n"
+                                     "    fields: {audit_id: {kind: uuidv4, in_create: false}}\n"));
+    const suite::Suite& s = instance(e, "data-id-003 items");
+    const suite::Case& c = case_named(s, "a v4 field of a new entity holds a v4 id");
+    REQUIRE(c.steps.size() == 2);
+    CHECK(c.steps[0].expect.ids.empty());  // nothing "missing" on the create answer
+    REQUIRE(c.steps[0].captures.size() == 1);
+    CHECK(c.steps[0].captures[0].var == "readback.id");
+    const auto& back = c.steps[1];
+    CHECK(back.as<suite::HttpRequest>().path == "/items/{id}");
+    REQUIRE(back.as<suite::HttpRequest>().path_params.size() == 1);
+    CHECK(back.as<suite::HttpRequest>().path_params[0].second == "${readback.id}");
+    REQUIRE(back.expect.ids.size() == 1);
+    CHECK(back.expect.ids[0].at.value_or("") == "${res.v4_field}");
+    CHECK(back.expect.ids[0].kind == "uuidv4");
+    CHECK(back.name.find("/audit_id") != std::string::npos);
+    // A field in the create answer stays there.
+    const Expansion e2 = expanded(api("    read: {path: \"/items/{id}\"}\n    fields: {audit_id: {kind: uuidv4}}\n"));
+    CHECK(case_named(instance(e2, "data-id-003 items"), "a v4 field of a new entity holds a v4 id").steps.size() == 1);
+}
+
+TEST_CASE("expansion: with the id only in the create answer's Location, its other checks are read back") {
+    const Expansion e = expanded(api("    read: {path: \"{location}\"}\n    id: {at: /id, header: Location}\n"
+                                     "    references: {parent_id: {resource: items}}\n"));
+    const suite::Suite& s = instance(e, "data-id-007 items");
+    const suite::Case& c = case_named(s, "an omitted optional reference comes back null or omitted");
+    REQUIRE(c.steps.size() == 2);
+    CHECK(c.steps[0].expect.ids.empty());
+    CHECK(c.steps[0].captures[0].from == suite::Capture::From::header_id);
+    CHECK(c.steps[1].as<suite::HttpRequest>().location_of == "items");
+    CHECK(c.steps[1].expect.ids[0].at.value_or("") == "/${res.optional_ref}");
+}

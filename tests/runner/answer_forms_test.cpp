@@ -1,0 +1,140 @@
+// The run-time halves of the profile's answer forms: the Location book
+// (entities at the URL their create answered, same origin only), reads
+// answering an array (entity_view), captures of the id a header names, and
+// http steps built at a Location.
+#include "runner/captures.hpp"
+#include "runner/entity_view.hpp"
+#include "runner/locations.hpp"
+#include "runner/steps/env.hpp"
+#include "runner/steps/http.hpp"
+#include "test_support.hpp"
+
+#include <doctest/doctest.h>
+
+using namespace idconform;
+using namespace idconform::runner;
+using namespace idconform::runner::test;
+
+namespace {
+
+const std::string base = "http://127.0.0.1:8080";
+const std::string id = "01932c07-2a3b-7c4d-8e5f-0a1b2c3d4e5f";
+
+}  // namespace
+
+TEST_CASE("a relative Location is resolved against the create's URL; another id takes the created id's place") {
+    LocationBook book;
+    book.record("uploads", id, "/v2/p/blobs/uploads/" + id + "?_state=abc", base + "/v2/p/blobs/uploads/", base);
+    CHECK(book.knows("uploads"));
+    auto own = book.url_for("uploads", id);
+    REQUIRE(own.has_value());
+    CHECK(*own == base + "/v2/p/blobs/uploads/" + id + "?_state=abc");
+    auto other = book.url_for("uploads", "{" + id + "} ");
+    REQUIRE(other.has_value());
+    CHECK(*other == base + "/v2/p/blobs/uploads/%7B" + id + "%7D%20?_state=abc");
+    // Relative to the request's path, as a browser resolves it.
+    book.record("files", "f1", "f1", base + "/v1/files/", base);
+    CHECK(*book.url_for("files", "f1") == base + "/v1/files/f1");
+}
+
+TEST_CASE("an absolute Location on the same origin is used; on another origin it is never followed") {
+    LocationBook book;
+    book.record("w", id, "HTTP://127.0.0.1:8080/v1/w/" + id, base + "/v1/w", base);
+    CHECK(book.url_for("w", id).has_value());
+    LocationBook other;
+    other.record("w", id, "http://localhost:8080/v1/w/" + id, base + "/v1/w", base);
+    auto u = other.url_for("w", id);
+    REQUIRE_FALSE(u.has_value());
+    CHECK(u.error().find("is on another origin (http://localhost:8080) than base_url (http://127.0.0.1:8080): not followed") !=
+          std::string::npos);
+    auto m = other.url_for("w", "x");
+    REQUIRE_FALSE(m.has_value());
+    CHECK(m.error().find("another origin") != std::string::npos);
+    CHECK(origin_of("https://Example.com/x") == "https://example.com:443");
+    CHECK(origin_of("/relative").empty());
+}
+
+TEST_CASE("a Location without the id addresses only that entity; an unknown resource says what is missing") {
+    LocationBook book;
+    book.record("jobs", id, "/v1/jobs/session-42", base + "/v1/jobs", base);
+    CHECK(*book.url_for("jobs", id) == base + "/v1/jobs/session-42");
+    auto m = book.url_for("jobs", "other");
+    REQUIRE_FALSE(m.has_value());
+    CHECK(m.error().find("does not hold the id '" + id + "' exactly once") != std::string::npos);
+    auto none = LocationBook().url_for("jobs", id);
+    REQUIRE_FALSE(none.has_value());
+    CHECK(none.error().find("no create of 'jobs' answered a Location yet") == 0);
+}
+
+TEST_CASE("an http step with location_of goes to the entity's Location") {
+    LocationBook book;
+    book.record("w", id, "/v1/w/" + id, base + "/v1/w", base);
+    steps::Env env;
+    env.base_url = base;
+    env.locations = &book;
+    suite::HttpRequest h;
+    h.method = "PATCH";
+    h.path = "{location}";
+    h.location_of = "w";
+    h.path_params = {{"id", "${live}"}};
+    Scope scope;
+    scope.set("live", boost::json::value(id));
+    auto r = steps::build(h, env, scope);
+    REQUIRE(r.has_value());
+    CHECK(r->url == base + "/v1/w/" + id);
+    scope.set("live", boost::json::value("NOPE"));
+    CHECK(steps::build(h, env, scope)->url == base + "/v1/w/NOPE");
+}
+
+TEST_CASE("a read answering an array: one element is the entity, [] is not found, more is an error") {
+    suite::HttpRequest h;
+    h.entity_array = "";
+    suite::Expect want;
+    suite::StatusExpect ok;
+    ok.exact = {200};
+    want.status = ok;
+    EntityView one = entity_view(h, want, answered(200, R"([{"id":"a"}])"), "DATA-ID-002");
+    REQUIRE(one.view);
+    CHECK(js(one.view->response->body) == js(R"({"id":"a"})"));
+    CHECK(one.error.empty());
+    EntityView none = entity_view(h, want, answered(200, "[]"), "DATA-ID-002");
+    CHECK_FALSE(none.view);
+    REQUIRE(none.not_found);
+    CHECK_FALSE(none.not_found->ok);
+    CHECK(none.not_found->rule == "DATA-ID-002");
+    CHECK(none.not_found->actual == "[] (not found)");
+    EntityView two = entity_view(h, want, answered(200, R"([{"id":"a"},{"id":"a"}])"), "R");
+    CHECK(two.error.find("the read answered 2 entities in the answer for one id") == 0);
+    EntityView obj = entity_view(h, want, answered(200, R"({"id":"a"})"), "R");
+    CHECK(obj.error.find("the read answered no array at ''") == 0);
+    // A refusal judges the answer as it came ([] is its not-found answer).
+    suite::Expect refuse;
+    suite::StatusExpect four;
+    four.classes = {4};
+    refuse.status = four;
+    EntityView r = entity_view(h, refuse, answered(200, R"([{"id":"a"}])"), "R");
+    CHECK_FALSE(r.view);
+    CHECK_FALSE(r.not_found);
+    CHECK(r.error.empty());
+    // Under a pointer, and not for answers that are not 2xx.
+    h.entity_array = "/data";
+    CHECK(entity_view(h, want, answered(200, R"({"data":[{"id":"b"}]})"), "R").view);
+    CHECK_FALSE(entity_view(h, want, answered(404, R"({"data":[]})"), "R").not_found);
+}
+
+TEST_CASE("a capture of the id a header names takes its last path segment") {
+    suite::Capture c;
+    c.var = "live";
+    c.from = suite::Capture::From::header_id;
+    c.path = "Location";
+    Scope scope;
+    auto ok = apply_captures({c}, answered(202, "", {{"Location", "/v2/p/uploads/" + id + "?_state=x"}}), scope);
+    REQUIRE(ok.has_value());
+    CHECK(scope.find("live")->as_string() == id);
+    c.path = "Docker-Upload-UUID";
+    REQUIRE(apply_captures({c}, answered(202, "", {{"Docker-Upload-UUID", id}}), scope).has_value());
+    CHECK(scope.find("live")->as_string() == id);
+    auto absent = apply_captures({c}, answered(202, ""), scope);
+    REQUIRE_FALSE(absent.has_value());
+    CHECK(absent.error().find("header Docker-Upload-UUID is absent") != std::string::npos);
+}
