@@ -47,8 +47,8 @@ namespace ssl = boost::asio::ssl;
 using tcp = boost::asio::ip::tcp;
 using boost::system::error_code;
 
-constexpr std::size_t kMaxIdlePerHost = 64;
-constexpr const char* kUserAgent = "idconform/0.1";
+constexpr std::size_t max_idle_per_host = 64;
+constexpr const char* default_user_agent = "idconform/0.1";
 
 constexpr auto nothrow_awaitable = asio::as_tuple(asio::use_awaitable);
 
@@ -158,7 +158,7 @@ struct State : std::enable_shared_from_this<State> {
         std::lock_guard lock(mu);
         if (closed) return;
         auto& list = idle[key];
-        if (list.size() >= kMaxIdlePerHost) return;  // conn is closed on return
+        if (list.size() >= max_idle_per_host) return;  // conn is closed on return
         list.push_back(std::move(conn));
     }
 
@@ -339,7 +339,7 @@ bhttp::request<bhttp::string_body> build_request(const Target& t, const Request&
             continue;
         req.insert(h.name, h.value);
     }
-    if (!find_header(r.headers, "User-Agent")) req.set(bhttp::field::user_agent, kUserAgent);
+    if (!find_header(r.headers, "User-Agent")) req.set(bhttp::field::user_agent, default_user_agent);
     if (!t.userinfo.empty() && !find_header(r.headers, "Authorization"))
         req.set(bhttp::field::authorization, basic_auth(t.userinfo));
     req.body() = r.body;
