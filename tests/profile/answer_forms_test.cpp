@@ -221,3 +221,27 @@ TEST_CASE("expansion: with the id only in the create answer's Location, its othe
     CHECK(c.steps[1].as<suite::HttpRequest>().location_of == "items");
     CHECK(c.steps[1].expect.ids[0].at.value_or("") == "/${res.optional_ref}");
 }
+
+TEST_CASE("expansion: DATA-ID-005 judges the id beside the time field on the read-back when the create holds no entity") {
+    const Expansion e = expanded(api("    read: {path: \"{location}\"}\n    id: {at: /id, header: Location}\n"
+                                     "    time_field: /created_at\n"));
+    const suite::Case& c = case_named(instance(e, "data-id-005 items"),
+                                      "a new entity has an explicit time field not derived from its id");
+    REQUIRE(c.steps.size() == 2);
+    CHECK(c.steps[0].expect.ids.empty());
+    REQUIRE(c.steps[1].expect.ids.size() == 1);
+    CHECK(c.steps[1].expect.ids[0].at.value_or("") == "${res.id_at}");
+    CHECK(c.steps[1].expect.ids[0].time_field == "${res.time_field}");
+}
+
+TEST_CASE("expansion: the plain http steps of db-identifiers read the id from the header too") {
+    const Expansion e = expanded(api("    read: {path: \"/items/{id}\"}\n    delete: {path: \"/items/{id}\"}\n"
+                                     "    id: {at: /id, kind: ulid, header: Location}\n",
+                                     "[db-identifiers]"));
+    const suite::Suite& s = instance(e, "db-identifiers-r1 items");
+    REQUIRE(!s.setup.empty());
+    REQUIRE(!s.setup[0].captures.empty());
+    CHECK(s.setup[0].captures[0].from == suite::Capture::From::header_id);
+    REQUIRE(s.setup[0].cleanup);
+    CHECK(s.setup[0].cleanup->id_header == "Location");
+}
