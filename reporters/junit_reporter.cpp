@@ -164,31 +164,44 @@ std::string junit_head(const Totals& t, double seconds, const std::string& times
 
 std::string junit_tail() { return "</testsuites>\n"; }
 
-// The testsuite's baseline summary (JunitReporter's header comment).
-void add_baseline(pugi::xml_node suite, const std::string& file, const BaselineCounts& b) {
+// What an audit adds to a testsuite (JunitReporter's header comment): the
+// waived count JUnit's attributes cannot hold, the baseline summary.
+struct SuiteAudit {
+    const std::string* waivers_file = nullptr;  // set: a run with --waivers
+    std::size_t waived = 0;
+    const std::string* baseline_file = nullptr;  // set: a run with --baseline
+    const BaselineCounts* baseline = nullptr;
+};
+
+void add_audit(pugi::xml_node suite, const SuiteAudit& a) {
     static constexpr const char* kinds[3] = {"new", "fixed", "still_failing"};
+    if (a.waivers_file == nullptr && a.baseline_file == nullptr) return;
     auto props = suite.append_child("properties");
     const auto add = [&](const std::string& name, std::string_view value) {
         auto p = props.append_child("property");
         attr(p, "name", name);
         attr(p, "value", value);
     };
-    add("baseline", file);
-    for (std::size_t k = 0; k < 3; ++k) add(std::string("baseline.") + kinds[k], std::to_string(b.all[k]));
-    for (const auto& [rule, n] : b.rules)
+    if (a.waivers_file != nullptr) {
+        add("waivers", *a.waivers_file);
+        add("waived", std::to_string(a.waived));
+    }
+    if (a.baseline_file == nullptr) return;
+    add("baseline", *a.baseline_file);
+    for (std::size_t k = 0; k < 3; ++k) add(std::string("baseline.") + kinds[k], std::to_string(a.baseline->all[k]));
+    for (const auto& [rule, n] : a.baseline->rules)
         for (std::size_t k = 0; k < 3; ++k)
             if (n[k] > 0) add("baseline." + rule + "." + kinds[k], std::to_string(n[k]));
 }
 
-std::string suite_open(const SuiteResult& s, const Totals& t, const std::string& baseline_file = {},
-                       const BaselineCounts* baseline = nullptr) {
+std::string suite_open(const SuiteResult& s, const Totals& t, const SuiteAudit& audit = {}) {
     pugi::xml_document doc;
     auto suite = doc.append_child("testsuite");
     attr(suite, "name", suite_name(s));
     add_counts(suite, t.tests, t.failures, t.errors, t.skipped, s.seconds);
     if (!s.timestamp.empty()) attr(suite, "timestamp", s.timestamp);
     if (!s.file.empty()) attr(suite, "file", s.file);
-    if (baseline != nullptr) add_baseline(suite, baseline_file, *baseline);
+    add_audit(suite, audit);
     std::ostringstream out;
     const unsigned flags = pugi::format_indent | (t.tests > 0 ? pugi::format_no_empty_element_tags : 0u);
     suite.print(out, "  ", flags, pugi::encoding_utf8, 1);
@@ -391,7 +404,10 @@ void JunitReporter::suite_finished(const SuiteResult& s) {
     e.suite.timestamp = s.timestamp;
 }
 
-void JunitReporter::audit_finished(const AuditSummary& a) { baseline_file_ = a.baseline_file; }
+void JunitReporter::audit_finished(const AuditSummary& a) {
+    waivers_file_ = a.waivers_file;
+    baseline_file_ = a.baseline_file;
+}
 
 bool JunitReporter::run_finished(const RunSummary& run, std::string& error) {
     std::string timestamp = started_;
@@ -412,8 +428,16 @@ bool JunitReporter::run_finished(const RunSummary& run, std::string& error) {
         }
         out.write(junit_head(all, run.seconds, timestamp, !suites_.empty()));
         for (std::size_t i = 0; i < suites_.size(); ++i) {
-            out.write(suite_open(suites_[i].suite, per_suite[i], baseline_file_,
-                                 baseline_file_.empty() ? nullptr : &suites_[i].baseline));
+            SuiteAudit audit;
+            if (!waivers_file_.empty()) {
+                audit.waivers_file = &waivers_file_;
+                audit.waived = suites_[i].counts[static_cast<std::size_t>(Outcome::waived)];
+            }
+            if (!baseline_file_.empty()) {
+                audit.baseline_file = &baseline_file_;
+                audit.baseline = &suites_[i].baseline;
+            }
+            out.write(suite_open(suites_[i].suite, per_suite[i], audit));
             if (!spool_.copy_to(suites_[i].begin, suites_[i].end, out)) {
                 error = "cannot write JUnit report '" + path_ + "': " + spool_.error();
                 return false;

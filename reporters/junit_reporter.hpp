@@ -36,10 +36,11 @@ struct BaselineCounts {
 // byte for byte render_junit's for the RunSummary holding the same cases
 // (when audit_finished brought no baseline: render_junit has no audit).
 //
-// With a baseline (audit_finished with a baseline file) every testsuite
-// gets properties summarising its cases' `baseline` properties, the
-// testsuite-level <properties> of the Ant structure that Jenkins keeps and
-// GitLab and the GitHub actions skip: baseline = the file, baseline.new,
+// With waivers or a baseline (audit_finished) every testsuite gets
+// properties, the testsuite-level <properties> of the Ant structure that
+// Jenkins keeps and GitLab and the GitHub actions skip. Waivers: waivers =
+// the file, waived = the suite's waived cases (JUnit counts them in
+// `skipped`; this is their own count). Baseline: baseline = the file, baseline.new,
 // baseline.fixed, baseline.still_failing (this suite's counts, zeros
 // included), then per rule with a non-zero count baseline.RULE.new /
 // .fixed / .still_failing. The run's totals are their sums.
@@ -68,7 +69,7 @@ private:
     Spool spool_;
     std::string scratch_;  // the testcase being rendered
     std::string error_;    // first failure while rendering a case
-    std::string baseline_file_;  // from audit_finished; "" without --baseline
+    std::string waivers_file_, baseline_file_;  // from audit_finished; "" without --waivers / --baseline
 };
 
 }  // namespace idconform::reporters

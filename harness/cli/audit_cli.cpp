@@ -2,6 +2,7 @@
 #include "cli/audit_cli.hpp"
 
 #include "audit/metadata.hpp"
+#include "cli/install_paths.hpp"
 
 namespace idconform::cli {
 
@@ -21,6 +22,8 @@ void AuditCli::add_metadata(std::string name, std::string value) {
 }
 
 bool AuditCli::load(std::ostream& err) {
+    // the version is the report's own field; the commit says which build it was
+    add_metadata("commit", git_commit());
     if (fail_on_ == "new" && baseline_.empty()) {
         err << "idconform: --fail-on new needs --baseline PREVIOUS.json (new compared with what?)\n";
         return false;
@@ -35,6 +38,7 @@ bool AuditCli::load(std::ostream& err) {
         }
         config_.waivers = std::move(*w.file);
         config_.strict_waivers = strict_;
+        if (strict_) add_metadata("strict waivers", "yes (a stale waiver fails the run)");
         const auto sha = audit::file_sha256(waivers_);
         add_metadata("waivers", waivers_ + (sha ? " (sha256 " + *sha + ")" : ""));
     }

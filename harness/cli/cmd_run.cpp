@@ -127,6 +127,22 @@ bool run_options(const Opts& o, std::size_t cmd_clock_skew_given, std::optional<
     return true;
 }
 
+// The other options that change what a run judges or runs, for the reports'
+// metadata (an auditor reading the HTML must see them): only when set.
+// --var gives names only: a value may be a secret.
+void add_verdict_options(const Opts& o, AuditCli& audit) {
+    if (!o.shard.empty()) audit.add_metadata("shard", o.shard);
+    if (o.max_failures > 0) audit.add_metadata("max failures", std::to_string(o.max_failures) + " (cases after them not run)");
+    if (o.location) audit.add_metadata("follow redirects", "yes (--location)");
+    if (o.body_cap != (1u << 20)) audit.add_metadata("body cap", std::to_string(o.body_cap) + " bytes");
+    if (o.insecure) audit.add_metadata("TLS verification", "off (--insecure)");
+    if (!o.vars.empty()) {
+        std::string names;
+        for (const auto& v : o.vars) names += (names.empty() ? "" : ", ") + v.substr(0, v.find('='));
+        audit.add_metadata("variables set", names);
+    }
+}
+
 }  // namespace
 
 Runner add_run(CLI::App& app) {
@@ -202,6 +218,7 @@ Runner add_run(CLI::App& app) {
         if (!o->tags.empty()) audit->add_metadata("tags", CLI::detail::join(o->tags, ","));
         if (!o->exclude_tags.empty()) audit->add_metadata("exclude tags", CLI::detail::join(o->exclude_tags, ","));
         if (o->fail_on_warnings) audit->add_metadata("fail on warnings", "yes");
+        add_verdict_options(*o, *audit);
         if (!audit->load(std::cerr)) return exit_usage;
 
         auto multi = std::make_unique<reporters::MultiReporter>();

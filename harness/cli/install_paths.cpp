@@ -45,6 +45,8 @@ std::string default_packs_dir(std::vector<std::string>& tried) {
     return {};
 }
 
+std::string git_commit() { return idconform_git_commit(); }
+
 std::string version_text() {
     return std::string("idconform ") + IDCONFORM_VERSION + " (commit " + idconform_git_commit() + ")";
 }

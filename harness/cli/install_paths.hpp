@@ -17,5 +17,8 @@ namespace idconform::cli {
 
 // "idconform 0.1.0 (commit 0123456789ab)".
 [[nodiscard]] std::string version_text();
+// The git commit this binary was built from ("unknown" outside a git tree):
+// the reports' metadata carries it beside the version.
+[[nodiscard]] std::string git_commit();
 
 }  // namespace idconform::cli

@@ -43,6 +43,8 @@ waived)
   [ "$(junit_xpath 'string(/testsuites/@failures)')" = 0 ] || fail "waived failures still counted as failures in JUnit"
   [ "$(json_field "$WORK/r.json" 'r["summary"]["failed"]')" = 0 ] || fail "JSON counts waived failures as failed"
   [ "$(json_field "$WORK/r.json" 'r["summary"]["waived"]')" -ge 1 ] || fail "JSON has no waived count"
+  n=$(junit_xpath "sum(//testsuite/properties/property[@name='waived']/@value)")
+  [ "${n%.*}" = "$(json_field "$WORK/r.json" 'r["summary"]["waived"]')" ] || fail "JUnit's waived testsuite properties sum to $n, not JSON's count"
   [ "$(json_field "$WORK/r.json" 'r["audit"]["waivers"][0]["state"]')" = active ] || fail "waiver not active in JSON"
   grep -qE '^OK .* waived [0-9]+ in ' "$WORK/err" || fail "console total line lacks the waived count"
   # waived failures do not count toward --max-failures: the run is not cut

@@ -278,7 +278,7 @@ TEST_CASE("JUnit: passed testcases printed directly are what pugixml prints") {
     CHECK(std::string(first.child("system-out").text().get()).find("'a' -> <b> & c") != std::string::npos);
 }
 
-TEST_CASE("JUnit with a baseline: each testsuite carries its baseline summary as properties, and stays valid") {
+TEST_CASE("JUnit with a baseline or waivers: each testsuite carries its summary as properties, and stays valid") {
     const fs::path dir = scratch_dir("junit-baseline");
     JunitReporter r((dir / "junit.xml").string(), sample_options());
     r.run_started(RunInfo{});
@@ -334,15 +334,27 @@ TEST_CASE("JUnit with a baseline: each testsuite carries its baseline summary as
                                                       "baseline.fixed=0", "baseline.still_failing=0"});
     CHECK(std::string(empty.attribute("tests").value()) == "0");
 
-    // without a baseline: no testsuite properties at all
-    JunitReporter plain((dir / "plain.xml").string(), sample_options());
-    plain.run_started(RunInfo{});
-    plain.suite_started("s", "s.yaml");
-    plain.case_finished(make("s", "a", {"R"}, Outcome::failed, nullptr));
-    plain.suite_finished(SuiteResult{});
-    plain.audit_finished(AuditSummary{});  // waivers only
-    REQUIRE(plain.run_finished(RunSummary{}, error));
-    pugi::xml_document p;
-    REQUIRE(p.load_file((dir / "plain.xml").c_str()));
-    CHECK_FALSE(p.child("testsuites").child("testsuite").child("properties"));
+    // waivers without a baseline: the waived count only; neither: no testsuite properties
+    for (const bool waivers : {true, false}) {
+        CAPTURE(waivers);
+        JunitReporter plain((dir / "plain.xml").string(), sample_options());
+        plain.run_started(RunInfo{});
+        plain.suite_started("s", "s.yaml");
+        plain.case_finished(make("s", "a", {"R"}, Outcome::failed, nullptr));
+        plain.case_finished(make("s", "b", {"R"}, Outcome::waived, nullptr));
+        plain.case_finished(make("s", "c", {"R"}, Outcome::skipped, nullptr));
+        plain.suite_finished(SuiteResult{});
+        AuditSummary w;
+        if (waivers) w.waivers_file = "w.yaml";
+        plain.audit_finished(w);
+        REQUIRE(plain.run_finished(RunSummary{}, error));
+        const auto pv = validate_junit(dir / "plain.xml");
+        CHECK_MESSAGE(pv.exit_code == 0, pv.output);
+        pugi::xml_document p;
+        REQUIRE(p.load_file((dir / "plain.xml").c_str()));
+        const auto suite = p.child("testsuites").child("testsuite");
+        CHECK(std::string(suite.attribute("skipped").value()) == "2");  // waived and skipped, as JUnit has it
+        if (waivers) CHECK(props_of(suite) == std::vector<std::string>{"waivers=w.yaml", "waived=1"});
+        else CHECK_FALSE(suite.child("properties"));
+    }
 }
