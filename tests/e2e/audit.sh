@@ -157,6 +157,8 @@ html)
   grep -q 'class="case o-waived"' "$WORK/report.html" || fail "HTML shows no waived case"
   grep -q '<section id="waivers">' "$WORK/report.html" || fail "HTML has no waivers section"
   grep -q "sha256 $(sha256sum "$PROFILE" | cut -c1-64)" "$WORK/report.html" || fail "HTML lacks the profile's SHA-256"
+  grep -q '<dt>commit</dt><dd>[0-9a-f]' "$WORK/report.html" || grep -q '<dt>commit</dt><dd>unknown' "$WORK/report.html" ||
+    fail "HTML lacks the build's commit"
   for rule in DATA-ID-002 DATA-ID-004 nil-max; do
     grep -q "<th>$rule</th>" "$WORK/report.html" || fail "HTML matrix has no column $rule"
   done
