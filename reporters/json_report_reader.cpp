@@ -535,6 +535,9 @@ public:
         out_.info = h.info;
         out_.has_run = h.has_run;
         out_.summary.seconds = h.seconds;
+        out_.started = h.started;
+        out_.finished = h.finished;
+        out_.metadata = h.metadata;
     }
     void suite_started(const SuiteResult& s) override { out_.summary.suites.push_back(s); }
     void take_case(CaseResult&& c) override { out_.summary.suites.back().cases.push_back(std::move(c)); }

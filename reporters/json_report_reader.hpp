@@ -69,6 +69,8 @@ struct ReadReport {
     bool has_run = false;  // the report had a "run" object
     RunSummary summary;    // suites with their cases kept; seconds from "summary"
     std::optional<AuditSummary> audit;
+    std::string started, finished;   // "run" "started"/"finished"
+    std::vector<Property> metadata;  // "run" "metadata"
 };
 [[nodiscard]] bool read_json_report(const std::string& path, ReadReport& out, std::string& error);
 

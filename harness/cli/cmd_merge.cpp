@@ -129,6 +129,19 @@ Runner add_merge(CLI::App& app) {
         info.tool_version = in.front().info.tool_version;
         info.profile = in.front().info.profile;
         info.plan = in.front().info.plan;
+        // The run's metadata (target, profile, commit, options) from the
+        // first shard, without its own shard line; then what the merge knows.
+        std::string started, finished, paths;
+        for (const auto& r : in) {
+            if (!r.started.empty() && (started.empty() || r.started < started)) started = r.started;
+            if (r.finished > finished) finished = r.finished;
+            paths += (paths.empty() ? "" : ", ") + r.path;
+        }
+        for (const auto& p : in.front().metadata)
+            if (p.name != "shard") info.metadata.push_back(p);
+        info.metadata.push_back({"merged from", std::to_string(in.size()) + " shards: " + paths});
+        if (!started.empty()) info.metadata.push_back({"shards started", started});
+        if (!finished.empty()) info.metadata.push_back({"shards finished", finished});
         for (const auto& s : merged.suites) {
             info.suite_files.push_back(s.file);
             info.total_cases += s.cases.size();

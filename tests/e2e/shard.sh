@@ -39,6 +39,12 @@ for k in ("tests", "passed", "failed", "errors", "skipped"):
     assert full["summary"][k] == merged["summary"][k], k
 assert full["summary"]["failed"] > 0
 assert full["run"]["plan"] == merged["run"]["plan"] and "shard" not in merged["run"]
+# the run's metadata survives the merge (an HTML of the merged report says what was run)
+md = {m["name"]: m["value"] for m in merged["run"]["metadata"]}
+full_md = {m["name"]: m["value"] for m in full["run"]["metadata"]}
+assert md["target"] == full_md["target"] and md["profile"] == full_md["profile"] and md["commit"] == full_md["commit"], md
+assert "shard" not in md and md["merged from"].startswith("%d shards: " % (len(sys.argv) - 5)), md
+assert md["shards started"] <= md["shards finished"], md
 shards = [json.load(open(p)) for p in sys.argv[5:]]
 sizes = [s["summary"]["tests"] for s in shards]
 assert sum(sizes) == full["summary"]["tests"], sizes

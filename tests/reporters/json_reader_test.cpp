@@ -300,3 +300,22 @@ TEST_CASE("json reader: many cases arrive one by one") {
     CHECK(count.streamed_failed == 6667);
     CHECK(count.live_steps == 1);
 }
+
+TEST_CASE("json reader: a whole report in a ReadReport keeps the run's metadata and times (what merge carries on)") {
+    const fs::path dir = scratch_dir("json-reader-whole");
+    (void)sample_report(dir);
+    ReadReport r;
+    std::string error;
+    REQUIRE_MESSAGE(read_json_report((dir / "report.json").string(), r, error), error);
+    CHECK(r.has_run);
+    CHECK(r.info.plan == "0123456789abcdef");
+    CHECK_FALSE(r.started.empty());
+    CHECK(r.started <= r.finished);
+    REQUIRE(r.metadata.size() == 2);
+    CHECK(r.metadata[0].name == "target");
+    CHECK(r.metadata[1].value == "5000 ms");
+    REQUIRE(r.audit);
+    CHECK(r.audit->baseline_file == "old.json");
+    CHECK(r.summary.suites.size() == sample_run().suites.size());
+    CHECK(r.summary.total() == sample_run().total());
+}
