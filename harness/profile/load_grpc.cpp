@@ -23,7 +23,9 @@ std::optional<GrpcOps> Loader::grpc_ops(const Entry& e, const std::string& resou
     GrpcOps ops;
     ops.pos = r_.pos(e.val());
     std::optional<GrpcEndpoint>* slots[] = {&ops.create, &ops.read, &ops.update, &ops.del, &ops.list, &ops.put};
-    for (std::size_t i = 0; i < std::size(operations); ++i)
+    // The first entries of `operations` are the pack operations, in slot
+    // order; lookup and action (HTTP only) follow and have no gRPC slot.
+    for (std::size_t i = 0; i < std::size(slots); ++i)
         if (const auto* x = m->find(operations[i].key)) *slots[i] = grpc_endpoint(x->val(), operations[i]);
     return ops;
 }

@@ -398,6 +398,11 @@ TEST_CASE("gRPC: the target section and resource bindings") {
                    "did you mean 'reflection'?");
         only_error(with_top(top + "grpc: {address: a, reflection: true}\n") + "    grpc: {raed: {method: s.v1.R/Get}}\n",
                    8, 12, "unknown key 'raed' in grpc", "did you mean 'read'?");
+        // lookup and action are HTTP-only slots: under grpc they are unknown
+        // keys (the loader once wrote past its six gRPC slots for them).
+        only_error(with_top(top + "grpc: {address: a, reflection: true}\n") +
+                       "    grpc: {lookup: {method: s.v1.R/Get}}\n",
+                   8, 12, "unknown key 'lookup' in grpc", "");
     }
     SUBCASE("method names are package.Service/Method") {
         // One parser for suites, profiles and the transport (core/grpc_method.hpp):
