@@ -6,7 +6,6 @@
 
 namespace idconform::profile::answer_forms {
 
-namespace json = boost::json;
 
 namespace {
 
@@ -184,12 +183,8 @@ void adapt_call(const Resource& r, suite::Operation op, const Endpoint& ep, suit
         st.expect.status->classes = {2};
     }
     if (ep.at_location) h.location_of = r.name;
-    if (op == suite::Operation::read && ep.answers_array) {
-        h.entity_array = ep.items;
-        // `[]` is "not found" by the form itself: a refusal accepts it.
-        if (ep.items.empty() && !ep.not_found && st.expect.status && suite::is_refusal(*st.expect.status))
-            st.expect.status->not_found = suite::StatusExpect::NotFound{200, json::array()};
-    }
+    // (`[]` is "not found" by the form itself: the loader made it the read's not_found.)
+    if (op == suite::Operation::read && ep.answers_array) h.entity_array = ep.items;
 }
 
 void adapt_create_answer(const Resource& r, suite::Step& st) {

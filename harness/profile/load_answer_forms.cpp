@@ -75,7 +75,7 @@ bool Loader::in_create(const Entry& x, std::string_view what, bool& out) {
     return true;
 }
 
-void Loader::answer_forms(const Mapping& m, const Resource& res) {
+void Loader::answer_forms(const Mapping& m, Resource& res) {
     const char* keys[] = {"read", "update", "delete"};
     const std::optional<Endpoint>* eps[] = {&res.read, &res.update, &res.del};
     for (std::size_t i = 0; i < std::size(keys); ++i) {
@@ -98,6 +98,8 @@ void Loader::answer_forms(const Mapping& m, const Resource& res) {
                  "items: says the read filters a collection by the id, e.g. read: {path: \"/products?id=eq.{id}\", "
                  "items: \"\"}; a Location names the entity itself");
     }
+    if (res.read && res.read->answers_array && res.read->items.empty() && !res.read->not_found)
+        res.read->not_found = NotFound{res.read->pos, 200, boost::json::array()};
     auto require_read = [&](const char* section, const std::string& what) {
         if (res.read) return;
         const Entry* e = m.find(section);

@@ -136,7 +136,9 @@ private:
     bool in_create(const Entry& x, std::string_view what, bool& out);
     // What the forms above need of the rest of the resource (a create with a
     // Location, a read to judge what the create answer lacks).
-    void answer_forms(const Mapping& m, const Resource& res);
+    // A read answering an array at the root means "not found" by `[]`: its
+    // not_found is {status: 200, body: []} unless written.
+    void answer_forms(const Mapping& m, Resource& res);
 
     // ------------------------------------- cross references (load.cpp)
 

@@ -245,3 +245,14 @@ TEST_CASE("expansion: the plain http steps of db-identifiers read the id from th
     REQUIRE(s.setup[0].cleanup);
     CHECK(s.setup[0].cleanup->id_header == "Location");
 }
+
+TEST_CASE("a read answering an array at the root has the not-found answer 200 [] unless it says another") {
+    Profile p = loaded(api("    read: {path: \"/items?id=eq.{id}\", items: \"\"}\n"));
+    REQUIRE(p.resources[0].read->not_found);
+    CHECK(p.resources[0].read->not_found->status == 200);
+    CHECK(p.resources[0].read->not_found->body == boost::json::array());
+    p = loaded(api("    read: {path: \"/items?id=eq.{id}\", items: \"\", not_found: {status: 206, body: []}}\n"));
+    CHECK(p.resources[0].read->not_found->status == 206);
+    p = loaded(api("    read: {path: \"/items?id=eq.{id}\", items: /data}\n"));
+    CHECK_FALSE(p.resources[0].read->not_found);
+}
