@@ -6,7 +6,6 @@
 
 namespace idconform::profile::answer_forms {
 
-
 namespace {
 
 constexpr const char* own_id = "${res.id_at}";
@@ -142,8 +141,8 @@ void add_read_backs(const Resource& r, const std::vector<suite::Variable>& vars,
 }
 
 void add_location_probe(const Resource& r, suite::Suite& s) {
-    const bool at_location = (r.read && r.read->at_location) || (r.update && r.update->at_location) ||
-                             (r.del && r.del->at_location);
+    const bool at_location =
+        (r.read && r.read->at_location) || (r.update && r.update->at_location) || (r.del && r.del->at_location);
     if (!at_location || !r.create) return;
     auto creates = [](const suite::Step& st) {
         return st.is<suite::OpCall>() && st.as<suite::OpCall>().op == suite::Operation::create &&
@@ -218,8 +217,9 @@ void skip_inapplicable(const Resource& r, suite::Suite& s) {
             if (!st.is<suite::HttpRequest>()) continue;
             auto& h = st.as<suite::HttpRequest>();
             if (r.id.pointer.empty()) {
-                const bool edits_id = std::any_of(h.set.begin(), h.set.end(), [](const auto& kv) { return kv.first == own_id; }) ||
-                                      std::find(h.unset.begin(), h.unset.end(), own_id) != h.unset.end();
+                const bool edits_id =
+                    std::any_of(h.set.begin(), h.set.end(), [](const auto& kv) { return kv.first == own_id; }) ||
+                    std::find(h.unset.begin(), h.unset.end(), own_id) != h.unset.end();
                 if (edits_id) {
                     c.skip = "not applicable: the answers of '" + r.name + "' name its id only in the " + r.id.header +
                              " header (" + r.id.pos.str() + "): no body holds an id for a request to change";
@@ -237,8 +237,10 @@ void skip_inapplicable(const Resource& r, suite::Suite& s) {
                 const auto& e = *eps[i];
                 if (!e || !h.location_of.empty()) continue;
                 if (e->at_location && h.path == vars[i])
-                    c.skip = "not applicable: this case addresses '" + r.name + "' by a path with its id, and the "
-                             "profile reads it at the create answer's Location (" + e->pos.str() + ")";
+                    c.skip = "not applicable: this case addresses '" + r.name +
+                             "' by a path with its id, and the "
+                             "profile reads it at the create answer's Location (" +
+                             e->pos.str() + ")";
                 if (i == 0 && e->answers_array && h.path == vars[i] && !h.entity_array) h.entity_array = e->items;
             }
             if (st.cleanup && st.cleanup->resource.empty()) adapt_cleanup(r, *st.cleanup);

@@ -14,7 +14,8 @@ namespace {
 bool header_name_ok(const std::string& s) {
     if (s.empty()) return false;
     for (unsigned char c : s)
-        if (c <= 32 || c >= 127 || std::string_view(":()<>@,;\\\"/[]?={}").find(static_cast<char>(c)) != std::string_view::npos)
+        if (c <= 32 || c >= 127 ||
+            std::string_view(":()<>@,;\\\"/[]?={}").find(static_cast<char>(c)) != std::string_view::npos)
             return false;
     return true;
 }
@@ -32,7 +33,8 @@ bool Loader::location_path_ok(const Val& v, const std::string& path, const Opera
         return false;
     }
     if (path != "{location}") {
-        r_.error(r_.mark_at(v, path, path.find("{location}")), "'{location}' must be the whole " + std::string(op.key) + " path",
+        r_.error(r_.mark_at(v, path, path.find("{location}")),
+                 "'{location}' must be the whole " + std::string(op.key) + " path",
                  "it stands for the whole URL the create answer's Location named (relative or absolute, "
                  "same origin only): write path: \"{location}\"");
         return false;
@@ -82,14 +84,16 @@ void Loader::answer_forms(const Mapping& m, Resource& res) {
         if (!*eps[i] || !(*eps[i])->at_location) continue;
         const Entry* e = m.find(keys[i]);
         if (!res.create) {
-            r_.error(e->val(), "the " + std::string(keys[i]) + " of '" + res.name +
-                                   "' goes to the create answer's Location, but '" + res.name + "' has no create",
+            r_.error(e->val(),
+                     "the " + std::string(keys[i]) + " of '" + res.name +
+                         "' goes to the create answer's Location, but '" + res.name + "' has no create",
                      "'{location}' is the URL a create answer names; give '" + res.name +
                          "' a create: {...}, or write the path with {id}");
         } else if (!res.location) {
-            r_.error(e->val(), "the " + std::string(keys[i]) + " of '" + res.name +
-                                   "' goes to the create answer's Location, but the profile says it has none "
-                                   "(location: false)",
+            r_.error(e->val(),
+                     "the " + std::string(keys[i]) + " of '" + res.name +
+                         "' goes to the create answer's Location, but the profile says it has none "
+                         "(location: false)",
                      "remove location: false (the create answers with a Location header), or write the path with {id}");
         }
     }
@@ -103,7 +107,8 @@ void Loader::answer_forms(const Mapping& m, Resource& res) {
     auto require_read = [&](const char* section, const std::string& what) {
         if (res.read) return;
         const Entry* e = m.find(section);
-        r_.error(e ? e->key_val() : m.self, "'" + res.name + "' has " + what + " only in read answers, but no read endpoint",
+        r_.error(e ? e->key_val() : m.self,
+                 "'" + res.name + "' has " + what + " only in read answers, but no read endpoint",
                  "the harness reads the entity back to judge what the create answer lacks (in_create: false); add "
                  "read: {path: \"/v1/products/{id}\"}");
     };

@@ -82,9 +82,10 @@ Result<std::string> LocationBook::url_for(const std::string& resource, const std
         return R(boost::system::in_place_value, e->second.url);
     }
     if (!book.has_template)
-        return R(boost::system::in_place_error,
-                 "id '" + id + "' was not created by this run and " +
-                     (book.no_template.empty() ? std::string("no create answered a usable Location") : book.no_template));
+        return R(
+            boost::system::in_place_error,
+            "id '" + id + "' was not created by this run and " +
+                (book.no_template.empty() ? std::string("no create answered a usable Location") : book.no_template));
     return R(boost::system::in_place_value, book.prefix + percent_encode(id, false) + book.suffix);
 }
 

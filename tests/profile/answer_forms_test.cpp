@@ -14,13 +14,15 @@ const std::string packs_dir = source_file("suites/packs");
 
 // `extra` goes under the resource `items` (line 7 on), after its create.
 std::string api(const std::string& extra, const std::string& packs = "[data-id, nil-max]") {
-    return "name: api\n"                                  // 1
-           "base_url: http://127.0.0.1:9\n"               // 2
-           "principals: {a: {}}\n"                        // 3
-           "packs: " + packs + "\n"                       // 4
-           "resources:\n"                                 // 5
-           "  items:\n"                                   // 6
-           "    create: {path: /items, body: {n: 1}}\n" + // 7
+    return "name: api\n"                     // 1
+           "base_url: http://127.0.0.1:9\n"  // 2
+           "principals: {a: {}}\n"           // 3
+           "packs: " +
+           packs +
+           "\n"                                            // 4
+           "resources:\n"                                  // 5
+           "  items:\n"                                    // 6
+           "    create: {path: /items, body: {n: 1}}\n" +  // 7
            extra;
 }
 
@@ -70,12 +72,14 @@ TEST_CASE("id header errors: not a header name, on a field, in_create on the own
                "'header' is for the entity's own id, not for field 'tracking_id'", "id: {header: Location}");
     only_error(api("    id: {at: /id, in_create: false}\n"), 8, 19,
                "'in_create' is for the entity's other fields and references, not its own id", "header: Location");
-    only_error(api("    id: {header: [Location]}\n"), 8, 18, "expected a string here, found a list", "header: Location");
+    only_error(api("    id: {header: [Location]}\n"), 8, 18, "expected a string here, found a list",
+               "header: Location");
 }
 
 TEST_CASE("path \"{location}\" loads for read, update and delete, and nowhere else") {
-    const Profile p = loaded(api("    read: {path: \"{location}\"}\n    update: {path: \"{location}\", body: {n: 2}}\n"
-                                 "    delete: {path: \"{location}\"}\n"));
+    const Profile p =
+        loaded(api("    read: {path: \"{location}\"}\n    update: {path: \"{location}\", body: {n: 2}}\n"
+                   "    delete: {path: \"{location}\"}\n"));
     CHECK(p.resources[0].read->at_location);
     CHECK(p.resources[0].update->at_location);
     CHECK(p.resources[0].del->at_location);
@@ -105,13 +109,15 @@ TEST_CASE("a read with items answers an array; not at a Location") {
     CHECK(p.resources[0].read->path == "/items?id=eq.{id}");
     only_error(api("    read: {path: \"{location}\", items: \"\"}\n"), 8, 11,
                "a read at the create answer's Location cannot answer an array", "items: says the read filters");
-    only_error(api("    read: {path: \"/items?id=eq.{id}\", items: data}\n"), 8, 46, "bad JSON pointer 'data'", "a JSON pointer starts with '/'");
+    only_error(api("    read: {path: \"/items?id=eq.{id}\", items: data}\n"), 8, 46, "bad JSON pointer 'data'",
+               "a JSON pointer starts with '/'");
 }
 
 TEST_CASE("in_create: false on fields and references; it needs a read") {
-    const Profile p = loaded(api("    read: {path: \"/items/{id}\"}\n"
-                                 "    fields: {audit_id: {kind: uuidv4, in_create: false}}\n"
-                                 "    references: {owner_id: {resource: items, in_create: false}}\n"));
+    const Profile p =
+        loaded(api("    read: {path: \"/items/{id}\"}\n"
+                   "    fields: {audit_id: {kind: uuidv4, in_create: false}}\n"
+                   "    references: {owner_id: {resource: items, in_create: false}}\n"));
     CHECK_FALSE(p.resources[0].fields[0].in_create);
     CHECK_FALSE(p.resources[0].references[0].in_create);
     only_error(api("    fields: {audit_id: {kind: uuidv4, in_create: false}}\n"), 8, 5,
@@ -121,8 +127,9 @@ TEST_CASE("in_create: false on fields and references; it needs a read") {
 }
 
 TEST_CASE("expansion: a header id is captured and judged in the header, on creates only when reads hold it at `at`") {
-    const Expansion e = expanded(api("    read: {path: \"/items/{id}\"}\n    update: {path: \"/items/{id}\", body: {n: 2}}\n"
-                                     "    id: {at: /id, header: Location}\n"));
+    const Expansion e =
+        expanded(api("    read: {path: \"/items/{id}\"}\n    update: {path: \"/items/{id}\", body: {n: 2}}\n"
+                     "    id: {at: /id, header: Location}\n"));
     const suite::Suite& s = instance(e, "data-id-002 items");
     REQUIRE(!s.setup.empty());
     const suite::Step& create = s.setup.back();
@@ -144,9 +151,12 @@ TEST_CASE("expansion: a header id is captured and judged in the header, on creat
     CHECK_FALSE(minted.steps[0].expect.ids[0].at);
 }
 
-TEST_CASE("expansion: a header-only id: every answer judged in the header, reads may answer 204, body id edits not applicable") {
-    const Expansion e = expanded(api("    read: {path: \"{location}\"}\n    update: {method: PATCH, path: \"{location}\"}\n"
-                                     "    delete: {path: \"{location}\"}\n    id: {header: Docker-Upload-UUID, kind: uuidv4}\n"));
+TEST_CASE(
+    "expansion: a header-only id: every answer judged in the header, reads may answer 204, body id edits not "
+    "applicable") {
+    const Expansion e =
+        expanded(api("    read: {path: \"{location}\"}\n    update: {method: PATCH, path: \"{location}\"}\n"
+                     "    delete: {path: \"{location}\"}\n    id: {header: Docker-Upload-UUID, kind: uuidv4}\n"));
     const suite::Suite& s = instance(e, "data-id-006 items");
     const suite::Case& upd = case_named(s, "the id is unchanged after an update");
     REQUIRE(upd.steps.size() == 2);
@@ -158,7 +168,8 @@ TEST_CASE("expansion: a header-only id: every answer judged in the header, reads
     CHECK(read.expect.status->exact.empty());
     CHECK(read.expect.status->classes == std::vector<int>{2});
     const suite::Case& body = case_named(s, "the id is unchanged after an update whose body carries another id");
-    CHECK(body.skip.find("not applicable: the answers of 'items' name its id only in the Docker-Upload-UUID header") == 0);
+    CHECK(body.skip.find("not applicable: the answers of 'items' name its id only in the Docker-Upload-UUID header") ==
+          0);
     // Deleted where the create answer said it is.
     REQUIRE(s.setup.back().cleanup);
     CHECK(s.setup.back().cleanup->at_location);
@@ -171,7 +182,8 @@ TEST_CASE("expansion: a header-only id: every answer judged in the header, reads
 }
 
 TEST_CASE("expansion: an array read is judged by its element; a refusal accepts []") {
-    const Expansion e = expanded(api("    read: {path: \"/items?id=eq.{id}\", items: \"\"}\n    delete: {path: \"/items?id=eq.{id}\"}\n"));
+    const Expansion e = expanded(
+        api("    read: {path: \"/items?id=eq.{id}\", items: \"\"}\n    delete: {path: \"/items?id=eq.{id}\"}\n"));
     const suite::Suite& s = instance(e, "data-id-002 items");
     const suite::Case& rd = case_named(s, "reading the live entity returns its id unchanged and canonical");
     const auto& h = rd.steps[0].as<suite::HttpRequest>();
@@ -189,8 +201,9 @@ TEST_CASE("expansion: an array read is judged by its element; a refusal accepts 
 }
 
 TEST_CASE("expansion: what the create answer lacks is judged on a read-back of the new entity") {
-    const Expansion e = expanded(api("    read: {path: \"/items/{id}\"}\n"
-                                     "    fields: {audit_id: {kind: uuidv4, in_create: false}}\n"));
+    const Expansion e =
+        expanded(api("    read: {path: \"/items/{id}\"}\n"
+                     "    fields: {audit_id: {kind: uuidv4, in_create: false}}\n"));
     const suite::Suite& s = instance(e, "data-id-003 items");
     const suite::Case& c = case_named(s, "a v4 field of a new entity holds a v4 id");
     REQUIRE(c.steps.size() == 2);
@@ -211,8 +224,9 @@ TEST_CASE("expansion: what the create answer lacks is judged on a read-back of t
 }
 
 TEST_CASE("expansion: with the id only in the create answer's Location, its other checks are read back") {
-    const Expansion e = expanded(api("    read: {path: \"{location}\"}\n    id: {at: /id, header: Location}\n"
-                                     "    references: {parent_id: {resource: items}}\n"));
+    const Expansion e =
+        expanded(api("    read: {path: \"{location}\"}\n    id: {at: /id, header: Location}\n"
+                     "    references: {parent_id: {resource: items}}\n"));
     const suite::Suite& s = instance(e, "data-id-007 items");
     const suite::Case& c = case_named(s, "an omitted optional reference comes back null or omitted");
     REQUIRE(c.steps.size() == 2);
@@ -222,11 +236,13 @@ TEST_CASE("expansion: with the id only in the create answer's Location, its othe
     CHECK(c.steps[1].expect.ids[0].at.value_or("") == "/${res.optional_ref}");
 }
 
-TEST_CASE("expansion: DATA-ID-005 judges the id beside the time field on the read-back when the create holds no entity") {
-    const Expansion e = expanded(api("    read: {path: \"{location}\"}\n    id: {at: /id, header: Location}\n"
-                                     "    time_field: /created_at\n"));
-    const suite::Case& c = case_named(instance(e, "data-id-005 items"),
-                                      "a new entity has an explicit time field not derived from its id");
+TEST_CASE(
+    "expansion: DATA-ID-005 judges the id beside the time field on the read-back when the create holds no entity") {
+    const Expansion e =
+        expanded(api("    read: {path: \"{location}\"}\n    id: {at: /id, header: Location}\n"
+                     "    time_field: /created_at\n"));
+    const suite::Case& c =
+        case_named(instance(e, "data-id-005 items"), "a new entity has an explicit time field not derived from its id");
     REQUIRE(c.steps.size() == 2);
     CHECK(c.steps[0].expect.ids.empty());
     REQUIRE(c.steps[1].expect.ids.size() == 1);
@@ -235,9 +251,10 @@ TEST_CASE("expansion: DATA-ID-005 judges the id beside the time field on the rea
 }
 
 TEST_CASE("expansion: the plain http steps of db-identifiers read the id from the header too") {
-    const Expansion e = expanded(api("    read: {path: \"/items/{id}\"}\n    delete: {path: \"/items/{id}\"}\n"
-                                     "    id: {at: /id, kind: ulid, header: Location}\n",
-                                     "[db-identifiers]"));
+    const Expansion e =
+        expanded(api("    read: {path: \"/items/{id}\"}\n    delete: {path: \"/items/{id}\"}\n"
+                     "    id: {at: /id, kind: ulid, header: Location}\n",
+                     "[db-identifiers]"));
     const suite::Suite& s = instance(e, "db-identifiers-r1 items");
     REQUIRE(!s.setup.empty());
     REQUIRE(!s.setup[0].captures.empty());

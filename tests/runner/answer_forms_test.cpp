@@ -45,7 +45,8 @@ TEST_CASE("an absolute Location on the same origin is used; on another origin it
     other.record("w", id, "http://localhost:8080/v1/w/" + id, base + "/v1/w", base);
     auto u = other.url_for("w", id);
     REQUIRE_FALSE(u.has_value());
-    CHECK(u.error().find("is on another origin (http://localhost:8080) than base_url (http://127.0.0.1:8080): not followed") !=
+    CHECK(u.error().find(
+              "is on another origin (http://localhost:8080) than base_url (http://127.0.0.1:8080): not followed") !=
           std::string::npos);
     auto m = other.url_for("w", "x");
     REQUIRE_FALSE(m.has_value());
