@@ -1,6 +1,6 @@
-# forms.sh MODE [DEFECT]: idconform against a fixture API that needs one of
-# the profile's answer forms (tests/e2e/forms_server.py MODE, the profile
-# tests/e2e/forms/MODE.target.yaml): a registry's uploads (the id only in
+# answer_forms.sh MODE [DEFECT]: idconform against a fixture API that needs one of
+# the profile's answer forms (tests/e2e/answer_forms_server.py MODE, the profile
+# tests/e2e/answer_forms/MODE.target.yaml): a registry's uploads (the id only in
 # Docker-Upload-UUID and Location, everything at the Location URL), a
 # PostgREST-style table (reads answering [row] or []), an API naming new
 # entities only by an absolute Location with fields only in read answers.
@@ -11,12 +11,12 @@ source "$(dirname "$0")/lib.sh"
 mode=$1 defect=${2:-}
 port_file="$WORK/port"
 log="$WORK/server.log"
-python3 "$(dirname "$0")/forms_server.py" "$mode" ${defect:+--defect "$defect"} "$port_file" 2>"$log" &
+python3 "$(dirname "$0")/answer_forms_server.py" "$mode" ${defect:+--defect "$defect"} "$port_file" 2>"$log" &
 PIDS+=($!)
 for _ in $(seq 1 100); do [ -s "$port_file" ] && break; sleep 0.1; done
-[ -s "$port_file" ] || { cat "$log" >&2; fail "forms_server.py $mode did not start"; }
+[ -s "$port_file" ] || { cat "$log" >&2; fail "answer_forms_server.py $mode did not start"; }
 BASE_URL="http://127.0.0.1:$(cat "$port_file")"
-run_idconform --target "$(dirname "$0")/forms/$mode.target.yaml"
+run_idconform --target "$(dirname "$0")/answer_forms/$mode.target.yaml"
 
 # must RULE GLOB: a failure of RULE whose name matches GLOB; ran RULE GLOB: a
 # case that passed; skip RULE GLOB TEXT: skipped saying TEXT; error GLOB
@@ -127,4 +127,4 @@ location/location-other-origin)
 *) fail "unknown scenario $mode/$defect" ;;
 esac
 junit_valid
-echo "ok: forms $mode${defect:+ --defect $defect}: exit $CODE"
+echo "ok: answer forms $mode${defect:+ --defect $defect}: exit $CODE"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # Fixture APIs shaped like real ones that the default profile form cannot
-# describe, for the end-to-end tests of the answer forms (forms.sh; profiles
-# in tests/e2e/forms/). Loopback only, standard library only. Each mode is a
+# describe, for the end-to-end tests of the answer forms (answer_forms.sh; profiles
+# in tests/e2e/answer_forms/). Loopback only, standard library only. Each mode is a
 # conforming API; --defect NAME adds one deliberate violation that the form
 # lets the packs catch.
 #
@@ -29,7 +29,7 @@
 #                       back: DATA-ID-003), location-other-origin (Location on
 #                       another origin: never followed)
 #
-# Usage: forms_server.py MODE [--defect NAME] PORT_FILE  (writes the port)
+# Usage: answer_forms_server.py MODE [--defect NAME] PORT_FILE  (writes the port)
 import json
 import os
 import re
