@@ -7,7 +7,7 @@
 //     `- key: scalar` with further `key: scalar` lines at the first key's column;
 //   - keys are names ([A-Za-z_][A-Za-z0-9_-]*); scalars are plain (printable
 //     ASCII, no indicator first, no `: ` or ` #` inside, and in a flow mapping
-//     none of `:,[]{}`), '-quoted without '' or "-quoted without \, on one line.
+//     none of `:,[]{}?`), '-quoted without '' or "-quoted without \, on one line.
 // Plain scalars get the same core-schema typing as the yaml-cpp path
 // (plain_scalar_json), so both paths build equal sets.
 #include "suite/simple_vectors.hpp"
@@ -74,6 +74,9 @@ std::optional<Scalar> scalar(std::string_view line, std::size_t& i, bool flow) {
         if (c == '#' && line[j - 1] == ' ') break;  // a comment
         if (flow && (c == ',' || c == '}')) break;
         if (flow && (c == '[' || c == ']' || c == '{')) return std::nullopt;
+        // yaml-cpp 0.7 rejects a '?' inside a plain scalar in a flow mapping
+        // ("unknown token"; found by fuzz_suite): leave such lines to it.
+        if (flow && c == '?') return std::nullopt;
     }
     std::size_t end = j;
     while (end > i && line[end - 1] == ' ') --end;
