@@ -238,6 +238,11 @@ bool ConsoleReporter::run_finished(const RunSummary& run, std::string&) {
              << terminal_line(redact_text(cause, opts_.report.redact_headers)) << '\n';
     }
 
+    // The run's notes (what it left on the target and why), once, just
+    // above the verdict: neither failures nor errors.
+    for (const auto& note : run.notes)
+        out_ << paint("NOTE", cyan) << " " << terminal_line(redact_text(note, opts_.report.redact_headers)) << '\n';
+
     const std::size_t tests = run.total();
     const std::size_t failed = run.count(Outcome::failed), errors = run.count(Outcome::error);
     std::string verdict = failed + errors == 0 ? paint("OK", green)

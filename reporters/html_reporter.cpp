@@ -417,6 +417,17 @@ bool HtmlReporter::run_finished(const RunSummary& run, std::string& error) {
             meta("suite files", files);
         }
         h += "</dl>\n</header>\n<main>\n";
+        if (!run.notes.empty()) {
+            // The run's notes (what it left on the target and why): neither
+            // failures nor errors, said once.
+            h += "<section id=\"notes\"><h2>Notes</h2>\n<ul>";
+            for (const auto& n : run.notes) {
+                h += "<li>";
+                redacted(h, n, opts_);
+                h += "</li>";
+            }
+            h += "</ul></section>\n";
+        }
         if (audit_) audit_html(h, *audit_, opts_);
 
         // the matrix: one row per suite (resource, endpoint or file), one

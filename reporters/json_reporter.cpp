@@ -204,8 +204,19 @@ std::string report_head(const std::string& tool_version, json::object summary, b
 
 // Closes the suites array (when it was opened) and the document, with the
 // audit member in between when there is one.
-std::string report_tail(bool has_suites, const json::object* audit) {
+std::string report_tail(bool has_suites, const json::object* audit, const std::vector<std::string>& notes = {},
+                        const ReportOptions* opts = nullptr) {
     std::string out = has_suites ? "\n  ]" : "";
+    if (!notes.empty()) {
+        // The run's notes (what it left on the target and why): neither
+        // failures nor errors; only in runs that have some.
+        json::array a;
+        for (const auto& n : notes) a.push_back(str(opts ? redact_text(n, opts->redact_headers) : n));
+        out += ',';
+        newline(out, 1);
+        out += "\"notes\": ";
+        pretty(out, a, 1);
+    }
     if (audit != nullptr) {
         out += ',';
         newline(out, 1);
@@ -397,7 +408,7 @@ bool JsonReporter::run_finished(const RunSummary& run, std::string& error) {
             }
             out.write(suite_close(has_cases));
         }
-        out.write(report_tail(!suites_.empty(), audit_ ? &*audit_ : nullptr));
+        out.write(report_tail(!suites_.empty(), audit_ ? &*audit_ : nullptr, run.notes, &opts_));
     } catch (const std::exception& e) {
         error = std::string("cannot build JSON report: ") + e.what();
         return false;

@@ -164,6 +164,30 @@ std::string junit_head(const Totals& t, double seconds, const std::string& times
 
 std::string junit_tail() { return "</testsuites>\n"; }
 
+// The run's notes (what it left on the target and why) as a testsuite of no
+// tests: a property each and the text in system-out, where CI pages show
+// them; never a failure or an error. "" without notes.
+std::string notes_suite(const std::vector<std::string>& notes, const ReportOptions& opts) {
+    if (notes.empty()) return {};
+    pugi::xml_document doc;
+    auto suite = doc.append_child("testsuite");
+    attr(suite, "name", "idconform notes");
+    add_counts(suite, 0, 0, 0, 0, 0.0);
+    auto props = suite.append_child("properties");
+    std::string lines;
+    for (const auto& n : notes) {
+        const std::string note = redact_text(n, opts.redact_headers);
+        auto p = props.append_child("property");
+        attr(p, "name", "note");
+        attr(p, "value", note);
+        lines += note + "\n";
+    }
+    text(suite.append_child("system-out"), lines);
+    std::ostringstream out;
+    suite.print(out, "  ", pugi::format_indent, pugi::encoding_utf8, 1);
+    return out.str();
+}
+
 // What an audit adds to a testsuite (JunitReporter's header comment): the
 // waived count JUnit's attributes cannot hold, the baseline summary.
 struct SuiteAudit {
@@ -444,7 +468,7 @@ bool JunitReporter::run_finished(const RunSummary& run, std::string& error) {
             }
             out.write(suite_close(per_suite[i]));
         }
-        if (!suites_.empty()) out.write(junit_tail());
+        if (!suites_.empty()) out.write(notes_suite(run.notes, opts_) + junit_tail());
     } catch (const std::exception& e) {  // allocation failure: report, do not cross the boundary
         error = std::string("cannot build JUnit report: ") + e.what();
         return false;

@@ -239,6 +239,7 @@ bool AuditStage::run_finished(const RunSummary& run, std::string& error) {
     if (cfg_.audits()) inner_->audit_finished(audit_);
     summary_.suites = suites_;
     summary_.seconds = run.seconds;
+    summary_.notes = run.notes;
     return inner_->run_finished(summary_, error);
 }
 

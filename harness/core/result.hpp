@@ -78,6 +78,9 @@ struct SuiteResult {
 struct RunSummary {
     std::vector<SuiteResult> suites;
     double seconds = 0.0;
+    // What the run says once, beside the cases: neither failures nor errors
+    // (e.g. entities left on a target that cannot delete them, and why).
+    std::vector<std::string> notes;
     [[nodiscard]] std::size_t count(Outcome o) const;
     [[nodiscard]] std::size_t total() const;
 };

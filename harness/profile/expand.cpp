@@ -65,6 +65,8 @@ public:
         for (auto& v : s_.vars) vars.push_back(std::move(v));
         s_.vars = std::move(vars);
         legacy_ids();
+        shared_reads();
+        fewest_creates();
         // Cases that need a variable this target cannot have are skipped
         // with the reason and what to do about it.
         for (auto& c : s_.cases) {
@@ -98,9 +100,21 @@ public:
     static suite::Cleanup cleanup_of(const Resource& r) {
         suite::Cleanup cl;
         cl.id_at = r.id.pointer;
+        // A failed delete is confirmed by the resource's read, whose 2xx
+        // "nothing there" (not_found: 200 []) says gone as a 404 does.
+        if (r.read) {
+            cl.read_path = r.read->path;
+            if (r.read->not_found)
+                cl.read_not_found = suite::StatusExpect::NotFound{r.read->not_found->status, r.read->not_found->body};
+        }
         if (r.del) {
             cl.pos = r.del->pos;
             cl.path = r.del->path;
+        } else if (!r.cannot_delete.empty()) {
+            cl.pos = r.cannot_delete_pos;
+            cl.by_design = true;
+            cl.impossible = "the profile says '" + r.name + "' cannot be deleted (" + r.cannot_delete + ", " +
+                            r.cannot_delete_pos.str() + ")";
         } else {
             cl.pos = r.pos;
             cl.impossible = "the profile declares no delete operation for '" + r.name + "'";
@@ -241,6 +255,10 @@ public:
         h.path = ep.path;
         h.principal = c.principal;
         if (!c.id.empty()) h.path_params = {{"id", c.id}};
+        // A create with a client-chosen id sent to the collection: the id
+        // goes in the body (before the pack's own edits, which may move it).
+        if (c.op == suite::Operation::put && !ep.id_at.empty() && !c.id.empty())
+            h.set.emplace_back(ep.id_at, json::value(c.id));
         for (const auto& [field, value] : c.filter) h.query.push_back(spell_filter(ep.filter, field, value));
         h.headers = ep.headers;
         if (ep.not_found && st.expect.status && suite::is_refusal(*st.expect.status))
@@ -248,7 +266,7 @@ public:
         const bool has_body = suite::traits(c.op).has_body;
         if (has_body) {
             h.json = c.json ? *c.json : body_with_refs(r_, ep.body);
-            h.set = c.set;
+            for (const auto& kv : c.set) h.set.push_back(kv);
             h.unset = c.unset;
         }
         // Whatever a create (or a PUT that may create) made is deleted at the
@@ -337,6 +355,10 @@ private:
         var(out, "res.id_kind", json::value(r_.id.kind), r_.id.pos);
         kind_vars(out);
         if (r_.location) var(out, "res.location", json::value("Location"), r_.pos);
+        if (r_.singleton) var(out, "res.singleton", json::value(true), *r_.singleton);
+        if (!r_.cannot_delete.empty())
+            unset_reasons_["res.delete"] = "not applicable: the profile says '" + r_.name + "' cannot be deleted (" +
+                                           r_.cannot_delete + ", " + r_.cannot_delete_pos.str() + ")";
         for (const auto& f : r_.fields) {
             if (f.kind == "uuidv4" && !has_(out, "res.v4_field")) var(out, "res.v4_field", json::value(f.pointer), f.pos);
         }
@@ -422,6 +444,47 @@ private:
             if (!w.read.empty()) var(out, "res.viewable_read", json::value(w.read), w.pos);
             var(out, "res.viewable_prefix", json::value(w.prefix), w.pos);
             var(out, "res.viewable_format", json::value(w.format), w.pos);
+        }
+    }
+
+    // Shared reference data (`shared: true`): every principal may read it, so
+    // DATA-ID-004's read and list checks (the cases in which another
+    // principal only reads or lists) do not apply; its writes still do.
+    void shared_reads() {
+        if (!r_.shared) return;
+        for (auto& c : s_.cases) {
+            if (!c.skip.empty() || std::find(c.rules.begin(), c.rules.end(), "DATA-ID-004") == c.rules.end()) continue;
+            bool other_calls = false, other_writes = false;
+            for (const auto& st : c.steps) {
+                if (!st.is<suite::OpCall>() || st.as<suite::OpCall>().principal != "other") continue;
+                other_calls = true;
+                const auto op = st.as<suite::OpCall>().op;
+                if (op != suite::Operation::read && op != suite::Operation::list) other_writes = true;
+            }
+            if (other_calls && !other_writes)
+                c.skip = "not applicable: the profile declares '" + r_.name + "' shared reference data (" +
+                         r_.shared->str() + "): every principal may read it; another principal's writes are "
+                         "still checked";
+        }
+    }
+
+    // A resource the API cannot delete: every entity a case creates stays on
+    // the target, so a case repeating creates makes two (enough for
+    // "distinct") instead of its count; the run's notes list what was left.
+    void fewest_creates() {
+        if (r_.cannot_delete.empty()) return;
+        constexpr int fewest = 2;
+        for (auto& c : s_.cases) {
+            if (!c.for_each || c.for_each->source != suite::ForEach::Source::count || c.for_each->count <= fewest)
+                continue;
+            const bool creates = std::any_of(c.steps.begin(), c.steps.end(), [](const suite::Step& st) {
+                return st.is<suite::OpCall>() && suite::traits(st.as<suite::OpCall>().op).creates;
+            });
+            if (!creates) continue;
+            c.description += std::string(c.description.empty() ? "" : " ") + "(" + std::to_string(fewest) +
+                             " creates instead of " + std::to_string(c.for_each->count) + ": the profile says '" +
+                             r_.name + "' cannot be deleted, " + r_.cannot_delete_pos.str() + ")";
+            c.for_each->count = fewest;
         }
     }
 
@@ -529,8 +592,16 @@ Expansion expand(const Profile& profile, const std::string& packs_dir) {
             auto loaded = suite::load_file(f);
             for (auto& d : loaded.diagnostics) out.diagnostics.push_back(std::move(d));
             if (!loaded.suite) continue;
+            // A suite of singleton checks runs on singletons only, and only
+            // it does (a singleton has nothing to create).
+            const bool for_singletons =
+                !loaded.suite->cases.empty() && std::all_of(loaded.suite->cases.begin(), loaded.suite->cases.end(),
+                                                            [](const suite::Case& c) {
+                                                                return std::find(c.needs.begin(), c.needs.end(),
+                                                                                 "res.singleton") != c.needs.end();
+                                                            });
             for (const auto& r : profile.resources) {
-                if (!pack_applies(pack, r)) continue;
+                if (!pack_applies(pack, r) || for_singletons != r.singleton.has_value()) continue;
                 out.suites.push_back(Instance(profile, r, *loaded.suite).build());
                 // The operation packs run again over gRPC for a resource with
                 // gRPC methods (a create among them).

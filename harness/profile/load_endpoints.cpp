@@ -3,15 +3,23 @@
 // path, body, headers, list filter and not_found answer.
 #include "profile/load_impl.hpp"
 
+#include "profile/load_forms.hpp"
+
 #include <algorithm>
 
 namespace idconform::profile::loading {
 
 namespace {
 
-const std::vector<std::string> resource_keys = {"create", "read",     "update", "delete",     "list",       "put",
-                                                "id",     "location", "fields", "references", "time_field", "lookup",
-                                                "action", "job",      "legacy", "viewable",   "grpc"};
+const std::vector<std::string> resource_keys = [] {
+    std::vector<std::string> keys = {"create", "read",     "update", "delete",     "list",       "put",
+                                     "id",     "location", "fields", "references", "time_field", "lookup",
+                                     "action", "job",      "legacy", "viewable",   "grpc"};
+    for (const auto& k : forms::resource_keys()) keys.push_back(k);  // load_forms.cpp
+    return keys;
+}();
+// The read of a singleton (`singleton: true`): no {id}.
+const Operation singleton_read_op = {"read", "GET", false, false, false, "{path: /v1/me}"};
 const std::vector<std::string> methods = {"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"};
 
 // A pack operation's row: what it is comes from suite/operation.hpp.
@@ -27,7 +35,7 @@ std::vector<std::string> endpoint_keys(const Operation& op) {
     if (op.has_items || std::string_view(op.key) == "read") keys.emplace_back("not_found");
     if (op.has_items) keys.emplace_back("filter");
     if (op.has_param) keys.emplace_back("param");
-    if (op.has_id_at) keys.emplace_back("id_at");
+    if (op.has_id_at || std::string_view(op.key) == "put") keys.emplace_back("id_at");
     return keys;
 }
 
@@ -87,7 +95,8 @@ std::optional<Resource> Loader::resource(const Entry& entry) {
     std::optional<Endpoint>* slots[] = {&res.create, &res.read, &res.update, &res.del,
                                         &res.list,   &res.put,  &res.lookup, &res.action};
     for (std::size_t i = 0; i < std::size(operations); ++i)
-        if (const auto* x = m->find(operations[i].key)) *slots[i] = endpoint(x->val(), operations[i]);
+        if (const auto* x = m->find(operations[i].key))
+            *slots[i] = endpoint(x->val(), i == 1 && forms::is_singleton(*m) ? singleton_read_op : operations[i]);
     if (const auto* x = m->find("id")) {
         if (auto id = id_field(x->val(), "id", "/id")) res.id = std::move(*id);
     } else if (m->find("legacy")) {
@@ -117,6 +126,13 @@ std::optional<Resource> Loader::resource(const Entry& entry) {
             res.time_field = *s;
     }
     answer_forms(*m, res);
+    forms::read(r_, *m, res);
+    // A create with a client-chosen id sent to the collection (POST
+    // /v1/products) carries the id in its body, by default where the entity
+    // has it.
+    if (res.put && res.put->path.find("{id}") == std::string::npos && !is_location_path(res.put->path) &&
+        res.put->id_at.empty())
+        res.put->id_at = res.id.pointer;
     if (diags_->size() != before) return std::nullopt;
     return res;
 }
@@ -138,7 +154,7 @@ std::optional<Endpoint> Loader::endpoint(const Val& v, const Operation& op) {
     if (const auto* x = m->find("path")) {
         if (auto s = r_.string(x->val(), "path",
                                std::string("path: ") + (op.needs_id ? "\"/v1/products/{id}\"" : "/v1/products"));
-            s && (is_location_path(*s) ? location_path_ok(x->val(), *s, op) : path_ok(x->val(), *s, op))) {
+            s && (is_location_path(*s) ? location_path_ok(x->val(), *s, op) : path_ok(x->val(), *s, op, ep.method))) {
             ep.path = *s;
             ep.at_location = is_location_path(*s);
         }
@@ -177,6 +193,10 @@ std::optional<Endpoint> Loader::endpoint(const Val& v, const Operation& op) {
             r_.error(v, std::string("missing required key 'param' in ") + op.key,
                      std::string("name the query parameter that carries the id, e.g. ") + op.key + ": " + op.example);
         }
+    }
+    if (const auto* x = m->find("id_at"); x && !op.has_id_at) {
+        if (auto s = r_.string(x->val(), "id_at", "id_at: /id"); s && member_pointer(x->val(), *s, "id_at", "/id"))
+            ep.id_at = *s;  // put: where the client's id goes in the body
     }
     if (op.has_id_at) {
         if (const auto* x = m->find("id_at")) {
@@ -271,7 +291,7 @@ void Loader::not_found(const Val& v, Endpoint& ep) {
 // Placeholders are checked first; then the only path variable a profile
 // knows is {id}, required where an entity is addressed, wrong where the
 // server has not assigned one yet.
-bool Loader::path_ok(const Val& v, const std::string& path, const Operation& op) {
+bool Loader::path_ok(const Val& v, const std::string& path, const Operation& op, const std::string& method) {
     if (!r_.check_template_at(v, path, true)) return false;
     if (path.empty() || (path[0] != '/' && path.rfind("${", 0) != 0)) {
         r_.error(v, "the " + std::string(op.key) + " path '" + path + "' does not start with '/'",
@@ -293,6 +313,11 @@ bool Loader::path_ok(const Val& v, const std::string& path, const Operation& op)
             r_.error(r_.mark_at(v, path, i), "unknown path variable '{" + name + "}' in " + op.key + " path",
                      "a profile path knows one variable, {id}: the entity's id, inserted percent-encoded");
             ok = false;
+        } else if (!op.needs_id && std::string_view(op.key) == "read") {
+            r_.error(r_.mark_at(v, path, i), "the read path of a singleton cannot hold '{id}'",
+                     "a singleton (singleton: true) is read without an id, e.g. read: {path: /v1/me}; "
+                     "remove singleton: for an entity read by its id");
+            ok = false;
         } else if (!op.needs_id) {
             r_.error(
                 r_.mark_at(v, path, i), "the " + std::string(op.key) + " path cannot hold '{id}'",
@@ -305,9 +330,16 @@ bool Loader::path_ok(const Val& v, const std::string& path, const Operation& op)
         }
         i = close;
     }
-    if (ok && op.needs_id && !has_id) {
+    // `put` may send the client's id in the body instead: a POST (or PATCH)
+    // to the collection; a PUT without {id} is taken for a slip.
+    const bool id_in_body = std::string_view(op.key) == "put" && method != "PUT";
+    if (ok && op.needs_id && !has_id && !id_in_body) {
         r_.error(v, "the " + std::string(op.key) + " path '" + path + "' has no '{id}'",
-                 "write where the entity's id goes, e.g. path: \"/v1/products/{id}\"");
+                 std::string("write where the entity's id goes, e.g. path: \"/v1/products/{id}\"") +
+                     (std::string_view(op.key) == "put"
+                          ? "; a create with the client's id in the body of a POST to the collection is put: "
+                            "{method: POST, path: /v1/products}"
+                          : ""));
         ok = false;
     }
     return ok;

@@ -98,7 +98,8 @@ private:
     // Placeholders are checked first; then the only path variable a profile
     // knows is {id}, required where an entity is addressed, wrong where the
     // server has not assigned one yet.
-    bool path_ok(const Val& v, const std::string& path, const Operation& op);
+    // `method`: the endpoint's (a put without {id} sends the id in its body, unless it is a PUT).
+    bool path_ok(const Val& v, const std::string& path, const Operation& op, const std::string& method = "");
 
     // ------------------------------- legacy, jobs, viewable (load_legacy.cpp)
 

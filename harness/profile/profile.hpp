@@ -34,7 +34,8 @@ struct Endpoint {
     std::optional<boost::json::value> body;  // JSON body template (create/update/put), an object
     std::string items;   // list only: JSON pointer of the array of entities in the answer ("" = root array)
     std::string param;   // lookup only: the query parameter that carries the id
-    std::string id_at;   // action only: JSON pointer of the entity's id in the body sent
+    std::string id_at;   // action: JSON pointer of the entity's id in the body sent; put: where the client's
+                         // id goes in the body (default: the resource's id pointer when the path has no {id})
     std::vector<std::pair<std::string, std::string>> headers;  // templates, sent with this endpoint's requests only
     std::optional<NotFound> not_found;  // read and list: a 2xx answer that means "nothing there"
     std::string filter = "{field}={value}";  // list only: the query filtering by a reference; "" = none
@@ -136,6 +137,18 @@ struct Resource {
     std::optional<RelatedId> job;     // another generated id of the entity (R7)
     std::optional<Legacy> legacy;     // pack uuidv8-legacy
     std::optional<Viewable> viewable; // pack viewable-id
+    // Forms of the APIs people have (load_forms.cpp):
+    // `shared: true`: reference data every principal may read (countries,
+    // currencies): DATA-ID-004's read and list checks do not apply; writes by
+    // another principal are still checked.
+    std::optional<SourcePos> shared;
+    // `cannot_delete: REASON`: the API deletes none of these (jobs, uploads):
+    // the run creates as few as it can and notes once what it left behind.
+    std::string cannot_delete;
+    SourcePos cannot_delete_pos;
+    // `singleton: true`: one entity per principal read without an id
+    // (`GET /v1/me`); only the singleton checks of the data-id pack run on it.
+    std::optional<SourcePos> singleton;
 };
 
 // A principal (headers templates, e.g. Bearer ${env:TOKEN_A}; none for

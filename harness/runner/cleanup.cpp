@@ -52,6 +52,15 @@ std::string entity_label(const SuiteRun::Created& c) {
     return out;
 }
 
+// Whether a read answered exactly the profile's "nothing there" 2xx (a
+// status and a JSON body, e.g. 200 with []): the entity is gone.
+bool says_not_found(const Exchange& x, const std::optional<suite::StatusExpect::NotFound>& nf) {
+    if (!nf || x.error || x.response->status != nf->status) return false;
+    BodyJson body(*x.response);
+    const json::value* b = body.get();
+    return b && json_equal(*b, nf->body);
+}
+
 std::string answered(const Exchange& x) {
     if (x.error) return "failed (" + x.error->message + ")";
     return "answered " + std::to_string(x.response->status);
@@ -72,6 +81,15 @@ void register_created(SuiteRun& run, const suite::Cleanup& cl, const Request& re
     const std::string* location = x.response->header("Location");
     if (!id.empty() && location && !cl.resource.empty())
         run.locations.record(cl.resource, id, *location, req.url, run.env.base_url);
+    if (id.empty() && cl.by_design) {
+        // Left behind by design anyway; the note says its id is not known.
+        SuiteRun::Created c;
+        c.by_design = true;
+        c.problem = cl.impossible;
+        c.origin = step_name;
+        run.created.push_back(std::move(c));
+        return;
+    }
     if (id.empty()) {
         // Something was created (a 2xx) but nothing says what: it cannot be
         // deleted, and the report must say so rather than leak it silently.
@@ -86,7 +104,8 @@ void register_created(SuiteRun& run, const suite::Cleanup& cl, const Request& re
     if (!cl.impossible.empty()) {
         SuiteRun::Created c;
         c.id = id;
-        c.problem = "no way to delete " + id + ": " + cl.impossible;
+        c.by_design = cl.by_design;
+        c.problem = cl.by_design ? cl.impossible : "no way to delete " + id + ": " + cl.impossible;
         c.origin = step_name;
         run.created.push_back(std::move(c));
         return;
@@ -142,19 +161,30 @@ void register_created(SuiteRun& run, const suite::Cleanup& cl, const Request& re
     c.request.transport = req.transport;
     c.request.method = "DELETE";
     auto absolute = [&](const std::string& p) { return p.rfind("http", 0) == 0 ? p : run.env.base_url + p; };
-    if (path) {
-        c.request.url = absolute(*path);
-        if (auto marked = steps::build_path(cl.path, {{"id", std::string(id_marker)}}, scope)) {
+    // The URL of `tmpl` around the id (prefix + id + suffix), so that a
+    // re-keyed entity's URL can be rebuilt without the creating case's scope.
+    auto around_id = [&](const std::string& tmpl, std::string& prefix, std::string& suffix) {
+        if (auto marked = steps::build_path(tmpl, {{"id", std::string(id_marker)}}, scope)) {
             const std::string url = absolute(*marked);
             const auto at = url.find(id_marker);
             if (at != std::string::npos && url.find(id_marker, at + 1) == std::string::npos) {
-                c.url_prefix = url.substr(0, at);
-                c.url_suffix = url.substr(at + id_marker.size());
+                prefix = url.substr(0, at);
+                suffix = url.substr(at + id_marker.size());
             }
         }
+    };
+    if (path) {
+        c.request.url = absolute(*path);
+        around_id(cl.path, c.url_prefix, c.url_suffix);
     } else {
         c.problem = "no way to delete " + id + ": " + path.error();
     }
+    if (!cl.read_path.empty())
+        if (auto read = steps::build_path(cl.read_path, {{"id", id}}, scope)) {
+            c.read_url = absolute(*read);
+            around_id(cl.read_path, c.read_prefix, c.read_suffix);
+        }
+    c.read_not_found = cl.read_not_found;
     for (const auto& h : req.headers)
         if (!steps::iequals(h.name, "content-type")) c.request.headers.push_back(h);
     c.request.secret_headers = req.secret_headers;
@@ -205,6 +235,8 @@ void follow_rekey(SuiteRun& run, steps::Wire wire, const Request& req, BodyJson&
         c.id = now;
         if (wire == steps::Wire::http) {
             c.request.url = c.url_prefix + encoded_segment(now) + c.url_suffix;
+            if (!c.read_url.empty())
+                c.read_url = c.read_prefix.empty() ? std::string() : c.read_prefix + encoded_segment(now) + c.read_suffix;
         } else {
             json::value msg = json::object();
             (void)set_at_pointer(msg, c.grpc_id_field, json::value(now));
@@ -235,6 +267,12 @@ awaitable<std::optional<CaseResult>> cleanup_created(SuiteRun& run, RateLimiter&
     // does not turn every later delete into a failure.
     for (auto it = run.created.rbegin(); it != run.created.rend(); ++it) {
         const SuiteRun::Created& c = *it;
+        if (c.by_design) {
+            // The profile says the API cannot delete it: the run's notes say
+            // once what was left behind; not a problem of this cleanup.
+            run.left_behind.push_back(SuiteRun::LeftBehind{c.problem, c.id});
+            continue;
+        }
         if (!c.problem.empty()) {
             ++undeletable;
             ++done;
@@ -269,18 +307,20 @@ awaitable<std::optional<CaseResult>> cleanup_created(SuiteRun& run, RateLimiter&
         }
         Request read = req;
         read.method = "GET";
+        if (!c.read_url.empty()) read.url = c.read_url;
         if (limiter.active()) co_await limiter.acquire();
         Exchange back = co_await run.send(read);
         if (!back.error) answered_any = true;
         const int st = back.error ? 0 : back.response->status;
         if (st == 404 || st == 410) continue;  // gone: deleted after all
+        if (says_not_found(back, c.read_not_found)) continue;  // the profile's 2xx "nothing there" (200 [])
         if (st / 100 == 2) {
             ++remain;
-            r.detail += "remains on the target: " + what + ": " + del + ", and GET " + req.url + " answered " +
+            r.detail += "remains on the target: " + what + ": " + del + ", and GET " + read.url + " answered " +
                         std::to_string(st) + "\n";
         } else {
             ++unknown;
-            r.detail += "may remain: " + what + ": " + del + ", and the read to confirm (GET " + req.url + ") " +
+            r.detail += "may remain: " + what + ": " + del + ", and the read to confirm (GET " + read.url + ") " +
                         answered(back) + "\n";
         }
         record("delete " + what, std::move(x), c, req);

@@ -7,6 +7,7 @@
 #include "runner/captures.hpp"
 #include "runner/checks.hpp"
 #include "runner/cleanup.hpp"
+#include "runner/left_behind.hpp"
 #include "runner/collected.hpp"
 #include "runner/entity_view.hpp"
 #include "runner/evidence.hpp"
@@ -74,6 +75,7 @@ awaitable<void> Engine::run_all(const std::vector<suite::Suite>& suites) {
     const auto t0 = std::chrono::steady_clock::now();
     for (const auto& s : suites) report_.summary.suites.push_back(co_await run_suite(s));
     report_.summary.seconds = seconds_since(t0);
+    report_.summary.notes = left_behind_notes(left_behind_);
 }
 
 awaitable<Exchange> Engine::send_with_retries(SuiteRun& run, const Request& req) {
@@ -391,6 +393,7 @@ awaitable<void> Engine::finish_suite(SuiteRun& run, bool setup_failed, Report& r
         bool unreachable = false;
         cleanup_result = co_await cleanup_created(run, limiter_, &unreachable);
         if (cleanup_result && unreachable) ++report_.transport_errors;
+        for (auto& l : run.left_behind) left_behind_.push_back(std::move(l));
         run.shutdown();
     }
     if (!run.scan_findings.empty()) {

@@ -66,6 +66,7 @@ private:
     RateLimiter limiter_;
     std::optional<boost::asio::thread_pool> files_;  // file steps scan here, off the runner's thread
     RunReport report_;
+    std::vector<SuiteRun::LeftBehind> left_behind_;  // of every suite, for the run's notes
     int failures_ = 0;
 };
 

@@ -51,7 +51,19 @@ struct SuiteRun {
         std::string id, id_at, url_prefix, url_suffix;
         std::string rekeyed_from;  // the id it was created with, when a re-key changed it
         std::string grpc_id_field;  // gRPC: where the delete message holds the id
+        bool by_design = false;     // the profile says it cannot be deleted: a note, not a problem
+        // The read that confirms a failed delete (empty url: the delete URL),
+        // its URL around the id (for a re-key), and the 2xx "not there" answer.
+        std::string read_url, read_prefix, read_suffix;
+        std::optional<suite::StatusExpect::NotFound> read_not_found;
     };
+    // An entity the profile says the API cannot delete, left behind by the
+    // cleanup: why (the profile's reason and line) and its id.
+    struct LeftBehind {
+        std::string why;
+        std::string id;
+    };
+    std::vector<LeftBehind> left_behind;  // filled by the cleanup, gathered into the run's notes
     std::vector<Created> created;  // entities this suite created, in order (cleanup deletes them last first)
     std::set<std::string> deleted;  // delete_key()s of requests answered 2xx
     LocationBook locations;         // the Location URL each create answered (profile path "{location}")

@@ -259,6 +259,14 @@ struct Cleanup : Positioned {
     std::string path;     // template of the delete path; `{id}` is the created id
     std::string id_at = "/id";  // JSON pointer of the created id in the answer
     std::string impossible;     // non-empty: it cannot be deleted, and why (reported by the cleanup)
+    // The profile says the API cannot delete it (`cannot_delete:`): it is
+    // left behind by design, said once in the run's notes, never an error.
+    bool by_design = false;
+    // The read that confirms a failed delete: its path template ("" = GET
+    // the delete URL) and the 2xx answer meaning "not there" (the profile's
+    // `not_found:` of that read, e.g. 200 with []), besides 404/410.
+    std::string read_path;
+    std::optional<StatusExpect::NotFound> read_not_found;
     // Set by the profile expander for entities made over gRPC: the delete is
     // this unary method on the creating step's target, the id at this field.
     std::string grpc_method;
