@@ -334,7 +334,7 @@ std::string render_json(const RunSummary& run, const std::string& tool_version, 
         for (std::size_t k = 0; k < s.cases.size(); ++k) out += case_text(s.cases[k], k == 0, opts);
         out += suite_close(!s.cases.empty());
     }
-    return out + report_tail(true, nullptr);
+    return out + report_tail(true, nullptr, run.notes, &opts);
 }
 
 JsonReporter::JsonReporter(std::string path, ReportOptions opts) : path_(std::move(path)), opts_(std::move(opts)) {}

@@ -377,7 +377,7 @@ std::string render_junit(const RunSummary& run, const std::string& timestamp, co
         for (const auto& c : s.cases) out += testcase_text(c, s, opts);
         out += suite_close(t);
     }
-    out += junit_tail();
+    out += notes_suite(run.notes, opts) + junit_tail();
     return out;
 }
 

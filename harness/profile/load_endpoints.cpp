@@ -339,6 +339,9 @@ bool Loader::path_ok(const Val& v, const std::string& path, const Operation& op,
                      (std::string_view(op.key) == "put"
                           ? "; a create with the client's id in the body of a POST to the collection is put: "
                             "{method: POST, path: /v1/products}"
+                      : std::string_view(op.key) == "read"
+                          ? "; one entity per principal read without an id (GET /v1/me) is a singleton: write "
+                            "singleton: true"
                           : ""));
         ok = false;
     }

@@ -214,6 +214,7 @@ inline RunSummary sample_run() {
 inline bool replay(reporters::Reporter& r, const RunSummary& run, std::string& error) {
     RunSummary counted;
     counted.seconds = run.seconds;
+    counted.notes = run.notes;
     for (const auto& s : run.suites) {
         r.suite_started(s.name, s.file);
         SuiteResult kept = s;

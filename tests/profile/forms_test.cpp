@@ -1,0 +1,205 @@
+// The resource forms of issue #13 part B (profile/load_forms.cpp and their
+// expansion): shared reference data, a create with the client's id in the
+// body of a POST to the collection, singletons read without an id, resources
+// the API cannot delete, and the cleanup's read-back of the profile's read.
+#include "test_support.hpp"
+
+#include <algorithm>
+
+using namespace idconform;
+using namespace idconform::profile;
+using namespace idconform::profile::testing;
+
+namespace {
+
+const std::string packs_dir = source_file("suites/packs");
+
+// Two principals; products reference categories. `extra` goes under
+// products (line 16 on), `more` after it (other resources).
+std::string shop(const std::string& extra, const std::string& more = "") {
+    return "name: shop\n"                                          // 1
+           "base_url: http://127.0.0.1:9\n"                        // 2
+           "principals: {a: {}, b: {}}\n"                          // 3
+           "packs: [data-id, nil-max]\n"                           // 4
+           "resources:\n"                                          // 5
+           "  categories:\n"                                       // 6
+           "    create: {path: /categories, body: {name: c}}\n"    // 7
+           "    read: {path: \"/categories/{id}\"}\n"              // 8
+           "    update: {path: \"/categories/{id}\"}\n"            // 9
+           "    list: {path: /categories}\n"                       // 10
+           "  products:\n"                                         // 11
+           "    create: {path: /products, body: {name: p}}\n"      // 12
+           "    read: {path: \"/products/{id}\", not_found: {status: 200, body: []}}\n"  // 13
+           "    delete: {path: \"/products/{id}\"}\n"              // 14
+           "    references: {categoryId: {resource: categories, required: true}}\n" +  // 15
+           extra + more;
+}
+
+Profile loaded(const std::string& text) {
+    const LoadResult r = load_profile_text(text, "shop.yaml");
+    INFO(dump(r.diagnostics));
+    REQUIRE(r.profile);
+    return *r.profile;
+}
+
+const suite::Suite* find_instance(const Expansion& e, const std::string& name) {
+    for (const auto& s : e.suites)
+        if (s.name == name) return &s;
+    return nullptr;
+}
+
+const suite::Suite& instance(const Expansion& e, const std::string& name) {
+    const suite::Suite* s = find_instance(e, name);
+    REQUIRE_MESSAGE(s != nullptr, "no suite " << name);
+    return *s;
+}
+
+const suite::Case& case_named(const suite::Suite& s, const std::string& prefix) {
+    for (const auto& c : s.cases)
+        if (c.name.rfind(prefix, 0) == 0) return c;
+    FAIL("no case " << prefix << " in " << s.name);
+    return s.cases.front();
+}
+
+}  // namespace
+
+TEST_CASE("shared reference data: DATA-ID-004's read and list checks are not applicable, its writes still run") {
+    const std::string categories_shared = "    shared: true\n";
+    std::string text = shop("");
+    text.insert(text.find("  products:"), categories_shared);  // line 11, under categories
+    const Profile p = loaded(text);
+    REQUIRE(p.resources[0].shared);
+    CHECK(p.resources[0].shared->line == 11);
+    CHECK_FALSE(p.resources[1].shared);
+    const Expansion e = expand(p, packs_dir);
+    REQUIRE(e.diagnostics.empty());
+    const suite::Suite& s = instance(e, "data-id-004 categories");
+    for (const char* name : {"another principal cannot read", "another principal's list"}) {
+        const suite::Case& c = case_named(s, name);
+        CHECK(c.skip == "not applicable: the profile declares 'categories' shared reference data (shop.yaml:11:5): "
+                        "every principal may read it; another principal's writes are still checked");
+    }
+    CHECK(case_named(s, "another principal cannot update").skip.empty());
+    // products are not shared: every DATA-ID-004 case of theirs that can run does
+    CHECK(case_named(instance(e, "data-id-004 products"), "another principal cannot read").skip.empty());
+
+    only_error(shop("    shared: yes\n"), 16, 13, "expected a boolean here, found 'yes'", "");
+}
+
+TEST_CASE("put to the collection: the client's id goes in the body; a PUT without {id} is still a slip") {
+    const Profile p = loaded(shop("    put: {method: POST, path: /products, body: {name: q}}\n"));
+    const Endpoint& put = *p.resources[1].put;
+    CHECK(put.method == "POST");
+    CHECK(put.id_at == "/id");  // where the entity has its id
+    CHECK(loaded(shop("    id: /uuid\n    put: {method: POST, path: /products}\n")).resources[1].put->id_at == "/uuid");
+    CHECK(loaded(shop("    put: {method: POST, path: /products, id_at: /client_id}\n")).resources[1].put->id_at ==
+          "/client_id");
+    // the item-path form is unchanged: the id only in the path
+    CHECK(loaded(shop("    put: {path: \"/products/{id}\"}\n")).resources[1].put->id_at.empty());
+
+    const Expansion e = expand(p, packs_dir);
+    REQUIRE(e.diagnostics.empty());
+    const suite::Step& st = case_named(instance(e, "data-id-006 products"), "a create with a fresh client-supplied id")
+                                .steps.at(0);
+    REQUIRE(st.is<suite::HttpRequest>());
+    const auto& h = st.as<suite::HttpRequest>();
+    CHECK(h.method == "POST");
+    CHECK(h.path == "/products");
+    REQUIRE_FALSE(h.set.empty());
+    CHECK(h.set.front().first == "/id");
+    CHECK(h.set.front().second == boost::json::value("${fresh}"));
+    CHECK(h.json->as_object().at("categoryId") == boost::json::value("${entity.categories}"));
+    REQUIRE(st.cleanup);  // whatever it made is deleted
+    CHECK(st.cleanup->path == "/products/{id}");
+
+    only_error(shop("    put: {path: /products}\n"), 16, 17, "the put path '/products' has no '{id}'",
+               "put: {method: POST, path: /v1/products}");
+    std::string create_id_at = shop("");
+    const std::string create_line = "    create: {path: /products, body: {name: p}}";
+    create_id_at.replace(create_id_at.find(create_line), create_line.size(), "    create: {path: /products, id_at: /id}");
+    only_error(create_id_at, 12, 31, "unknown key 'id_at' in create", "");
+}
+
+TEST_CASE("singletons: read without an id, only the singleton suite, under the declared kind") {
+    const std::string me = "  me:\n    singleton: true\n    read: {path: /v1/me}\n    id: {at: /user_id, kind: uuidv4}\n";
+    const Profile p = loaded(shop("", me));
+    const Resource& r = p.resources[2];
+    REQUIRE(r.singleton);
+    CHECK(r.singleton->line == 17);
+    CHECK(r.read->path == "/v1/me");
+    CHECK(pack_applies("data-id", r));
+    CHECK_FALSE(pack_applies("nil-max", r));
+    const Expansion e = expand(p, packs_dir);
+    REQUIRE(e.diagnostics.empty());
+    std::vector<std::string> of_me, singleton_suites;
+    for (const auto& s : e.suites) {
+        if (s.name.size() > 3 && s.name.compare(s.name.size() - 3, 3, " me") == 0) of_me.push_back(s.name);
+        if (s.name.rfind("data-id-006-singleton", 0) == 0) singleton_suites.push_back(s.name);
+    }
+    CHECK(of_me == std::vector<std::string>{"data-id-006-singleton me"});
+    CHECK(singleton_suites == std::vector<std::string>{"data-id-006-singleton me"});
+    const suite::Suite& s = instance(e, "data-id-006-singleton me");
+    CHECK(s.setup.empty());
+    const suite::Case& c = case_named(s, "a singleton answers its id");
+    CHECK(c.skip.empty());
+    const auto& read = c.steps.at(0).as<suite::HttpRequest>();
+    CHECK(read.method == "GET");
+    CHECK(read.path == "/v1/me");
+    auto var = [&](const std::string& name) {
+        for (const auto& v : s.vars)
+            if (v.name == name) return v.value;
+        return boost::json::value();
+    };
+    CHECK(var("res.id_at") == boost::json::value("/user_id"));
+    CHECK(var("res.id_kind") == boost::json::value("uuidv4"));
+
+    only_error(shop("", "  me:\n    singleton: true\n    read: {path: \"/v1/me/{id}\"}\n"), 18, 26,
+               "the read path of a singleton cannot hold '{id}'", "read: {path: /v1/me}");
+    only_error(shop("", "  me:\n    singleton: true\n    read: {path: /v1/me}\n    delete: {path: \"/v1/me/{id}\"}\n"), 19, 5,
+               "'delete' does not apply to singleton 'me'", "read without an id");
+    only_error(shop("", "  me:\n    singleton: true\n"), 17, 5, "singleton 'me' has no 'read'", "read: {path: /v1/me}");
+    only_error(shop("", "  me:\n    read: {path: /v1/me}\n"), 17, 18, "the read path '/v1/me' has no '{id}'",
+               "a singleton: write singleton: true");
+}
+
+TEST_CASE("cannot_delete: left behind by design, fewest creates, delete checks not applicable; not beside delete") {
+    const std::string jobs = "  jobs:\n    create: {path: /jobs}\n    read: {path: \"/jobs/{id}\"}\n"
+                             "    cannot_delete: \"jobs are kept for 30 days\"\n";
+    const Profile p = loaded(shop("", jobs));
+    CHECK(p.resources[2].cannot_delete == "jobs are kept for 30 days");
+    CHECK(p.resources[2].cannot_delete_pos.line == 19);
+    const Expansion e = expand(p, packs_dir);
+    REQUIRE(e.diagnostics.empty());
+    const suite::Suite& s = instance(e, "data-id-006 jobs");
+    const suite::Step& create = case_named(s, "back-to-back creates").steps.at(0);
+    REQUIRE(create.cleanup);
+    CHECK(create.cleanup->by_design);
+    CHECK(create.cleanup->impossible == "the profile says 'jobs' cannot be deleted (jobs are kept for 30 days, shop.yaml:19:5)");
+    CHECK(create.cleanup->read_path == "/jobs/{id}");
+    // a repeated create makes two, and says why
+    const suite::Case& many = case_named(s, "creates give distinct ids");
+    REQUIRE(many.for_each);
+    CHECK(many.for_each->count == 2);
+    CHECK(many.description.find("2 creates instead of 24: the profile says 'jobs' cannot be deleted, shop.yaml:19:5") !=
+          std::string::npos);
+    CHECK(case_named(s, "the id of a deleted entity").skip ==
+          "not applicable: the profile says 'jobs' cannot be deleted (jobs are kept for 30 days, shop.yaml:19:5)");
+    // products can be deleted: a real delete, confirmed by their read and its 2xx not-found answer
+    const suite::Suite& prod = instance(e, "data-id-006 products");
+    const suite::Step& pc = case_named(prod, "back-to-back creates").steps.at(0);
+    REQUIRE(pc.cleanup);
+    CHECK_FALSE(pc.cleanup->by_design);
+    CHECK(pc.cleanup->path == "/products/{id}");
+    CHECK(pc.cleanup->read_path == "/products/{id}");
+    REQUIRE(pc.cleanup->read_not_found);
+    CHECK(pc.cleanup->read_not_found->status == 200);
+    CHECK(pc.cleanup->read_not_found->body == boost::json::array());
+    CHECK(case_named(prod, "creates give distinct ids").for_each->count == 24);
+
+    only_error(shop("    cannot_delete: \"kept\"\n"), 16, 5, "resource 'products' has both 'delete' and 'cannot_delete'",
+               "cannot_delete: REASON");
+    only_error(shop("", "  jobs:\n    create: {path: /jobs}\n    cannot_delete: \"\"\n"), 18, 20, "empty cannot_delete",
+               "say why the API cannot delete them");
+    only_error(shop("", "  jobs:\n    create: {path: /jobs}\n    cannot_delet: \"kept\"\n"), 18, 5,
+               "unknown key 'cannot_delet' in resource", "did you mean 'cannot_delete'?");
+}
