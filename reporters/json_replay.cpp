@@ -31,6 +31,7 @@ public:
         summary.suites.push_back(s);  // counts only: the cases went to the reporter
     }
     void audit(const AuditSummary& a) override { to_.audit_finished(a); }
+    void notes(const std::vector<std::string>& n) override { summary.notes = n; }
 
     RunSummary summary;
 

@@ -325,6 +325,7 @@ public:
     bool null() { return scalar([&] { stack_.push_null(); }); }
 
     bool finish() {
+        if (!notes_.empty()) to_.notes(notes_);
         if (audit_) to_.audit(*audit_);
         return true;
     }
@@ -386,6 +387,10 @@ private:
         case Frame::root:
             if (key_ == "audit") {
                 if (v.is_object()) audit_ = audit_of(v.get_object());
+            } else if (key_ == "notes" && head_done_) {
+                if (v.is_array())
+                    for (const auto& n : v.get_array())
+                        if (n.is_string()) notes_.emplace_back(n.get_string());
             } else if (!head_done_) {
                 root_[key_] = std::move(v);
             }
@@ -432,6 +437,7 @@ private:
     SuiteResult suite_;
     bool suite_announced_ = false, has_suite_name_ = false;
     std::optional<AuditSummary> audit_;
+    std::vector<std::string> notes_;  // the "notes" member
 };
 
 // basic_parser's handler: every event goes to the walker; a walker refusal
@@ -543,6 +549,7 @@ public:
     void take_case(CaseResult&& c) override { out_.summary.suites.back().cases.push_back(std::move(c)); }
     void suite_finished(const SuiteResult&) override {}
     void audit(const AuditSummary& a) override { out_.audit = a; }
+    void notes(const std::vector<std::string>& n) override { out_.summary.notes = n; }
 
 private:
     ReadReport& out_;

@@ -42,6 +42,9 @@ public:
     virtual void suite_finished(const SuiteResult&) {}
     // the "audit" member (after the suites), once the document has ended
     virtual void audit(const AuditSummary&) {}
+    // the "notes" member (after the suites: what the run left on the target
+    // and why), once the document has ended; not called without notes
+    virtual void notes(const std::vector<std::string>&) {}
 };
 
 struct ReadOptions {

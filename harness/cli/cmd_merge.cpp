@@ -119,6 +119,9 @@ Runner add_merge(CLI::App& app) {
         }
         // The shards ran side by side: the run took as long as the slowest.
         for (const auto& r : in) merged.seconds = std::max(merged.seconds, r.summary.seconds);
+        // Each shard's notes (what it left on the target), in shard order.
+        for (const auto& r : in)
+            for (const auto& n : r.summary.notes) merged.notes.push_back(n);
 
         reporters::MultiReporter multi;
         const bool tty = ::isatty(STDERR_FILENO) == 1;

@@ -201,6 +201,10 @@ public:
             cl.pos = r.grpc->del->pos;
             cl.grpc_method = r.grpc->del->method;
             cl.grpc_id_field = r.grpc->del->id_field;
+        } else if (!r.cannot_delete.empty()) {
+            cl = cleanup_of(r);  // left behind by design, over either transport
+            cl.read_path.clear();
+            cl.read_not_found.reset();
         } else {
             cl.pos = r.pos;
             cl.impossible = "the profile declares no gRPC delete operation for '" + r.name + "'";

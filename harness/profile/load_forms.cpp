@@ -57,8 +57,8 @@ void singleton(Reader& r, const Mapping& m, Resource& res) {
                 "a singleton is read without an id, e.g. read: {path: /v1/me}");
     // Only the read applies: the harness neither makes nor removes a
     // principal's singleton, and there is no id to put in a path.
-    for (const char* k : {"create", "update", "delete", "list", "put", "lookup", "action", "job", "legacy",
-                          "viewable", "grpc", "references"})
+    for (const char* k : {"create", "update", "delete", "list", "put", "lookup", "action", "job", "legacy", "viewable",
+                          "grpc", "references"})
         if (const auto* y = m.find(k))
             r.error(y->key_val(), "'" + std::string(k) + "' does not apply to singleton '" + res.name + "'",
                     "a singleton (singleton: true) is one entity per principal, read without an id; describe its "

@@ -17,22 +17,23 @@ const std::string packs_dir = source_file("suites/packs");
 // Two principals; products reference categories. `extra` goes under
 // products (line 16 on), `more` after it (other resources).
 std::string shop(const std::string& extra, const std::string& more = "") {
-    return "name: shop\n"                                          // 1
-           "base_url: http://127.0.0.1:9\n"                        // 2
-           "principals: {a: {}, b: {}}\n"                          // 3
-           "packs: [data-id, nil-max]\n"                           // 4
-           "resources:\n"                                          // 5
-           "  categories:\n"                                       // 6
-           "    create: {path: /categories, body: {name: c}}\n"    // 7
-           "    read: {path: \"/categories/{id}\"}\n"              // 8
-           "    update: {path: \"/categories/{id}\"}\n"            // 9
-           "    list: {path: /categories}\n"                       // 10
-           "  products:\n"                                         // 11
-           "    create: {path: /products, body: {name: p}}\n"      // 12
+    return "name: shop\n"                                                                // 1
+           "base_url: http://127.0.0.1:9\n"                                              // 2
+           "principals: {a: {}, b: {}}\n"                                                // 3
+           "packs: [data-id, nil-max]\n"                                                 // 4
+           "resources:\n"                                                                // 5
+           "  categories:\n"                                                             // 6
+           "    create: {path: /categories, body: {name: c}}\n"                          // 7
+           "    read: {path: \"/categories/{id}\"}\n"                                    // 8
+           "    update: {path: \"/categories/{id}\"}\n"                                  // 9
+           "    list: {path: /categories}\n"                                             // 10
+           "  products:\n"                                                               // 11
+           "    create: {path: /products, body: {name: p}}\n"                            // 12
            "    read: {path: \"/products/{id}\", not_found: {status: 200, body: []}}\n"  // 13
-           "    delete: {path: \"/products/{id}\"}\n"              // 14
-           "    references: {categoryId: {resource: categories, required: true}}\n" +  // 15
-           extra + more;
+           "    delete: {path: \"/products/{id}\"}\n"                                    // 14
+           "    references: {categoryId: {resource: categories, required: true}}\n" +    // 15
+           extra +
+           more;
 }
 
 Profile loaded(const std::string& text) {
@@ -76,8 +77,9 @@ TEST_CASE("shared reference data: DATA-ID-004's read and list checks are not app
     const suite::Suite& s = instance(e, "data-id-004 categories");
     for (const char* name : {"another principal cannot read", "another principal's list"}) {
         const suite::Case& c = case_named(s, name);
-        CHECK(c.skip == "not applicable: the profile declares 'categories' shared reference data (shop.yaml:11:5): "
-                        "every principal may read it; another principal's writes are still checked");
+        CHECK(c.skip ==
+              "not applicable: the profile declares 'categories' shared reference data (shop.yaml:11:5): "
+              "every principal may read it; another principal's writes are still checked");
     }
     CHECK(case_named(s, "another principal cannot update").skip.empty());
     // products are not shared: every DATA-ID-004 case of theirs that can run does
@@ -99,8 +101,8 @@ TEST_CASE("put to the collection: the client's id goes in the body; a PUT withou
 
     const Expansion e = expand(p, packs_dir);
     REQUIRE(e.diagnostics.empty());
-    const suite::Step& st = case_named(instance(e, "data-id-006 products"), "a create with a fresh client-supplied id")
-                                .steps.at(0);
+    const suite::Step& st =
+        case_named(instance(e, "data-id-006 products"), "a create with a fresh client-supplied id").steps.at(0);
     REQUIRE(st.is<suite::HttpRequest>());
     const auto& h = st.as<suite::HttpRequest>();
     CHECK(h.method == "POST");
@@ -116,12 +118,14 @@ TEST_CASE("put to the collection: the client's id goes in the body; a PUT withou
                "put: {method: POST, path: /v1/products}");
     std::string create_id_at = shop("");
     const std::string create_line = "    create: {path: /products, body: {name: p}}";
-    create_id_at.replace(create_id_at.find(create_line), create_line.size(), "    create: {path: /products, id_at: /id}");
+    create_id_at.replace(create_id_at.find(create_line), create_line.size(),
+                         "    create: {path: /products, id_at: /id}");
     only_error(create_id_at, 12, 31, "unknown key 'id_at' in create", "");
 }
 
 TEST_CASE("singletons: read without an id, only the singleton suite, under the declared kind") {
-    const std::string me = "  me:\n    singleton: true\n    read: {path: /v1/me}\n    id: {at: /user_id, kind: uuidv4}\n";
+    const std::string me =
+        "  me:\n    singleton: true\n    read: {path: /v1/me}\n    id: {at: /user_id, kind: uuidv4}\n";
     const Profile p = loaded(shop("", me));
     const Resource& r = p.resources[2];
     REQUIRE(r.singleton);
@@ -155,16 +159,17 @@ TEST_CASE("singletons: read without an id, only the singleton suite, under the d
 
     only_error(shop("", "  me:\n    singleton: true\n    read: {path: \"/v1/me/{id}\"}\n"), 18, 26,
                "the read path of a singleton cannot hold '{id}'", "read: {path: /v1/me}");
-    only_error(shop("", "  me:\n    singleton: true\n    read: {path: /v1/me}\n    delete: {path: \"/v1/me/{id}\"}\n"), 19, 5,
-               "'delete' does not apply to singleton 'me'", "read without an id");
+    only_error(shop("", "  me:\n    singleton: true\n    read: {path: /v1/me}\n    delete: {path: \"/v1/me/{id}\"}\n"),
+               19, 5, "'delete' does not apply to singleton 'me'", "read without an id");
     only_error(shop("", "  me:\n    singleton: true\n"), 17, 5, "singleton 'me' has no 'read'", "read: {path: /v1/me}");
     only_error(shop("", "  me:\n    read: {path: /v1/me}\n"), 17, 18, "the read path '/v1/me' has no '{id}'",
                "a singleton: write singleton: true");
 }
 
 TEST_CASE("cannot_delete: left behind by design, fewest creates, delete checks not applicable; not beside delete") {
-    const std::string jobs = "  jobs:\n    create: {path: /jobs}\n    read: {path: \"/jobs/{id}\"}\n"
-                             "    cannot_delete: \"jobs are kept for 30 days\"\n";
+    const std::string jobs =
+        "  jobs:\n    create: {path: /jobs}\n    read: {path: \"/jobs/{id}\"}\n"
+        "    cannot_delete: \"jobs are kept for 30 days\"\n";
     const Profile p = loaded(shop("", jobs));
     CHECK(p.resources[2].cannot_delete == "jobs are kept for 30 days");
     CHECK(p.resources[2].cannot_delete_pos.line == 19);
@@ -174,7 +179,8 @@ TEST_CASE("cannot_delete: left behind by design, fewest creates, delete checks n
     const suite::Step& create = case_named(s, "back-to-back creates").steps.at(0);
     REQUIRE(create.cleanup);
     CHECK(create.cleanup->by_design);
-    CHECK(create.cleanup->impossible == "the profile says 'jobs' cannot be deleted (jobs are kept for 30 days, shop.yaml:19:5)");
+    CHECK(create.cleanup->impossible ==
+          "the profile says 'jobs' cannot be deleted (jobs are kept for 30 days, shop.yaml:19:5)");
     CHECK(create.cleanup->read_path == "/jobs/{id}");
     // a repeated create makes two, and says why
     const suite::Case& many = case_named(s, "creates give distinct ids");
@@ -196,8 +202,8 @@ TEST_CASE("cannot_delete: left behind by design, fewest creates, delete checks n
     CHECK(pc.cleanup->read_not_found->body == boost::json::array());
     CHECK(case_named(prod, "creates give distinct ids").for_each->count == 24);
 
-    only_error(shop("    cannot_delete: \"kept\"\n"), 16, 5, "resource 'products' has both 'delete' and 'cannot_delete'",
-               "cannot_delete: REASON");
+    only_error(shop("    cannot_delete: \"kept\"\n"), 16, 5,
+               "resource 'products' has both 'delete' and 'cannot_delete'", "cannot_delete: REASON");
     only_error(shop("", "  jobs:\n    create: {path: /jobs}\n    cannot_delete: \"\"\n"), 18, 20, "empty cannot_delete",
                "say why the API cannot delete them");
     only_error(shop("", "  jobs:\n    create: {path: /jobs}\n    cannot_delet: \"kept\"\n"), 18, 5,

@@ -3,6 +3,8 @@
 // from runs without notes (the approved files stay as they are).
 #include "reporters/console_reporter.hpp"
 #include "reporters/html_reporter.hpp"
+#include "reporters/json_replay.hpp"
+#include "reporters/json_report_reader.hpp"
 #include "reporters/json_reporter.hpp"
 #include "reporters/junit_reporter.hpp"
 #include "sample_run.hpp"
@@ -21,8 +23,9 @@ using namespace idconform::test;
 
 namespace {
 
-const std::string note = "left on the target: 2 entities this run created, because the profile says 'jobs' cannot "
-                         "be deleted (kept <30> days, p.yaml:9:5); ids j1, j2";
+const std::string note =
+    "left on the target: 2 entities this run created, because the profile says 'jobs' cannot "
+    "be deleted (kept <30> days, p.yaml:9:5); ids j1, j2";
 
 RunSummary with_notes() {
     RunSummary run = sample_run();
@@ -58,8 +61,7 @@ TEST_CASE("notes: JUnit has them once, in a testsuite of no tests that validates
     CHECK(std::string(s.child("system-out").text().get()).rfind(note + "\n", 0) == 0);
     CHECK(xml.find(secret_api_key) == std::string::npos);
     // the totals do not count it
-    CHECK(std::string(doc.child("testsuites").attribute("tests").value()) ==
-          std::to_string(sample_run().total()));
+    CHECK(std::string(doc.child("testsuites").attribute("tests").value()) == std::to_string(sample_run().total()));
     CHECK(render_junit(with_notes(), "2024-05-01T12:00:00.000Z", sample_options()).find("idconform notes") !=
           std::string::npos);
     CHECK(render_junit(sample_run(), "2024-05-01T12:00:00.000Z").find("idconform notes") == std::string::npos);
@@ -103,4 +105,27 @@ TEST_CASE("notes: the HTML report has a notes section, escaped") {
     CHECK(occurrences(html, "<section id=\"notes\">") == 1);
     CHECK(html.find("kept &lt;30&gt; days") != std::string::npos);
     CHECK(html.find(secret_api_key) == std::string::npos);
+}
+
+TEST_CASE("notes: a JSON report read back (merge, report --html) keeps them") {
+    const fs::path dir = scratch_dir("notes-read");
+    const std::string text = render_json(with_notes(), "t", sample_options());
+    write_file(dir / "run.json", text);
+    ReadReport read;
+    std::string error;
+    REQUIRE_MESSAGE(read_json_report((dir / "run.json").string(), read, error), error);
+    REQUIRE(read.summary.notes.size() == 2);
+    CHECK(read.summary.notes[0] == note);
+
+    class Last final : public Reporter {
+    public:
+        bool run_finished(const RunSummary& s, std::string&) override {
+            notes = s.notes;
+            return true;
+        }
+        std::vector<std::string> notes;
+    } last;
+    REQUIRE_MESSAGE(replay_json_report_text(text, "run.json", last, error), error);
+    REQUIRE(last.notes.size() == 2);
+    CHECK(last.notes[0] == note);
 }

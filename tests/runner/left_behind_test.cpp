@@ -54,7 +54,7 @@ TEST_CASE("cleanup: a failed delete is read back at the resource's read; its 2xx
     for (int i = 1; i <= 3; ++i)
         script.on("POST", "http://t/items", Reply::answer(201, R"({"id":"i)" + std::to_string(i) + R"("})"), 1);
     for (int i = 1; i <= 3; ++i) script.on("DELETE", "http://t/items/i" + std::to_string(i), Reply::answer(404));
-    script.on("GET", "http://t/items?id=eq.i1", Reply::answer(200, "[]"));               // gone
+    script.on("GET", "http://t/items?id=eq.i1", Reply::answer(200, "[]"));                // gone
     script.on("GET", "http://t/items?id=eq.i2", Reply::answer(200, R"([{"id":"i2"}])"));  // still there
     script.on("GET", "http://t/items?id=eq.i3", Reply::answer(200, "{}"));                // another 2xx: not the answer
     suite::Cleanup cl;
@@ -63,13 +63,15 @@ TEST_CASE("cleanup: a failed delete is read back at the resource's read; its 2xx
     cl.read_not_found = suite::StatusExpect::NotFound{200, boost::json::array()};
     Recorder rec;
     const auto report = runner::run({items_suite(3, cl)}, {}, rec, script.factory());
-    for (const char* id : {"i1", "i2", "i3"}) CHECK(script.count("GET", std::string("http://t/items?id=eq.") + id) == 1);
+    for (const char* id : {"i1", "i2", "i3"})
+        CHECK(script.count("GET", std::string("http://t/items?id=eq.") + id) == 1);
     CHECK(script.count("GET", "http://t/items/i1") == 0);  // the read, not the delete URL
     const CaseResult* cleanup = rec.named("cleanup");
     REQUIRE(cleanup);
     CHECK(cleanup->outcome == Outcome::error);
-    CHECK(cleanup->message == "could not delete 2 of 3 entities this run created: 2 confirmed to remain on the target "
-                              "(see the steps)");
+    CHECK(cleanup->message ==
+          "could not delete 2 of 3 entities this run created: 2 confirmed to remain on the target "
+          "(see the steps)");
     CHECK(cleanup->detail ==
           "remains on the target: what 'POST /items' (id i3) created: DELETE answered 404, and GET "
           "http://t/items?id=eq.i3 answered 200\n"
