@@ -901,6 +901,7 @@ TEST_CASE("bytes arriving after a complete answer on plain HTTP: the connection 
             CAPTURE(delay_ms);
             CAPTURE(single);
             std::atomic<int> seen{0};
+            std::atomic<int> strays_written{0};
             TestServer server([&](ServerConn& c) -> asio::awaitable<void> {
                 while (auto req = co_await c.read_request()) {
                     if (!co_await c.write(ok("answer " + std::to_string(++seen)))) co_return;
@@ -910,6 +911,7 @@ TEST_CASE("bytes arriving after a complete answer on plain HTTP: the connection 
                         co_await t.async_wait(asio::use_awaitable);
                     }
                     if (!co_await c.write(stray_answer)) co_return;
+                    ++strays_written;
                 }
             });
             Options o;
@@ -919,7 +921,14 @@ TEST_CASE("bytes arriving after a complete answer on plain HTTP: the connection 
                 auto ex = client.send(make_request("GET", server.url()));
                 REQUIRE_MESSAGE(ex.response, (ex.error ? ex.error->message : ""));
                 CHECK(ex.response->body == "answer " + std::to_string(i));
-                std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms + 40));
+                // The next request goes out once the server has written the
+                // stray bytes (on loopback they are then in our socket's
+                // queue): waiting on the server, not on a fixed sleep, keeps
+                // this deterministic on a loaded machine.
+                const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+                while (strays_written.load() < i && std::chrono::steady_clock::now() < give_up)
+                    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+                REQUIRE(strays_written.load() >= i);
             }
             CHECK(server.connections() == 3);
         }
