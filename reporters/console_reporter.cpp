@@ -112,6 +112,7 @@ void ConsoleReporter::case_finished(const CaseResult& c) {
         if (!c.message.empty() && c.outcome != Outcome::passed)
             line += " " + terminal_line(redact_text(c.message, opts_.report.redact_headers));
         out_ << line << '\n';
+        if (!opts_.verbose && (c.outcome == Outcome::failed || c.outcome == Outcome::waived)) more_failures(c);
         if (opts_.verbose && problem) {
             // The evidence, indented under the case line.
             std::string text = terminal_text(failure_detail(c, opts_.report));
@@ -126,6 +127,25 @@ void ConsoleReporter::case_finished(const CaseResult& c) {
     }
     if (tty_) draw_progress();
     else out_ << std::flush;
+}
+
+// The case line says the first broken check; the others are listed under
+// it (a few, then how many more), so one failure does not hide the rest of
+// what a step broke. --verbose prints them all with the evidence.
+void ConsoleReporter::more_failures(const CaseResult& c) {
+    constexpr std::size_t shown_max = 4;
+    std::size_t failed = 0, shown = 0;
+    for (const auto& st : c.steps)
+        for (const auto& chk : st.checks) {
+            if (chk.ok || chk.warning) continue;
+            if (++failed == 1) continue;  // the case line's message
+            if (shown == shown_max) continue;
+            ++shown;
+            out_ << "    and " << terminal_line(redact_text(check_line(chk), opts_.report.redact_headers)) << '\n';
+        }
+    if (failed > shown + 1)
+        out_ << "    and " << failed - shown - 1 << " more failed check" << (failed - shown - 1 == 1 ? "" : "s")
+             << " (--verbose lists them)\n";
 }
 
 // The per-rule table is counted here, case by case, because the runner does
@@ -245,7 +265,12 @@ bool ConsoleReporter::run_finished(const RunSummary& run, std::string&) {
 
     const std::size_t tests = run.total();
     const std::size_t failed = run.count(Outcome::failed), errors = run.count(Outcome::error);
-    std::string verdict = failed + errors == 0 ? paint("OK", green)
+    // Nothing failed but cases could not be checked: say that, not FAILED
+    // (exit 3 is "unreachable or transport errors, nothing broken").
+    std::size_t unreachable = 0;
+    for (const auto& [cause, count] : unreachable_) unreachable += count;
+    std::string verdict = failed + errors == 0            ? paint("OK", green)
+                          : failed == 0                   ? paint(unreachable == errors ? "UNREACHABLE" : "ERROR", magenta)
                           : only_new_fail_ && errors == 0 ? paint("OK (no new failures)", green)
                                                           : paint("FAILED", red);
     out_ << verdict << " " << tests << " tests: passed " << run.count(Outcome::passed) << ", failed " << failed

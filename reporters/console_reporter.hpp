@@ -42,6 +42,7 @@ private:
         std::size_t passed = 0, failed = 0, errors = 0, skipped = 0, warnings = 0, waived = 0;
     };
     void tally_rules(const CaseResult& c);
+    void more_failures(const CaseResult& c);
     void draw_progress();
     void clear_progress();
     [[nodiscard]] std::string paint(std::string_view text, const char* sgr) const;

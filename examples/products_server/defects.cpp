@@ -32,6 +32,12 @@ constexpr std::array<DefectInfo, defect_count> registry{{
      "whitespace) and normalise it"},
     {Defect::accept_any_version_ref, "accept-any-version-ref", "DATA-ID-002",
      "reference fields accept canonical UUIDs of any version/variant and store them"},
+    {Defect::optional_ref_any_form, "optional-ref-any-form", "DATA-ID-002",
+     "parent_id (an optional reference) accepts UUIDs of any version or variant, stored as sent, and any "
+     "spelling a lenient parser reads, normalised (category_id stays strict)"},
+    {Defect::put_accepts_any_id, "put-accepts-any-id", "DATA-ID-002",
+     "PUT /v1/products/{id} creates with any id a lenient parser reads: other versions, wrong variants, "
+     "upper-case, braces, no hyphens (normalised)"},
     {Defect::crash_on_bad_id, "crash-on-bad-id", "DATA-ID-002", "a malformed path id gives 500"},
     {Defect::v7_tracking_id, "v7-tracking-id", "DATA-ID-003",
      "tracking_id (a field that must not reveal creation time) is minted as v7"},
@@ -68,6 +74,8 @@ constexpr std::array<DefectInfo, defect_count> registry{{
     {Defect::accept_nil_ref, "accept-nil-ref", "DATA-ID-007", "the Nil UUID is accepted as a reference value"},
     {Defect::accept_empty_ref, "accept-empty-ref", "DATA-ID-007",
      "\"\" and 0 are accepted as reference values and echoed back"},
+    {Defect::optional_ref_accepts_empty, "optional-ref-accepts-empty", "DATA-ID-007",
+     "parent_id (an optional reference) accepts \"\", \"0\" and 0 and echoes them back (category_id stays strict)"},
     {Defect::nil_path_200, "nil-path-200", "nil-max",
      "GET /v1/products/<Nil> returns 200 with a placeholder entity"},
     {Defect::max_path_200, "max-path-200", "nil-max",

@@ -26,6 +26,8 @@ enum class Defect : std::size_t {
     accept_no_hyphens_path,
     lenient_ref,
     accept_any_version_ref,
+    optional_ref_any_form,
+    put_accepts_any_id,
     crash_on_bad_id,
     // DATA-ID-003
     v7_tracking_id,
@@ -51,6 +53,7 @@ enum class Defect : std::size_t {
     accept_missing_required_ref,
     accept_nil_ref,
     accept_empty_ref,
+    optional_ref_accepts_empty,
     // nil-max
     nil_path_200,
     max_path_200,

@@ -99,6 +99,10 @@ void ProductsService::render_order(const Order& o, std::string& out) const {
     out += o.job_id;
     out += '"';
     if (defects_.has(Defect::integer_ids_beside_ulids)) out += ",\"invoice_id\":" + std::to_string(o.invoice_no);
+    if (!o.viewable_id.empty()) {
+        out += ",\"viewable_id\":";
+        detail::append_json_string(out, o.viewable_id);
+    }
     out += ",\"created_at\":\"";
     out += o.created_at;
     out += "\"}";
@@ -123,6 +127,7 @@ Response ProductsService::create_order(std::string_view owner, std::string_view 
     }
     const std::uint64_t n = order_counter_.fetch_add(1, std::memory_order_relaxed);
     order.invoice_no = static_cast<std::int64_t>(1000 + n);
+    if (order_viewable_ids_) order.viewable_id = ids::generate_viewable();
     // The application mints the id before anything is stored (R2).
     order.id = defects_.has(Defect::ulids_out_of_order) && n % 2 == 1 ? stale_ulids_.next() : ulids_.next();
     order.job_id = defects_.has(Defect::job_id_not_ulid) ? ids::format(ids::generate_v4())

@@ -125,6 +125,8 @@ int main(int argc, char** argv) {
     std::uint16_t port = 0;
     unsigned threads = 2;
     std::vector<std::string> defect_names;
+    std::vector<std::string> forbid_list;  // principals whose product list is answered 403
+    bool order_viewable_ids = false;
     std::string cert_file;
     std::string key_file;
     bool list_defects = false;
@@ -149,6 +151,10 @@ int main(int argc, char** argv) {
     app.add_option("--grpc-delay-ms", grpc_options.delay_ms, "every gRPC call waits this long first (deadline tests)");
     app.add_flag("--grpc-legacy", grpc_options.legacy,
                  "also serve products.v1.LegacyProducts, whose ids are bytes (a DATA-ID-002 violation)");
+    app.add_option("--forbid-list", forbid_list,
+                   "the product list answers 403 to this principal (repeatable; conformant: a role that may not list)");
+    app.add_flag("--order-viewable-ids", order_viewable_ids,
+                 "orders also carry a viewable id (TR-XXXXXXX) beside their ULID key (conformant)");
     app.add_flag("--list-defects", list_defects, "print name<TAB>rule<TAB>description per defect and exit");
     auto* brokers_opt = app.add_option("--kafka-brokers", kafka_brokers,
                                        "publish events to / take commands from this Kafka cluster (bootstrap.servers)");
@@ -186,6 +192,8 @@ int main(int argc, char** argv) {
     // still refer to these.
     products::ProductsService service(defects);
     if (!export_dir.empty()) service.set_export_dir(export_dir);
+    if (!forbid_list.empty()) service.forbid_list({forbid_list.begin(), forbid_list.end()});
+    service.set_order_viewable_ids(order_viewable_ids);
     std::optional<ssl::context> tls;
     if (!cert_file.empty()) {
         tls.emplace(ssl::context::tls_server);

@@ -487,6 +487,12 @@ static std::optional<Response> check_ref(const DefectSet& defects, const json::v
             return error(400, "missing_reference", std::string(field) + " is required");
         return std::nullopt;  // kind none
     }
+    if (!required && defects.has(Defect::optional_ref_accepts_empty) &&
+        (is_zero_number(*v) || (v->is_string() && (v->get_string().empty() || v->get_string() == "0")))) {
+        out.ref.kind = Ref::Kind::raw;  // the optional field is not validated: the violation
+        out.ref.raw = json::value(*v, json::storage_ptr());
+        return std::nullopt;
+    }
     if (v->is_number()) {
         if (defects.has(Defect::accept_empty_ref) && is_zero_number(*v)) {
             out.ref.kind = Ref::Kind::raw;
@@ -524,6 +530,16 @@ static std::optional<Response> check_ref(const DefectSet& defects, const json::v
         if (auto u = ids::parse_canonical(text)) {
             out.ref.kind = Ref::Kind::id;
             out.ref.id = *u;  // stored as sent, no lookup: nothing of that version exists
+            return std::nullopt;
+        }
+    }
+    if (!required && defects.has(Defect::optional_ref_any_form) && text != nil_text && text != max_text) {
+        const ids::Recognition r = ids::recognize_uuid(text);
+        if (r.value && r.special == ids::Special::none) {
+            out.ref.kind = Ref::Kind::id;
+            out.ref.id = *r.value;  // normalised, any version: the violation
+            // a v7 spelling of a product is looked up; other versions are stored as sent
+            out.must_exist = r.version == 7 && r.variant == ids::Variant::rfc9562;
             return std::nullopt;
         }
     }
@@ -671,6 +687,13 @@ Response ProductsService::create_product(std::string_view owner, std::string_vie
 }
 
 Response ProductsService::put_product(std::string_view owner, std::string_view path_id, std::string_view body) {
+    if (defects_.has(Defect::put_accepts_any_id)) {
+        const ids::Recognition r = ids::recognize_uuid(path_id);
+        if (r.value && r.special == ids::Special::none) {
+            const ids::Uuid id = *r.value;  // any version, any spelling: the violation
+            return create_product(owner, body, &id);
+        }
+    }
     if (!ids::is_canonical_version(path_id, 7))
         return error(400, "invalid_id", "path id must be a canonical lower-case UUIDv7");
     const ids::Uuid id = *ids::parse_canonical(path_id);
@@ -758,6 +781,7 @@ Response ProductsService::export_products(std::string_view owner) {
 }
 
 Response ProductsService::list_products(std::string_view owner, std::string_view query) {
+    if (list_forbidden_.contains(owner)) return error(403, "forbidden", "this principal may not list products");
     std::optional<ids::Uuid> filter;
     while (!query.empty()) {
         const std::size_t amp = query.find('&');

@@ -79,6 +79,7 @@ struct Order {
     std::string job_id;        // as rendered (a ULID; a UUID with job-id-not-ulid)
     std::string created_at;
     std::int64_t invoice_no = 0;  // only shown with integer-ids-beside-ulids
+    std::string viewable_id;      // only with --order-viewable-ids: a TR-XXXXXXX beside the ULID key
 };
 
 class ProductsService {
@@ -105,6 +106,13 @@ public:
     // Where POST /v1/exports writes the caller's products as NDJSON (one
     // file per export); empty: the route answers 404. Set before serving.
     void set_export_dir(std::string dir) { export_dir_ = std::move(dir); }
+    // A conformant variation, not a defect: the product list answers 403 to
+    // these principals (a role that may read what it is given but not list;
+    // DATA-ID-004 must accept the refusal). Set before serving.
+    void forbid_list(std::set<std::string, std::less<>> principals) { list_forbidden_ = std::move(principals); }
+    // Conformant too: every order also carries a viewable id (TR-XXXXXXX) beside
+    // its ULID key, a field the profile declares (`viewable:`), not R1's.
+    void set_order_viewable_ids(bool on) { order_viewable_ids_ = on; }
 
 private:
     Response dispatch(const Request& request);
@@ -161,6 +169,8 @@ private:
         if (change_sink_) change_sink_(type, p);
     }
     std::string export_dir_;
+    std::set<std::string, std::less<>> list_forbidden_;
+    bool order_viewable_ids_ = false;
     idconform::ids::V7Generator v7_;
     idconform::ids::V7Generator stale_v7_;  // clock one hour behind (stale-timestamp)
     std::atomic<std::uint64_t> tracking_counter_{0};

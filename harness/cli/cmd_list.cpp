@@ -51,6 +51,7 @@ std::string expected(const suite::Case& c) {
     std::vector<std::string> out;
     for (const auto& st : c.steps) {
         const auto& e = st.expect;
+        const std::size_t before = out.size();
         if (const auto* k = std::get_if<suite::KafkaRequest>(&st.request); k && k->op == suite::KafkaRequest::Op::consume)
             out.push_back(std::string(k->absent ? "no message on " : "a message on ") + k->topic);
         if (e.status) {
@@ -77,8 +78,14 @@ std::string expected(const suite::Case& c) {
             out.push_back(std::move(s));
         }
         if (!e.id_members.empty()) out.push_back("every id member a " + e.id_members);
-        if (e.body)
+        if (e.body) {
+            for (const auto& n : e.body->contains) out.push_back("body with " + n);
             for (const auto& n : e.body->not_contains) out.push_back("body without " + n);
+        }
+        if (!e.precondition.empty()) {
+            if (out.size() == before) out.emplace_back("its checks");
+            out.back() += " (else skipped: a precondition)";
+        }
         for (const auto& j : e.json) out.push_back("json " + (j.pointer.empty() ? std::string("(whole body)") : j.pointer) + " checked");
     }
     for (const auto& ce : c.collected) {

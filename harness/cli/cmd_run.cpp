@@ -47,6 +47,7 @@ struct Opts {
 // for --target; diagnostics on stderr. exit_ok, or the exit code.
 int load_suites(const Opts& o, AuditCli& audit, std::vector<suite::Suite>& suites, std::optional<long>& profile_skew) {
     std::vector<Diagnostic> diags;
+    std::size_t profile_diags = 0;  // of diags, those in the target profile
     if (!o.paths.empty()) {
         const auto files = suite::expand_suite_paths(o.paths, diags);
         for (const auto& f : files) {
@@ -57,6 +58,7 @@ int load_suites(const Opts& o, AuditCli& audit, std::vector<suite::Suite>& suite
     }
     if (!o.target.empty()) {
         auto p = profile::load_profile(o.target);
+        profile_diags += p.diagnostics.size();
         for (auto& d : p.diagnostics) diags.push_back(std::move(d));
         if (p.profile) {
             std::string packs = o.packs_dir;
@@ -71,7 +73,11 @@ int load_suites(const Opts& o, AuditCli& audit, std::vector<suite::Suite>& suite
                 }
             }
             auto x = profile::expand(*p.profile, packs);
-            for (auto& d : x.diagnostics) diags.push_back(std::move(d));
+            for (auto& d : x.diagnostics) {
+                // A pack the profile names is the profile's error; a broken pack file is a suite's.
+                if (d.pos.file == p.profile->pos.file) ++profile_diags;
+                diags.push_back(std::move(d));
+            }
             for (auto& s : x.suites) suites.push_back(std::move(s));
             profile_skew = p.profile->clock_skew_ms;
             const auto sha = audit::file_sha256(o.target);
@@ -82,8 +88,12 @@ int load_suites(const Opts& o, AuditCli& audit, std::vector<suite::Suite>& suite
     }
     if (!diags.empty()) {
         for (const auto& d : diags) std::cerr << render(d) << '\n';
-        std::cerr << "idconform: " << diags.size() << " error" << (diags.size() == 1 ? "" : "s")
-                  << " in the suites; nothing was run\n";
+        // Name where the errors are: a profile mistake is not "in the suites".
+        const char* where = profile_diags == 0             ? "in the suites"
+                            : profile_diags == diags.size() ? "in the profile"
+                                                            : "in the suites and the profile";
+        std::cerr << "idconform: " << diags.size() << " error" << (diags.size() == 1 ? "" : "s") << " " << where
+                  << "; nothing was run\n";
         return exit_usage;
     }
     if (suites.empty()) {

@@ -145,10 +145,12 @@ Recognition recognize_uuid(std::string_view text) {
                 if (digits < 32) hyphen_at |= 1u << digits; else hyphen_out_of_range = true;
                 continue;
             }
+            // The case of the text is the case of all its letters, not only
+            // of its hex digits: "ABC-xyz" is mixed-case, not upper-case.
+            if (c >= 'A' && c <= 'Z') saw_upper = true;
+            if (c >= 'a' && c <= 'z') saw_lower = true;
             const int v = detail::any_hex_value[c];
             if (v < 0) { add(Defect::non_hex); ++bad; continue; }
-            if (c >= 'A' && c <= 'F') saw_upper = true;
-            if (c >= 'a' && c <= 'f') saw_lower = true;
             push(v);
             continue;
         }

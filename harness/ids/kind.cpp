@@ -15,7 +15,7 @@ struct KindInfo {
     std::string_view summary;
 };
 
-constexpr std::array<KindInfo, 11> kind_table = {{
+constexpr std::array<KindInfo, all_kinds.size()> kind_table = {{
     {IdKind::uuid, "uuid", 0, "an RFC 9562 UUID of any defined version (1-8), canonical lower-case, variant 10xx"},
     {IdKind::uuidv1, "uuidv1", 1, "UUIDv1 (Gregorian time, node), canonical, variant 10xx"},
     {IdKind::uuidv3, "uuidv3", 3, "UUIDv3 (MD5 name-based), canonical, variant 10xx"},
@@ -27,7 +27,15 @@ constexpr std::array<KindInfo, 11> kind_table = {{
     {IdKind::ulid, "ulid", -1, "ULID, 26 Crockford base32 chars, lower-case"},
     {IdKind::viewable, "viewable", -1, "viewable id, prefix + upper-case Crockford symbols (default TR-XXXXXXX)"},
     {IdKind::uuidv8_legacy, "uuidv8-legacy", 8, "UUIDv8 in the legacy layout with the legacy flag set"},
+    {IdKind::existing, "existing", -1,
+     "an id in a format kept from before the UUID rules (integers, nanoid): any text but \"\", \"0\", Nil and Max"},
+    {IdKind::any, "any", -1, "any non-empty text (presence, equality, uniqueness)"},
 }};
+static_assert([] {
+    for (std::size_t i = 0; i < kind_table.size(); ++i)
+        if (static_cast<std::size_t>(kind_table[i].kind) != i || all_kinds[i] != kind_table[i].kind) return false;
+    return true;
+}(), "kind_table and all_kinds follow the enum's order");
 
 const KindInfo& info(IdKind k) noexcept { return kind_table[static_cast<std::size_t>(k)]; }
 
@@ -254,10 +262,30 @@ std::string Verdict::summary() const {
     return s;
 }
 
+// The kinds without a format: only the absent-value dummies (DATA-ID-007) are
+// not ids of an existing format; `any` wants just some text.
+static void judge_unformatted(std::string_view text, IdKind kind, std::vector<Reason>& out) {
+    if (text.empty()) {
+        out.push_back({"empty", "the text is empty"});
+        return;
+    }
+    if (kind == IdKind::any) return;
+    if (text == "0") {
+        out.push_back({"zero", "0 is an absent-value dummy, not an id (DATA-ID-007)"});
+        return;
+    }
+    const Recognition r = recognize_uuid(text);
+    if (r.special == Special::nil)
+        out.push_back({"nil", "the Nil UUID is a named special value, not an id (nil-max, DATA-ID-007)"});
+    else if (r.special == Special::max)
+        out.push_back({"max", "the Max UUID is a named special value, not an id (nil-max, DATA-ID-007)"});
+}
+
 Verdict judge(std::string_view text, IdKind kind, const JudgeOptions& options) {
     Verdict v;
     v.kind = kind;
-    if (kind == IdKind::ulid) judge_ulid(text, options, v.reasons);
+    if (!has_format(kind)) judge_unformatted(text, kind, v.reasons);
+    else if (kind == IdKind::ulid) judge_ulid(text, options, v.reasons);
     else if (kind == IdKind::viewable) judge_viewable(text, options, v.reasons);
     else judge_uuid(text, kind, options, v.reasons);
     v.valid = v.reasons.empty();
@@ -270,6 +298,7 @@ bool is_valid(std::string_view text, IdKind kind, const JudgeOptions& options) {
 }
 
 std::string kind_pattern(IdKind k, const ViewableFormat& viewable) {
+    if (!has_format(k)) return "^.+$";
     if (k == IdKind::ulid) return "^[0-7][0-9a-hjkmnp-tv-z]{25}$";
     if (k == IdKind::viewable) return viewable_pattern(viewable);
     const int v = uuid_version_of(k);

@@ -29,11 +29,15 @@ enum class IdKind : std::uint8_t {
     ulid,           // 26 Crockford base32 chars, lower-case on the wire (db-identifiers R4)
     viewable,       // prefix + Crockford symbols, upper-case (viewable-id; default TR-XXXXXXX)
     uuidv8_legacy,  // a uuidv8 in the legacy layout whose legacy flag is set (uuidv8-legacy pack)
+    // Kinds without a format of their own:
+    existing,       // a format kept from before the UUID rules (integers, nanoid; DATA-ID-001's
+                    // exception): any text but the dummies DATA-ID-007 names ("", "0", Nil, Max)
+    any,            // any non-empty text: checks of presence, equality or uniqueness only
 };
 
-inline constexpr std::array<IdKind, 11> all_kinds = {
-    IdKind::uuid,   IdKind::uuidv1, IdKind::uuidv3, IdKind::uuidv4,   IdKind::uuidv5,       IdKind::uuidv6,
-    IdKind::uuidv7, IdKind::uuidv8, IdKind::ulid,   IdKind::viewable, IdKind::uuidv8_legacy};
+inline constexpr std::array<IdKind, 13> all_kinds = {
+    IdKind::uuid,   IdKind::uuidv1, IdKind::uuidv3, IdKind::uuidv4,   IdKind::uuidv5,        IdKind::uuidv6,  IdKind::uuidv7,
+    IdKind::uuidv8, IdKind::ulid,   IdKind::viewable, IdKind::uuidv8_legacy, IdKind::existing, IdKind::any};
 
 // The name written in suites, profiles and on the command line: "uuidv7",
 // "uuidv8-legacy".
@@ -52,6 +56,9 @@ inline constexpr std::array<IdKind, 11> all_kinds = {
 // defines); -1 for kinds that are not UUIDs (ulid, viewable).
 [[nodiscard]] int uuid_version_of(IdKind k) noexcept;
 [[nodiscard]] inline bool is_uuid_kind(IdKind k) noexcept { return uuid_version_of(k) >= 0; }
+// false for `existing` and `any`: kinds that fix no format (no pattern, no
+// mutations of their own; a profile or suite may add an RE2 `pattern`).
+[[nodiscard]] inline bool has_format(IdKind k) noexcept { return k != IdKind::existing && k != IdKind::any; }
 
 // ------------------------------------------------------------------ verdict
 
@@ -64,6 +71,7 @@ inline constexpr std::array<IdKind, 11> all_kinds = {
 //   kind:     not-a-uuid, not-a-ulid, not-a-viewable-id
 //   ULID:     bad-char, overflow (plus upper-case, wrong-length)
 //   viewable: wrong-prefix, lower-case, excluded-letter (plus bad-char, wrong-length)
+//   existing: empty, zero, nil, max;  any: empty
 struct Reason {
     std::string code;
     std::string text;
@@ -100,6 +108,8 @@ struct Verdict {
 // - ulid: 26 Crockford base32 symbols (no I L O U), first at most 7, and
 //   lower-case (the db-identifiers pack's wire form, R4).
 // - viewable: check_viewable() with the configured format.
+// - existing: any text but "", "0" and the Nil/Max UUID in any spelling.
+// - any: any non-empty text.
 [[nodiscard]] Verdict judge(std::string_view text, IdKind kind, const JudgeOptions& options = {});
 // judge(...).valid, without building reasons; canonical UUIDs of a UUID kind
 // (the common case of every scan) cost one SSE2 check and two byte tests.
@@ -108,7 +118,8 @@ struct Verdict {
 // The RE2 pattern a machine contract (OpenAPI/JSON Schema) should use for a
 // kind, e.g. ^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$
 // for uuidv7 (DATA-ID-002). For uuidv8-legacy it is uuidv8's (the flag bit
-// position depends on the layout and is not a pattern's business).
+// position depends on the layout and is not a pattern's business). For the
+// kinds without a format (has_format false) it is "^.+$".
 [[nodiscard]] std::string kind_pattern(IdKind k, const ViewableFormat& viewable = {});
 
 }  // namespace idconform::ids

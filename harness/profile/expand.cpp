@@ -4,6 +4,7 @@
 // setup steps that create what its references point to.
 #include "profile/profile.hpp"
 
+#include "ids/kind.hpp"
 #include "profile/expand_answer_forms.hpp"
 #include "suite/loader.hpp"
 
@@ -87,6 +88,7 @@ public:
             answer_forms::add_location_probe(r_, s_);
         }
         own_setup();
+        declare_id_members();
         for (auto& st : s_.setup) bind(st);
         for (auto& c : s_.cases)
             for (auto& st : c.steps) bind(st);
@@ -324,6 +326,25 @@ private:
         }
     }
 
+    // The id fields the profile declares for this resource, for the checks
+    // that hold every id-named member to one kind (R1): a declared field is
+    // judged by its declared kind (a viewable id beside ULID keys is not R1's).
+    void declare_id_members() {
+        auto name = [](ids::IdKind k) { return std::string(ids::kind_name(k)); };
+        std::vector<std::pair<std::string, std::string>> declared{{r_.id.pointer, name(r_.id.kind)}};
+        for (const auto& f : r_.fields) declared.emplace_back(f.pointer, name(f.kind));
+        for (const auto& ref : r_.references) declared.emplace_back("/" + ref.field, name(ref.kind));
+        if (r_.viewable) declared.emplace_back(r_.viewable->pointer, name(ids::IdKind::viewable));
+        auto fill = [&](std::vector<suite::Step>& steps) {
+            for (auto& st : steps)
+                if (!st.expect.id_members.empty() && st.expect.id_members_declared.empty())
+                    st.expect.id_members_declared = declared;
+        };
+        fill(s_.setup);
+        for (auto& c : s_.cases) fill(c.steps);
+        fill(s_.teardown);
+    }
+
     void var(std::vector<suite::Variable>& out, const std::string& name, json::value v, SourcePos pos,
              bool deferred = false) {
         suite::Variable x;
@@ -356,7 +377,7 @@ private:
                                                     r_.list->pos.str() + ") takes no filter (filter: false)";
         }
         var(out, "res.id_at", json::value(r_.id.pointer), r_.id.pos);
-        var(out, "res.id_kind", json::value(r_.id.kind), r_.id.pos);
+        var(out, "res.id_kind", json::value(ids::kind_name(r_.id.kind)), r_.id.pos);
         kind_vars(out);
         if (r_.location) var(out, "res.location", json::value("Location"), r_.pos);
         if (r_.singleton) var(out, "res.singleton", json::value(true), *r_.singleton);
@@ -364,13 +385,13 @@ private:
             unset_reasons_["res.delete"] = "not applicable: the profile says '" + r_.name + "' cannot be deleted (" +
                                            r_.cannot_delete + ", " + r_.cannot_delete_pos.str() + ")";
         for (const auto& f : r_.fields) {
-            if (f.kind == "uuidv4" && !has_(out, "res.v4_field")) var(out, "res.v4_field", json::value(f.pointer), f.pos);
+            if (f.kind == ids::IdKind::uuidv4 && !has_(out, "res.v4_field")) var(out, "res.v4_field", json::value(f.pointer), f.pos);
         }
         for (const auto& ref : r_.references) {
             const std::string which = ref.required ? "res.required_ref" : "res.optional_ref";
             if (has_(out, which)) continue;
             var(out, which, json::value(ref.field), ref.pos);
-            var(out, which + "_kind", json::value(ref.kind), ref.pos);
+            var(out, which + "_kind", json::value(ids::kind_name(ref.kind)), ref.pos);
             var(out, which + "_value", json::value("${entity." + ref.resource + "}"), ref.pos, true);
         }
         if (!r_.time_field.empty()) var(out, "res.time_field", json::value(r_.time_field), r_.pos);
@@ -383,31 +404,42 @@ private:
     // `existing` keeps its format (DATA-ID-001's exception), and the cases of
     // those rules are reported as not applicable, saying why.
     void kind_vars(std::vector<suite::Variable>& out) {
-        const std::string& k = r_.id.kind;
+        const ids::IdKind k = r_.id.kind;
+        const std::string k_name(ids::kind_name(k));
         const std::string declared = "the profile declares the id of '" + r_.name + "' (" + r_.id.pos.str() + ") ";
-        if (k == "uuidv7") var(out, "res.id_v7", json::value(true), r_.id.pos);
-        else if (k == "uuidv4")
+        if (k == ids::IdKind::uuidv7) var(out, "res.id_v7", json::value(true), r_.id.pos);
+        else if (k == ids::IdKind::uuidv4)
             unset_reasons_["res.id_v7"] = "not applicable: " + declared +
                                           "kind uuidv4, a field whose ids must not reveal their creation time: "
                                           "DATA-ID-003 judges it (v4), not DATA-ID-001";
-        else if (k == "existing")
+        else if (k == ids::IdKind::existing)
             unset_reasons_["res.id_v7"] =
                 "not applicable: " + declared +
                 "kind existing, a field that kept its format from before the rule (DATA-ID-001's exception: it MAY "
                 "keep its current format" + (r_.id.pattern.empty() ? std::string() : ", " + r_.id.pattern) +
                 "); every other rule is checked";
         else
-            unset_reasons_["res.id_v7"] = "not applicable: " + declared + "kind " + k + ", not uuidv7";
-        if (k == "uuidv4") var(out, "res.id_v4", json::value(true), r_.id.pos);
-        else unset_reasons_["res.id_v4"] = "not applicable: " + declared + "kind " + k + ", not uuidv4 (DATA-ID-003 applies to v4 fields)";
+            unset_reasons_["res.id_v7"] = "not applicable: " + declared + "kind " + k_name + ", not uuidv7";
+        if (k == ids::IdKind::uuidv4) var(out, "res.id_v4", json::value(true), r_.id.pos);
+        else
+            unset_reasons_["res.id_v4"] =
+                "not applicable: " + declared + "kind " + k_name + ", not uuidv4 (DATA-ID-003 applies to v4 fields)";
         if (!r_.id.pattern.empty()) var(out, "res.id_pattern", json::value(r_.id.pattern), r_.id.pos);
         for (const auto& ref : r_.references) {
             if (!ref.required) continue;
-            if (ref.kind == "uuidv7") var(out, "res.required_ref_v7", json::value(true), ref.pos);
+            if (ref.kind == ids::IdKind::uuidv7) var(out, "res.required_ref_v7", json::value(true), ref.pos);
             else
                 unset_reasons_["res.required_ref_v7"] = "not applicable: the reference '" + ref.field + "' (" +
-                                                        ref.pos.str() + ") holds ids of kind " + ref.kind + ", not uuidv7";
+                                                        ref.pos.str() + ") holds ids of kind " + std::string(ids::kind_name(ref.kind)) + ", not uuidv7";
             break;  // the first required reference is res.required_ref
+        }
+        for (const auto& ref : r_.references) {
+            if (ref.required) continue;
+            if (ref.kind == ids::IdKind::uuidv7) var(out, "res.optional_ref_v7", json::value(true), ref.pos);
+            else
+                unset_reasons_["res.optional_ref_v7"] = "not applicable: the reference '" + ref.field + "' (" +
+                                                        ref.pos.str() + ") holds ids of kind " + std::string(ids::kind_name(ref.kind)) + ", not uuidv7";
+            break;  // the first optional reference is res.optional_ref
         }
     }
 

@@ -240,12 +240,12 @@ bool pack_applies(const std::string& pack, const Resource& r) {
     // `existing` ids keep their format (DATA-ID-001's exception): every other
     // rule of data-id and nil-max still applies to them.
     const bool uuid_keyed =
-        (r.id.kind.rfind("uuid", 0) == 0 && r.id.kind != "uuidv8-legacy") || r.id.kind == "existing";
+        (ids::is_uuid_kind(r.id.kind) && r.id.kind != ids::IdKind::uuidv8_legacy) || r.id.kind == ids::IdKind::existing;
     // A singleton (read without an id) gets the data-id pack's singleton
     // checks only, under whatever kind it declares.
     if (pack == "data-id" && r.singleton) return true;
     if (pack == "data-id" || pack == "nil-max") return r.create && uuid_keyed;
-    if (pack == "db-identifiers") return r.create && r.id.kind == "ulid";
+    if (pack == "db-identifiers") return r.create && r.id.kind == ids::IdKind::ulid;
     if (pack == "uuidv8-legacy") return r.legacy.has_value();
     if (pack == "viewable-id") return r.create && r.viewable.has_value();
     return r.create.has_value();

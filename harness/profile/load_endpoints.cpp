@@ -100,13 +100,14 @@ std::optional<Resource> Loader::resource(const Entry& entry) {
     if (const auto* x = m->find("id")) {
         if (auto id = id_field(x->val(), "id", "/id")) res.id = std::move(*id);
     } else if (m->find("legacy")) {
-        res.id.kind = "uuidv8-legacy";  // a legacy lookup answers UUIDv8 legacy ids
+        res.id.kind = ids::IdKind::uuidv8_legacy;  // a legacy lookup answers UUIDv8 legacy ids
     }
     if (const auto* x = m->find("job")) res.job = job(x->val());
     if (const auto* x = m->find("legacy")) {
         res.legacy = legacy(x->val());
-        if (res.legacy && res.id.kind != "uuidv8-legacy")
-            r_.error(x->key_val(), "a resource with 'legacy' has ids of kind uuidv8-legacy, not " + res.id.kind,
+        if (res.legacy && res.id.kind != ids::IdKind::uuidv8_legacy)
+            r_.error(x->key_val(),
+                     "a resource with 'legacy' has ids of kind uuidv8-legacy, not " + std::string(ids::kind_name(res.id.kind)),
                      "write id: {at: /id, kind: uuidv8-legacy} (or leave 'id' out)");
     }
     if (const auto* x = m->find("viewable")) {

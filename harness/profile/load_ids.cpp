@@ -38,15 +38,24 @@ bool Loader::member_pointer(const Val& v, const std::string& pointer, std::strin
     return false;
 }
 
-bool Loader::kind_ok(const Val& v, const std::string& kind) {
-    const auto& kinds = detail::id_kinds();
-    if (kind == "existing" || std::find(kinds.begin(), kinds.end(), kind) != kinds.end()) return true;
-    std::vector<std::string> all = kinds;
-    all.push_back("existing");
+// A kind of the one vocabulary (ids/kind.hpp), but not `any`: a profile says
+// what its ids are, and "anything" says nothing a check could hold them to.
+std::optional<ids::IdKind> Loader::kind_ok(const Val& v, const std::string& kind) {
+    const std::optional<ids::IdKind> k = ids::parse_kind(kind);
+    if (k && *k != ids::IdKind::any) return k;
+    if (k) {
+        r_.error(v, "id kind 'any' does not describe an id field",
+                 "say what the ids are: a UUID or ULID kind, or kind: existing (with an optional pattern) for an id "
+                 "that kept a format from before the UUID rules (integers, nanoid)");
+        return std::nullopt;
+    }
+    std::vector<std::string> all;
+    for (const auto& n : detail::id_kinds())
+        if (n != ids::kind_name(ids::IdKind::any)) all.push_back(n);
     r_.error(v, "unknown id kind '" + kind + "'",
              detail::suggest(kind, all, "kinds") +
                  "; an id that kept a format from before the UUID rules (integers, nanoid) is kind: existing");
-    return false;
+    return std::nullopt;
 }
 
 // `/id` (shorthand) or {at: /id, kind: uuidv7}; `at` defaults to `default_at`.
@@ -76,14 +85,15 @@ std::optional<IdField> Loader::id_field(const Val& v, std::string_view what, con
         else ok = false;
     }
     if (const auto* x = m->find("kind")) {
-        if (auto s = r_.string(x->val(), "kind", "kind: uuidv7"); s && kind_ok(x->val(), *s)) f.kind = *s;
+        const auto s = r_.string(x->val(), "kind", "kind: uuidv7");
+        if (const auto k = s ? kind_ok(x->val(), *s) : std::nullopt) f.kind = *k;
         else ok = false;
     }
     if (const auto* x = m->find("pattern")) {
         if (auto s = r_.string(x->val(), "pattern", "pattern: \"^[0-9]+$\"")) {
             const RE2 re(*s, RE2::Quiet);
-            if (f.kind != "existing") {
-                r_.error(x->key_val(), "'pattern' is for ids of kind existing, not " + f.kind,
+            if (f.kind != ids::IdKind::existing) {
+                r_.error(x->key_val(), "'pattern' is for ids of kind existing, not " + std::string(ids::kind_name(f.kind)),
                          "a UUID or ULID kind has its own form; write kind: existing for an id that kept a "
                          "format from before the UUID rules");
                 ok = false;
@@ -149,8 +159,9 @@ void Loader::references(const Val& v, Resource& res) {
             else ok = false;
         }
         if (const auto* x = rm->find("kind")) {
-            if (auto s = r_.string(x->val(), "kind", "kind: uuidv7"); s && kind_ok(x->val(), *s)) {
-                ref.kind = *s;
+            const auto s = r_.string(x->val(), "kind", "kind: uuidv7");
+            if (const auto k = s ? kind_ok(x->val(), *s) : std::nullopt) {
+                ref.kind = *k;
                 ref.kind_written = true;
             } else {
                 ok = false;

@@ -118,7 +118,7 @@ private:
 
     // A JSON pointer to a member of the entity: valid and not the whole body.
     bool member_pointer(const Val& v, const std::string& pointer, std::string_view what, std::string_view example);
-    bool kind_ok(const Val& v, const std::string& kind);
+    std::optional<ids::IdKind> kind_ok(const Val& v, const std::string& kind);
     // `/id` (shorthand) or {at: /id, kind: uuidv7}; `at` defaults to `default_at`.
     std::optional<IdField> id_field(const Val& v, std::string_view what, const std::string& default_at);
     void fields(const Val& v, Resource& res);

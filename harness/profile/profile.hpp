@@ -8,6 +8,7 @@
 
 #include "core/diagnostic.hpp"
 #include "ids/ids.hpp"
+#include "ids/kind.hpp"
 #include "suite/model.hpp"
 
 #include <boost/json/value.hpp>
@@ -76,10 +77,10 @@ struct Viewable {
 struct IdField {
     SourcePos pos;
     std::string pointer;        // JSON pointer inside the entity, e.g. /id or /tracking_id
-    // The names of suite id checks (uuidv7, uuidv4, ulid, ...), or `existing`:
-    // a field that kept its format from before DATA-ID-001 (its exception),
-    // optionally with `pattern`, the RE2 form of its values.
-    std::string kind = "uuidv7";
+    // A kind of the one vocabulary (ids/kind.hpp): uuidv7, uuidv4, ulid, ...,
+    // or `existing`: a field that kept its format from before DATA-ID-001 (its
+    // exception), optionally with `pattern`, the RE2 form of its values.
+    ids::IdKind kind = ids::IdKind::uuidv7;
     std::string pattern;        // kind existing only; "" = any text but the dummies
     // The entity's own id only: the answer header naming the new id (its last
     // path segment: Docker-Upload-UUID, Location). With `at` too, only the
@@ -94,7 +95,7 @@ struct Reference {
     std::string field;          // top-level body/entity field name, e.g. category_id
     std::string resource;       // name of the resource it points to (must exist in the profile)
     bool required = false;
-    std::string kind = "uuidv7";  // default: the id kind of the resource it points to
+    ids::IdKind kind = ids::IdKind::uuidv7;  // default: the id kind of the resource it points to
     bool kind_written = false;    // `kind:` was written (else it follows the resource)
     bool in_create = true;        // false: the create answer lacks it; read answers have it
 };

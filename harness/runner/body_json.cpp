@@ -29,6 +29,9 @@ const json::value* BodyJson::parse() {
                 error_ = "body nests deeper than " + std::to_string(max_body_depth) + " levels";
                 limit_ = "the JSON body nests deeper than " + std::to_string(max_body_depth) +
                          " levels, the harness's bound: it cannot be judged";
+            } else if (resp_->body.empty()) {
+                // Boost.JSON calls nothing at all "incomplete JSON": say what it is.
+                error_ = "the body is empty (no JSON at all)";
             } else {
                 error_ = "body is not JSON (" + ec.message() + ")";
             }

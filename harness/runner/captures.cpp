@@ -43,12 +43,18 @@ Result<bool> apply_captures(const std::vector<suite::Capture>& caps, const Excha
                 const json::value* root = body.get();
                 if (!root)
                     return Result<bool>(boost::system::in_place_error,
-                                        "capture '" + c.var + "': body is not JSON (" + c.pos.str() + ")");
+                                        "capture '" + c.var + "': " +
+                                            (resp.body.empty() ? "the answer has no body" : "body is not JSON") + " (" +
+                                            c.pos.str() + ")");
                 boost::system::error_code ec;
-                const json::value* v = root->find_pointer(resolve_pointer(c.path, scope), ec);
+                // The pointer as the answer was searched (a pack writes
+                // "${res.id_at}"; the message names "/id").
+                const std::string at = resolve_pointer(c.path, scope);
+                const json::value* v = root->find_pointer(at, ec);
                 if (!v)
-                    return Result<bool>(boost::system::in_place_error,
-                                        "capture '" + c.var + "': nothing at " + c.path + " (" + c.pos.str() + ")");
+                    return Result<bool>(boost::system::in_place_error, "capture '" + c.var + "': nothing at " +
+                                                                           (at.empty() ? "(root)" : at) + " (" +
+                                                                           c.pos.str() + ")");
                 scope.set(c.var, *v);
                 break;
             }

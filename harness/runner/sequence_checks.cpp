@@ -223,14 +223,32 @@ SequenceVerdict check_random(const std::vector<std::string>& values, std::string
 }
 
 namespace {
-void members(const json::value& v, std::string& ptr, std::string_view key, std::string_view kind,
-             std::vector<SequenceVerdict>& bad, std::size_t& seen) {
+struct MemberScan {
+    std::string_view kind;
+    const std::vector<DeclaredMember>& declared;
+    std::vector<SequenceVerdict>& bad;
+    std::size_t seen = 0;
+    std::size_t other = 0;  // judged by a declared kind other than `kind`
+    std::size_t left = 0;   // declared members of kinds with rules of their own
+};
+
+// The declaration `ptr` falls under: its pointer is the end of `ptr` on a
+// token boundary (the declarations point into one entity; lists nest them).
+const DeclaredMember* declaration(const std::string& ptr, const std::vector<DeclaredMember>& declared) {
+    for (const auto& d : declared)
+        if (!d.pointer.empty() && d.pointer.front() == '/' && ptr.size() >= d.pointer.size() &&
+            std::string_view(ptr).substr(ptr.size() - d.pointer.size()) == d.pointer)
+            return &d;
+    return nullptr;
+}
+
+void members(const json::value& v, std::string& ptr, std::string_view key, MemberScan& scan) {
     if (const auto* o = v.if_object()) {
         for (const auto& kv : *o) {
             const std::size_t mark = ptr.size();
             ptr += '/';
             for (char ch : std::string_view(kv.key())) ptr += ch == '~' ? "~0" : ch == '/' ? "~1" : std::string(1, ch);
-            members(kv.value(), ptr, kv.key(), kind, bad, seen);
+            members(kv.value(), ptr, kv.key(), scan);
             ptr.resize(mark);
         }
         return;
@@ -239,20 +257,33 @@ void members(const json::value& v, std::string& ptr, std::string_view key, std::
         for (std::size_t i = 0; i < a->size(); ++i) {
             const std::size_t mark = ptr.size();
             ptr += "/" + std::to_string(i);
-            members((*a)[i], ptr, key, kind, bad, seen);
+            members((*a)[i], ptr, key, scan);
             ptr.resize(mark);
         }
         return;
     }
-    if (key.empty() || !ids::id_named_field(key) || v.is_null()) return;  // null: an absent reference
-    ++seen;
+    const DeclaredMember* d = declaration(ptr, scan.declared);
+    if (!d && (key.empty() || !ids::id_named_field(key))) return;
+    if (v.is_null()) return;  // an absent reference
+    std::string_view kind = scan.kind;
+    if (d && d->kind != kind) {
+        const auto k = ids::parse_kind(d->kind);
+        if (!k || !(ids::is_uuid_kind(*k) || *k == ids::IdKind::ulid)) {
+            ++scan.left;  // viewable, existing: their own rules (and packs) judge them
+            return;
+        }
+        kind = d->kind;
+        ++scan.other;
+    }
+    ++scan.seen;
     // The kind, not its spelling: letter case is R4's business, not R1's.
     const bool ok = v.is_string() && is_kind(v.as_string(), kind, false);
     if (ok) return;
     SequenceVerdict f;
     f.ok = false;
     f.what = "id member " + ptr;
-    f.expected = "a " + std::string(kind) + ", like every id of this repository";
+    f.expected = d && d->kind != scan.kind ? "a " + std::string(kind) + ", the kind the profile declares for " + d->pointer
+                                           : "a " + std::string(kind) + ", like every id of this repository";
     if (v.is_string()) {
         const ids::Recognition r = ids::recognize(v.as_string());
         f.actual = shown(v.as_string()) + ": " + r.describe();
@@ -260,18 +291,28 @@ void members(const json::value& v, std::string& ptr, std::string_view key, std::
         f.actual = json::serialize(v) + (v.is_number() ? " (an integer key beside " + std::string(kind) + " ids)"
                                                         : " (not a string)");
     }
-    bad.push_back(std::move(f));
+    scan.bad.push_back(std::move(f));
 }
 }  // namespace
 
-std::vector<SequenceVerdict> check_id_members(const json::value& body, std::string_view kind) {
+std::vector<SequenceVerdict> check_id_members(const json::value& body, std::string_view kind,
+                                              const std::vector<DeclaredMember>& declared) {
     std::vector<SequenceVerdict> bad;
     std::string ptr;
-    std::size_t seen = 0;
-    members(body, ptr, "", kind, bad, seen);
+    MemberScan scan{kind, declared, bad};
+    members(body, ptr, "", scan);
     if (!bad.empty()) return bad;
-    return {SequenceVerdict{true, "id members", "every id-named member a " + std::string(kind),
-                            std::to_string(seen) + " id-named members, all " + std::string(kind)}};
+    std::string expected = "every id-named member a " + std::string(kind);
+    std::string actual = std::to_string(scan.seen) + " id-named members, all " + std::string(kind);
+    if (scan.other + scan.left > 0) {
+        expected += " (members the profile declares: their declared kind)";
+        actual = std::to_string(scan.seen) + " id-named members, each of its kind (" + std::to_string(scan.other) +
+                 " of a declared kind other than " + std::string(kind) + ")";
+    }
+    if (scan.left > 0)
+        actual += "; " + std::to_string(scan.left) + " declared member" + (scan.left == 1 ? "" : "s") +
+                  " of a kind with rules of its own (viewable, existing) left to them";
+    return {SequenceVerdict{true, "id members", std::move(expected), std::move(actual)}};
 }
 
 }  // namespace idconform::runner

@@ -58,7 +58,18 @@ struct RandomnessStats {
 // value of `kind` (the id check kinds: ulid, uuid, uuidv7, viewable, ...):
 // one verdict per offending member, or one passing verdict naming how many
 // members were seen. An integer id beside ULIDs is the R1 violation.
-[[nodiscard]] std::vector<SequenceVerdict> check_id_members(const boost::json::value& body, std::string_view kind);
+//
+// `declared` are the members a profile declares on purpose (pointer in the
+// entity, kind): a member whose pointer ends with one is judged by that kind,
+// not `kind` (a uuidv4 tracking id is a uuidv4; a viewable id TR-... beside
+// ULID keys, or a field of kind existing, is left to its own rules). Only
+// undeclared id-named members are held to `kind`.
+struct DeclaredMember {
+    std::string pointer;  // "/viewable_id": matches /viewable_id, /items/3/viewable_id, ...
+    std::string kind;
+};
+[[nodiscard]] std::vector<SequenceVerdict> check_id_members(const boost::json::value& body, std::string_view kind,
+                                                            const std::vector<DeclaredMember>& declared = {});
 
 // Whether `text` is a valid id of `kind` (a suite kind name): ids::is_valid,
 // the one verdict; canonical=false accepts any spelling of the same bits.

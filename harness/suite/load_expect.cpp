@@ -23,7 +23,7 @@ namespace {
 
 const std::vector<std::string> legacy_keys = {"layout", "id", "type", "salt"};
 const std::vector<std::string> expect_keys = {"rule", "status", "status_not", "headers", "json", "body", "id", "advisory",
-                                              "id_members"};
+                                              "id_members", "precondition"};
 const std::vector<std::string> header_ops = {"equals", "regex", "absent", "present"};
 const std::vector<std::string> json_ops = {"equals", "absent", "present", "null", "type", "regex", "one_of"};
 const std::vector<std::string> json_types = {"string", "number", "integer", "boolean", "object", "array", "null"};
@@ -42,6 +42,15 @@ void Loader::expect(Reader& r, const Entry& e, Expect& x) {
         if (auto s = r.string(y->val(), "rule", "rule: DATA-ID-002")) x.rule = *s;
     if (const auto* y = m->find("advisory"))
         if (auto b = r.boolean(y->val(), "advisory")) x.advisory = *b;
+    if (const auto* y = m->find("precondition")) {
+        if (auto s = r.string(y->val(), "precondition", "precondition: \"the owner's list shows the entity\"")) {
+            if (s->empty()) r.error(y->val(), "'precondition' is empty", "say what the case needs, e.g. precondition: \"the owner's list shows the entity\"");
+            else x.precondition = *s;
+        }
+    }
+    if (const auto* y = m->find("precondition"); y && x.advisory)
+        r.error(y->key_val(), "'precondition' and 'advisory' cannot both be set",
+                "an advisory check never fails, so it cannot stop the case");
     const auto* status = m->find("status");
     const auto* status_not = m->find("status_not");
     if (status && status_not)
@@ -316,10 +325,9 @@ std::optional<IdExpect> Loader::id_expect(Reader& r, const Val& v) {
         if (auto s = r.string(header->val(), "header", "header: Location")) id.header = *s;
     if (const auto* k = m->find("kind")) {
         if (auto s = r.string(k->val(), "kind", "kind: uuidv7")) {
-            // `any` (only present: for unique/equals), `existing` (a
-            // pre-UUID format) and a variable (a pack's declared kind,
-            // resolved when the check runs) besides the id kinds.
-            if (*s == "any" || *s == "existing" || s->find("${") != std::string::npos)
+            // An id kind (ids/kind.hpp, `any` and `existing` among them), or
+            // a variable: a pack's declared kind, resolved when the check runs.
+            if (s->find("${") != std::string::npos)
                 id.kind = *s;
             else if (!ids::parse_kind(*s))
                 r.error(k->val(), "unknown id kind '" + *s + "'", detail::suggest(*s, ids::kind_names(), "kinds"));

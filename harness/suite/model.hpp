@@ -129,7 +129,7 @@ struct BodyExpect : Positioned {
 struct IdExpect : Positioned {
     std::optional<std::string> at;      // JSON pointer into the body, or
     std::optional<std::string> header;  // header name (Location: last path segment)
-    std::string kind = "uuid";          // uuid, uuidv1..uuidv8, ulid, viewable, uuidv8-legacy
+    std::string kind = "uuid";          // an ids::IdKind name (uuid ... uuidv8-legacy, existing, any) or a variable
     bool canonical = true;              // must be in the canonical form of its kind
     bool minted = false;                // v7/ULID time inside send/receive window +/- skew
     bool allow_null = false;            // null or absent is fine
@@ -158,6 +158,14 @@ struct Expect : Positioned {
     std::string rule;  // overrides the case's rules for these checks when set
     bool advisory = false;  // failing checks become warnings (reported, never fail the case)
     std::string id_members;  // a kind: every id-named member of the JSON body holds an id of it (R1)
+    // (pointer in the entity, kind) of the members a profile declares: judged
+    // by their declared kind, not by id_members' (filled in by the profile expander)
+    std::vector<std::pair<std::string, std::string>> id_members_declared;
+    // Non-empty: these checks are what the rest of the case needs to mean
+    // anything (the owner's list shows the entity before another principal's
+    // list is searched for it). When they fail, the case is skipped with this
+    // reason instead of passing vacuously or failing for the wrong rule.
+    std::string precondition;
 };
 
 struct Capture : Positioned {

@@ -102,7 +102,8 @@ postgrest/lenient-uuid)
         "must|DATA-ID-002|a mutated live id in an update path is rejected*" \
         "must|DATA-ID-002|a mutated live id in a delete path deletes nothing*" \
         "must|DATA-ID-002|a mutated reference in a list query parameter is rejected*" \
-        "must|DATA-ID-002|a mutated reference in a create body is rejected*" ;;
+        "must|DATA-ID-002|a mutated reference in a create body is rejected*" \
+        "must|DATA-ID-002|a mutated optional reference in a create body is rejected*" ;;
 location/)
   expect_code 0
   check "ran|DATA-ID-001|a create mints a v7 id in the body, inside the request window" \

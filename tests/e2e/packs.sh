@@ -1,4 +1,4 @@
-# packs.sh conformant | cleanup | cleanup-rekey | DEFECT RULE: the built-in packs driven by
+# packs.sh conformant | cleanup | cleanup-rekey | list-forbidden | list-not-vacuous | r1-declared | legacy-salt | DEFECT RULE: the built-in packs driven by
 # the example target profile. Conformant: exit 0, nothing failed, every
 # entity the run created is gone and data it did not create is untouched.
 # A defect: exit 1 and a <failure> filed under the defect's rule.
@@ -71,6 +71,45 @@ cleanup-rekey)
   left=$(api alice "$BASE_URL/v1/products" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["items"]))')
   [ "$left" = 0 ] || fail "$left re-keyed entities were left behind"
   echo "ok: re-keyed entities are deleted under their new ids"
+  ;;
+list-forbidden)
+  # A conformant server whose list refuses bob (403): DATA-ID-004 passes.
+  start_server --forbid-list bob
+  run_idconform --target "$PROFILE" --filter "another principal's list*"
+  expect_code 0
+  junit_valid
+  n=$(junit_xpath "count(//testcase[@name=\"another principal's list does not show the owner's ids\"][not(skipped)][not(failure)][not(error)])")
+  [ "${n%.*}" -ge 2 ] || fail "a 403 on another principal's list is not a pass (over HTTP and gRPC)"
+  echo "ok: a 403 on another principal's list leaks nothing and passes"
+  ;;
+list-not-vacuous)
+  # Another principal may delete by id (no-ownership-write) and every list
+  # leaks (list-leak). One case at a time, the delete case removes the
+  # setup's entity before the list case runs: a list check on that entity
+  # would pass vacuously. It makes an entity of its own and must fail.
+  start_server --defect no-ownership-write,list-leak
+  run_idconform --target "$PROFILE" --filter "another principal*" --concurrency 1
+  expect_code 1
+  junit_valid
+  n=$(junit_xpath "count(//testcase[@name=\"another principal's list does not show the owner's ids\"][failure])")
+  [ "${n%.*}" -ge 1 ] || fail "the list leak is not found once the setup's entity is gone"
+  echo "ok: the list check is not vacuous"
+  ;;
+r1-declared)
+  # Orders carry a viewable id TR-... beside their ULID key. Declared in the
+  # profile (viewable:), it is judged by its kind, not by R1; undeclared, an
+  # id-named member that is no ULID is R1's finding.
+  start_server --order-viewable-ids
+  sed 's|^  orders:.*|&\n    viewable: {at: /viewable_id}|' "$PROFILE" >"$WORK/declared.target.yaml"
+  grep -q 'viewable: {at: /viewable_id}$' "$WORK/declared.target.yaml" || fail "could not declare the orders' viewable id"
+  run_idconform --target "$WORK/declared.target.yaml" --filter 'every id in*'
+  expect_code 0
+  n=$(junit_xpath "count(//testcase[contains(@classname, '.R1')][not(skipped)][not(failure)])")
+  [ "${n%.*}" -ge 3 ] || fail "R1 did not run and pass on the declared viewable id ($n)"
+  run_idconform --target "$PROFILE" --filter 'every id in*'
+  expect_code 1
+  grep -q 'id member /viewable_id' "$WORK/junit.xml" || fail "an undeclared viewable_id beside ULIDs is not R1's finding"
+  echo "ok: R1 judges declared members by their declared kind, undeclared ones as ULIDs"
   ;;
 legacy-salt)
   start_server

@@ -40,10 +40,11 @@ TEST_CASE("the registry holds exactly the documented defects") {
     const std::vector<std::string_view> expected{
         "v4-ids", "stale-timestamp", "location-upper", "reject-foreign-v7", "upper-case-out", "no-hyphens-out",
         "accept-upper-path", "accept-braces-path", "accept-no-hyphens-path", "lenient-ref", "accept-any-version-ref",
-        "crash-on-bad-id", "v7-tracking-id", "mixed-tracking-versions", "no-ownership-read", "no-ownership-write",
+        "optional-ref-any-form", "put-accepts-any-id", "crash-on-bad-id", "v7-tracking-id", "mixed-tracking-versions", "no-ownership-read", "no-ownership-write",
         "list-leak", "no-time-field", "derived-time", "id-changes-on-update", "update-takes-body-id", "put-overwrites",
         "put-returns-existing", "reuse-deleted-ids", "same-ms-collision", "nil-for-absent-ref", "empty-for-absent-ref",
-        "zero-for-absent-ref", "accept-missing-required-ref", "accept-nil-ref", "accept-empty-ref", "nil-path-200",
+        "zero-for-absent-ref", "accept-missing-required-ref", "accept-nil-ref", "accept-empty-ref",
+        "optional-ref-accepts-empty", "nil-path-200",
         "max-path-200", "accept-max-ref", "upper-id-in-nested", "event-upper-case", "event-id-mismatch",
         "event-nil-for-absent-ref", "command-accepts-bad-id",
         // db-identifiers, uuidv8-legacy, viewable-id (test_products_packs.cpp)
@@ -156,6 +157,38 @@ TEST_CASE("defect accept-any-version-ref: canonical UUIDs of other versions are 
     REQUIRE(r.status == 201);
     CHECK(r.str("category_id") == v4);
     CHECK(call(f.svc, "POST", "/v1/products", "alice", body_with_ref("category_id", quoted(nil), f.cat)).status == 400);
+}
+
+TEST_CASE("defect optional-ref-any-form: parent_id takes other versions and spellings; category_id stays strict") {
+    Fixture f(Defect::optional_ref_any_form);
+    const std::string v4 = "919108f7-52d1-4320-9bac-f847db4148a8";
+    const Reply other = call(f.svc, "POST", "/v1/products", "alice", body_with_ref("parent_id", quoted(v4), f.cat));
+    REQUIRE(other.status == 201);
+    CHECK(other.str("parent_id") == v4);
+    const Reply spelled = call(f.svc, "POST", "/v1/products", "alice", body_with_ref("parent_id", quoted(upper(f.id)), f.cat));
+    REQUIRE(spelled.status == 201);
+    CHECK(spelled.str("parent_id") == f.id);  // normalised
+    CHECK(call(f.svc, "POST", "/v1/products", "alice", body_with_ref("parent_id", quoted(nil), f.cat)).status == 400);
+    CHECK(call(f.svc, "POST", "/v1/products", "alice", body_with_ref("category_id", quoted(v4), f.cat)).status == 400);
+    ProductsService clean;
+    const std::string cat = make_category(clean, "alice");
+    CHECK(call(clean, "POST", "/v1/products", "alice", body_with_ref("parent_id", quoted(v4), cat)).status == 400);
+}
+
+TEST_CASE("defect put-accepts-any-id: PUT creates under ids of other versions and spellings") {
+    Fixture f(Defect::put_accepts_any_id);
+    const std::string body = R"({"name":"p","category_id":")" + f.cat + "\"}";
+    const std::string v4 = "919108f7-52d1-4320-9bac-f847db4148a8";
+    const Reply p4 = call(f.svc, "PUT", product_path(v4), "alice", body);
+    CHECK(p4.status == 201);
+    CHECK(p4.str("id") == v4);
+    const std::string fresh = "017f22e2-79b0-7cc3-98c4-dc0c0c07398f";  // the RFC v7 vector: not stored yet
+    CHECK(call(f.svc, "PUT", product_path("{" + fresh + "}"), "alice", body).status == 201);
+    CHECK(call(f.svc, "GET", product_path(fresh), "alice").status == 200);  // created under the normalised id
+    CHECK(call(f.svc, "PUT", product_path(std::string(nil)), "alice", body).status == 400);
+    ProductsService clean;
+    const std::string cat = make_category(clean, "alice");
+    CHECK(call(clean, "PUT", product_path(v4), "alice", R"({"name":"p","category_id":")" + cat + "\"}").status == 400);
 }
 
 TEST_CASE("defect crash-on-bad-id: a malformed path id is 500") {
@@ -322,6 +355,20 @@ TEST_CASE("defect accept-empty-ref: \"\" and 0 are accepted as category_id") {
     CHECK(zero.obj().at("category_id") == json::value(0));
 }
 
+TEST_CASE("defect optional-ref-accepts-empty: \"\", \"0\" and 0 are accepted as parent_id, not as category_id") {
+    Fixture f(Defect::optional_ref_accepts_empty);
+    for (const char* v : {R"("")", R"("0")", "0"}) {
+        CAPTURE(std::string(v));
+        const Reply r = call(f.svc, "POST", "/v1/products", "alice", body_with_ref("parent_id", v, f.cat));
+        CHECK(r.status == 201);
+        CHECK(r.obj().at("parent_id") == json::parse(v));
+        CHECK(call(f.svc, "POST", "/v1/products", "alice", body_with_ref("category_id", v, f.cat)).status == 400);
+    }
+    ProductsService clean;
+    const std::string cat = make_category(clean, "alice");
+    CHECK(call(clean, "POST", "/v1/products", "alice", body_with_ref("parent_id", R"("")", cat)).status == 400);
+}
+
 // ---------------------------------------------------------------- nil-max
 
 TEST_CASE("defect nil-path-200: GET of the Nil id returns a placeholder") {
@@ -362,4 +409,28 @@ TEST_CASE("defects combine") {
     CHECK(ids::is_canonical_version(r.str("id"), 4));
     CHECK(r.location == "/v1/products/" + upper(r.str("id")));
     CHECK(call(svc, "GET", "/v1/products", "bob").obj().at("items").as_array().size() == 1);
+}
+
+// ------------------------------------------------ conformant variations
+
+TEST_CASE("forbid_list: the product list answers 403 to that principal only") {
+    ProductsService svc;
+    svc.forbid_list({"bob"});
+    const std::string cat = make_category(svc, "alice");
+    REQUIRE(make_product(svc, "alice", cat).status == 201);
+    const Reply bob = call(svc, "GET", "/v1/products", "bob");
+    CHECK(bob.status == 403);
+    CHECK(bob.body.find("items") == std::string::npos);
+    CHECK(call(svc, "GET", "/v1/products", "alice").status == 200);
+}
+
+TEST_CASE("set_order_viewable_ids: orders carry a viewable id beside the ULID key") {
+    ProductsService svc;
+    svc.set_order_viewable_ids(true);
+    const Reply r = call(svc, "POST", "/v1/orders", "alice", R"({"item":"x"})");
+    REQUIRE(r.status == 201);
+    CHECK(ids::check_viewable(r.str("viewable_id")) == ids::ViewableError::none);
+    CHECK(call(svc, "GET", "/v1/orders/" + r.str("id"), "alice").str("viewable_id") == r.str("viewable_id"));
+    ProductsService plain;
+    CHECK_FALSE(call(plain, "POST", "/v1/orders", "alice", R"({"item":"x"})").obj().contains("viewable_id"));
 }

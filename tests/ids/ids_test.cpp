@@ -63,6 +63,23 @@ TEST_CASE("format and parse round-trip random ids") {
     }
 }
 
+TEST_CASE("recognition: the case of a text is the case of all its letters, hex or not") {
+    // Issue #13: a mixed-case text that is not hex was called "upper-case"
+    // because only its hex letters (A-F) were looked at.
+    const auto r = recognize("ABC-xyz");
+    CHECK(has(r.defects, Defect::non_hex));
+    CHECK(has(r.defects, Defect::mixed_case));
+    CHECK_FALSE(has(r.defects, Defect::upper_case));
+    CHECK(r.describe().find("upper-case") == std::string::npos);
+    CHECK(r.describe().find("mixed-case") != std::string::npos);
+    const auto all_upper = recognize("ABC-XYZ");
+    CHECK(has(all_upper.defects, Defect::upper_case));
+    CHECK_FALSE(has(all_upper.defects, Defect::mixed_case));
+    // Hex-only texts keep their verdicts.
+    CHECK(has(recognize("017F22E2-79B0-7CC3-98C4-DC0C0C07398F").defects, Defect::upper_case));
+    CHECK(recognize("017f22e2-79b0-7cc3-98c4-dc0c0c07398f").canonical);
+}
+
 TEST_CASE("recognition explains non-canonical text") {
     CHECK(recognize("017F22E2-79B0-7CC3-98C4-DC0C0C07398F").describe() == "upper-case form of a valid UUIDv7");
     const auto mixed = recognize("017F22e2-79b0-7cc3-98c4-dc0c0c07398f");

@@ -57,7 +57,8 @@ IdKind uuid_kind(int version) {
 
 TEST_CASE("kind names round-trip and are the suite language's list") {
     CHECK(ids::kind_names() == std::vector<std::string>{"uuid", "uuidv1", "uuidv3", "uuidv4", "uuidv5", "uuidv6",
-                                                         "uuidv7", "uuidv8", "ulid", "viewable", "uuidv8-legacy"});
+                                                         "uuidv7", "uuidv8", "ulid", "viewable", "uuidv8-legacy",
+                                                         "existing", "any"});
     for (IdKind k : ids::all_kinds) {
         const auto name = ids::kind_name(k);
         REQUIRE(ids::parse_kind(name));
@@ -69,12 +70,34 @@ TEST_CASE("kind names round-trip and are the suite language's list") {
     CHECK_FALSE(ids::parse_kind("uuidv2"));
     CHECK_FALSE(ids::parse_kind("uuidv8_legacy"));
     CHECK_FALSE(ids::parse_kind(""));
-    CHECK(ids::kind_list() == "uuid, uuidv1, uuidv3, uuidv4, uuidv5, uuidv6, uuidv7, uuidv8, ulid, viewable, uuidv8-legacy");
+    CHECK(ids::kind_list() ==
+          "uuid, uuidv1, uuidv3, uuidv4, uuidv5, uuidv6, uuidv7, uuidv8, ulid, viewable, uuidv8-legacy, existing, any");
     CHECK(ids::uuid_version_of(IdKind::uuid) == 0);
     CHECK(ids::uuid_version_of(IdKind::uuidv7) == 7);
     CHECK(ids::uuid_version_of(IdKind::uuidv8_legacy) == 8);
     CHECK(ids::uuid_version_of(IdKind::ulid) == -1);
     CHECK_FALSE(ids::is_uuid_kind(IdKind::viewable));
+    CHECK_FALSE(ids::is_uuid_kind(IdKind::existing));
+    CHECK_FALSE(ids::has_format(IdKind::any));
+    CHECK(ids::has_format(IdKind::uuidv8_legacy));
+}
+
+TEST_CASE("kinds without a format: existing refuses only the dummies, any only the empty text") {
+    // Issue #13: `any` and `existing` are kinds of the one vocabulary, judged here.
+    for (const std::string& text : {std::string("17"), std::string("V1StGXR8_Z5jdHi6B-myT"), std::string("8b5a"),
+                                    std::string("017F22E2-79B0-7CC3-98C4-DC0C0C07398F")}) {
+        CHECK(judged(text, IdKind::existing).valid);
+        CHECK(judged(text, IdKind::any).valid);
+    }
+    CHECK(codes(judged("", IdKind::existing)) == std::set<std::string>{"empty"});
+    CHECK(codes(judged("0", IdKind::existing)) == std::set<std::string>{"zero"});
+    CHECK(codes(judged("00000000-0000-0000-0000-000000000000", IdKind::existing)) == std::set<std::string>{"nil"});
+    CHECK(codes(judged("FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF", IdKind::existing)) == std::set<std::string>{"max"});
+    CHECK(codes(judged("", IdKind::any)) == std::set<std::string>{"empty"});
+    CHECK(judged("0", IdKind::any).valid);
+    CHECK(ids::kind_pattern(IdKind::existing) == "^.+$");
+    CHECK(ids::parse_kind("existing") == IdKind::existing);
+    CHECK(ids::parse_kind("any") == IdKind::any);
 }
 
 TEST_CASE("RFC 9562 vectors are valid ids of their version and of kind uuid, and of no other version") {
@@ -85,6 +108,7 @@ TEST_CASE("RFC 9562 vectors are valid ids of their version and of kind uuid, and
         CAPTURE(name);
         if (name == "nil" || name == "max") {
             for (IdKind k : ids::all_kinds) {
+                if (k == IdKind::any) continue;  // some text is all `any` asks for
                 const auto verdict = judged(text, k);
                 CHECK_FALSE(verdict.valid);
                 if (ids::is_uuid_kind(k)) {
@@ -267,6 +291,7 @@ TEST_CASE("text that is no id at all gets one reason and no crash") {
     for (const std::string& text : {std::string(), std::string("x"), std::string("12345"), std::string(5000, 'a'),
                                     std::string("\xff\xfe\x00\x01", 4), std::string("TR-VPFD4XT")}) {
         for (IdKind k : ids::all_kinds) {
+            if (!ids::has_format(k)) continue;  // any text is an id of an existing format (tested above)
             const auto v = judged(text, k);
             if (k == IdKind::viewable && text == "TR-VPFD4XT") {
                 CHECK(v.valid);

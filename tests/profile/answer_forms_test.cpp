@@ -60,7 +60,7 @@ TEST_CASE("id: {header: ...} loads: without `at` no answer has the id in a body;
     Profile p = loaded(api("    id: {header: Docker-Upload-UUID, kind: uuidv4}\n"));
     CHECK(p.resources[0].id.header == "Docker-Upload-UUID");
     CHECK(p.resources[0].id.pointer.empty());
-    CHECK(p.resources[0].id.kind == "uuidv4");
+    CHECK(p.resources[0].id.kind == ids::IdKind::uuidv4);
     p = loaded(api("    id: {at: /id, header: Location}\n"));
     CHECK(p.resources[0].id.header == "Location");
     CHECK(p.resources[0].id.pointer == "/id");

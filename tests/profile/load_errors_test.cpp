@@ -282,6 +282,11 @@ TEST_CASE("id kinds") {
                "did you mean 'uuidv4'?");
     only_error(with("    references: {p: {resource: r, kind: snowflake}}\n"), 7, 41, "unknown id kind 'snowflake'",
                "kinds: uuid, uuidv1, uuidv3, uuidv4, uuidv5, uuidv6, uuidv7, uuidv8, ulid, viewable, uuidv8-legacy");
+    // `any` is a kind of the vocabulary, but it describes no id field (issue #13).
+    only_error(with("    id: {kind: any}\n"), 7, 16, "id kind 'any' does not describe an id field",
+               "say what the ids are: a UUID or ULID kind, or kind: existing");
+    only_error(with("    references: {p: {resource: r, kind: any}}\n"), 7, 41,
+               "id kind 'any' does not describe an id field", "say what the ids are");
     only_error(with("    id: [a]\n"), 7, 9, "expected a JSON pointer or a mapping here, found a list",
                "{at: /id, kind: uuidv7}");
     only_error(with("    fields: {own: {at: /id}}\n"), 7, 14, "field 'own' is the entity's own id (/id)",

@@ -100,7 +100,7 @@ TEST_CASE("a full profile loads into the exact model") {
     CHECK_FALSE(c.list);
     CHECK_FALSE(c.put);
     CHECK(c.id.pointer == "/id");  // defaults, blamed on the resource
-    CHECK(c.id.kind == "uuidv7");
+    CHECK(c.id.kind == ids::IdKind::uuidv7);
     check_pos(c.id.pos, 12, 3);
     CHECK(c.location);
     CHECK(c.fields.empty());
@@ -136,21 +136,21 @@ TEST_CASE("a full profile loads into the exact model") {
     CHECK(pr.put->method == "PUT");
     CHECK_FALSE(pr.put->body);
     CHECK(pr.id.pointer == "/key");
-    CHECK(pr.id.kind == "uuidv7");
+    CHECK(pr.id.kind == ids::IdKind::uuidv7);
     check_pos(pr.id.pos, 23, 9);
     CHECK_FALSE(pr.location);
     REQUIRE(pr.fields.size() == 2);
     CHECK(pr.fields[0].pointer == "/tracking_id");
-    CHECK(pr.fields[0].kind == "uuidv4");
+    CHECK(pr.fields[0].kind == ids::IdKind::uuidv4);
     check_pos(pr.fields[0].pos, 26, 7);
     CHECK(pr.fields[1].pointer == "/a~1b");  // the name, escaped as a pointer
-    CHECK(pr.fields[1].kind == "uuidv7");
+    CHECK(pr.fields[1].kind == ids::IdKind::uuidv7);
     check_pos(pr.fields[1].pos, 27, 7);
     REQUIRE(pr.references.size() == 2);
     CHECK(pr.references[0].field == "category_id");
     CHECK(pr.references[0].resource == "categories");
     CHECK(pr.references[0].required);
-    CHECK(pr.references[0].kind == "uuidv7");
+    CHECK(pr.references[0].kind == ids::IdKind::uuidv7);
     check_pos(pr.references[0].pos, 29, 7);
     CHECK(pr.references[1].field == "parent_id");
     CHECK(pr.references[1].resource == "products");
@@ -198,11 +198,11 @@ TEST_CASE("id kinds and references: shorthand and mapping forms") {
     REQUIRE(r.profile);
     CHECK(r.profile->packs == std::vector<std::string>{"data-id", "viewable-id", "db-identifiers", "uuidv8-legacy"});
     CHECK(r.profile->resources[0].id.pointer == "/id");
-    CHECK(r.profile->resources[0].id.kind == "ulid");
-    CHECK(r.profile->resources[0].references[0].kind == "uuid");
+    CHECK(r.profile->resources[0].id.kind == ids::IdKind::ulid);
+    CHECK(r.profile->resources[0].references[0].kind == ids::IdKind::uuid);
     CHECK_FALSE(r.profile->resources[0].references[0].required);
     CHECK(r.profile->resources[1].id.pointer == "/data/id");
-    CHECK(r.profile->resources[1].id.kind == "uuidv8-legacy");
+    CHECK(r.profile->resources[1].id.kind == ids::IdKind::uuidv8_legacy);
 }
 
 TEST_CASE("known_packs lists the bundled packs") {
@@ -288,7 +288,7 @@ TEST_CASE("the bundled example server's profile loads") {
     CHECK(products.put);
     REQUIRE(products.fields.size() == 1);
     CHECK(products.fields[0].pointer == "/tracking_id");
-    CHECK(products.fields[0].kind == "uuidv4");
+    CHECK(products.fields[0].kind == ids::IdKind::uuidv4);
     REQUIRE(products.references.size() == 2);
     CHECK(products.references[0].field == "category_id");
     CHECK(products.references[0].required);
@@ -298,7 +298,7 @@ TEST_CASE("the bundled example server's profile loads") {
     REQUIRE(products.viewable);
     CHECK(products.viewable->read == "/v1/products/by-viewable/{id}");
     const Resource& orders = p.resources[2];
-    CHECK(orders.id.kind == "ulid");
+    CHECK(orders.id.kind == ids::IdKind::ulid);
     REQUIRE(orders.job);
     CHECK(orders.lookup->param == "id");
     const Resource& staff = p.resources[3];

@@ -59,7 +59,7 @@ TEST_CASE("the pack sections load with their defaults") {
     CHECK(a.viewable->format == "^TR-[0-9A-HJKMNP-TV-Z]{7}$");
     CHECK(r.profile->request_id == "X-Request-Id");
     const Resource& s = r.profile->resources[1];
-    CHECK(s.id.kind == "uuidv8-legacy");  // defaulted by legacy:
+    CHECK(s.id.kind == ids::IdKind::uuidv8_legacy);  // defaulted by legacy:
     CHECK(s.legacy->ids == std::vector<std::uint64_t>{1, 4294967295u});
     CHECK(s.legacy->entity_type == 500);
     CHECK(s.legacy->salt_env == "IDCONFORM_LEGACY_SALT");

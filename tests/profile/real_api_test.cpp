@@ -59,7 +59,7 @@ const suite::Case& case_named(const suite::Suite& s, const std::string& prefix) 
 
 TEST_CASE("kind existing with a pattern loads; a pattern elsewhere or broken does not") {
     const Profile p = loaded(shop("    id: {at: /id, kind: existing, pattern: \"^[0-9]+$\"}\n"));
-    CHECK(p.resources[1].id.kind == "existing");
+    CHECK(p.resources[1].id.kind == ids::IdKind::existing);
     CHECK(p.resources[1].id.pattern == "^[0-9]+$");
     CHECK(pack_applies("data-id", p.resources[1]));
     CHECK(pack_applies("nil-max", p.resources[1]));
@@ -75,9 +75,9 @@ TEST_CASE("a reference takes the id kind of the resource it points to unless it 
     Profile p = loaded(shop("") + "  tags:\n    create: {path: /tags}\n    id: {kind: uuidv4}\n"
                                   "    references: {categoryId: {resource: categories}, productId: {resource: products, kind: uuidv7}}\n");
     const auto& tags = p.resources[2];
-    CHECK(tags.references[0].kind == "uuidv7");  // categories: the default
+    CHECK(tags.references[0].kind == ids::IdKind::uuidv7);  // categories: the default
     p = loaded(shop("").replace(shop("").find("    create: {path: /categories"), 0, "    id: {kind: uuidv4}\n"));
-    CHECK(p.resources[1].references[0].kind == "uuidv4");
+    CHECK(p.resources[1].references[0].kind == ids::IdKind::uuidv4);
 }
 
 TEST_CASE("endpoint forms: headers, not_found, filter; and their errors") {

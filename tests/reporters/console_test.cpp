@@ -57,6 +57,7 @@ private:
 TEST_CASE("console, not a TTY, no colour: one line per problem, then the rule table") {
     const std::string expected =
         "FAIL data-id \xE2\x80\xBA upper-case id <rejected> & \"never\" normalised [DATA-ID-002] GET with an upper-case id was answered 200\n"
+        "    and FAIL [DATA-ID-002] json /id: expected absent, actual \"x\" (at suites/data-id.yaml:43:7)\n"
         "ERROR data-id \xE2\x80\xBA ids are unique across creates [DATA-ID-006] connect: connection refused\n"
         "FAIL nil-max \xE2\x80\xBA nil never emitted [DATA-ID-007, NIL-MAX]\n"
         "rule         passed  failed  errors  skipped  warnings\n"
@@ -102,7 +103,9 @@ TEST_CASE("console, TTY: live progress line, cleared before each failure and at 
     CHECK(out.find(erase + "[1/5] passed 1 failed 0 errors 0 skipped 0") != std::string::npos);
     // The failure is printed on a cleared line, then progress is redrawn.
     CHECK(out.find("[1/5] passed 1 failed 0 errors 0 skipped 0" + erase + "FAIL data-id") != std::string::npos);
-    CHECK(out.find("normalised [DATA-ID-002] GET with an upper-case id was answered 200\n" + erase +
+    CHECK(out.find("normalised [DATA-ID-002] GET with an upper-case id was answered 200\n"
+                   "    and FAIL [DATA-ID-002] json /id: expected absent, actual \"x\" (at suites/data-id.yaml:43:7)\n" +
+                   erase +
                    "[2/5] passed 1 failed 1 errors 0 skipped 0") != std::string::npos);
     CHECK(out.find(erase + "[5/5] passed 1 failed 2 errors 1 skipped 1" + erase + "rule") != std::string::npos);
     // No colour was asked for: only the erase sequence uses ESC.
@@ -229,6 +232,9 @@ TEST_CASE("console: an unreachable target is said once, with the count of the ca
     CHECK(out.find("UNREACHABLE 1 ") == std::string::npos);  // nothing left out for that one
     CHECK(occurrences(out, "ERROR packs \xE2\x80\xBA slow") == 2);
     CHECK(out.find("errors 54") != std::string::npos);  // every case still counts as an error
+    // Nothing failed: the headline says what happened, not FAILED (issue #13).
+    CHECK(out.find("FAILED") == std::string::npos);
+    CHECK(out.find("ERROR 54 tests: passed 0, failed 0, errors 54") != std::string::npos);
     // verbose lists every case and needs no count line
     const std::string all = feed_cases(true);
     CHECK(occurrences(all, "ERROR packs \xE2\x80\xBA case ") == 51);
@@ -272,4 +278,61 @@ TEST_CASE("console with a baseline: the lines are the diff (new, still failing, 
     CHECK(text.find("  NOT RUN s \xE2\x80\xBA gone 9\n") != std::string::npos);
     CHECK(text.find("gone 10") == std::string::npos);
     CHECK(text.find("  ... and 2 more not run this time") != std::string::npos);
+}
+
+TEST_CASE("console: a run whose only errors are an unreachable target says UNREACHABLE, not FAILED") {
+    std::ostringstream out;
+    ConsoleReporter r(out, false, false);
+    CaseResult c;
+    c.suite = "packs";
+    c.name = "a create mints a v7 id";
+    c.outcome = Outcome::error;
+    c.message = "connect: connection refused";
+    StepRecord st;
+    st.exchange.request.method = "POST";
+    st.exchange.request.url = "http://127.0.0.1:1/v1/items";
+    st.exchange.error = TransportError{TransportErrorKind::connect, "connection refused to 127.0.0.1:1"};
+    c.steps.push_back(st);
+    SuiteResult s;
+    s.name = "packs";
+    for (int i = 0; i < 3; ++i) {
+        r.case_finished(c);
+        s.cases.push_back(c);
+    }
+    RunSummary run;
+    run.suites.push_back(s);
+    std::string error;
+    CHECK(r.run_finished(run, error));
+    CHECK(out.str().find("UNREACHABLE 3 tests: passed 0, failed 0, errors 3") != std::string::npos);
+    CHECK(out.str().find("FAILED") == std::string::npos);
+}
+
+TEST_CASE("console: every failed check of a case is shown, the first few and then how many more") {
+    std::ostringstream out;
+    ConsoleReporter r(out, false, false);
+    CaseResult c;
+    c.suite = "s";
+    c.name = "many";
+    c.outcome = Outcome::failed;
+    c.message = "check 0: expected a, got b";
+    StepRecord st;
+    for (int i = 0; i < 7; ++i) {
+        CheckResult k;
+        k.what = "check " + std::to_string(i);
+        k.expected = "a";
+        k.actual = "b";
+        st.checks.push_back(k);
+    }
+    CheckResult advisory;
+    advisory.what = "advisory";
+    advisory.warning = true;
+    st.checks.push_back(advisory);
+    c.steps.push_back(st);
+    r.case_finished(c);
+    const std::string text = out.str();
+    CHECK(text.find("check 0: expected a") != std::string::npos);
+    for (int i = 1; i <= 4; ++i) CHECK(text.find("    and FAIL check " + std::to_string(i) + ": expected a, actual b") != std::string::npos);
+    CHECK(text.find("check 5") == std::string::npos);
+    CHECK(text.find("    and 2 more failed checks (--verbose lists them)\n") != std::string::npos);
+    CHECK(text.find("advisory") == std::string::npos);
 }

@@ -437,7 +437,19 @@ TEST_CASE("a non-JSON body gives clear failing checks, never a crash") {
     const auto empty = evaluate(json_expect("/id", suite::JsonOp::absent), answered(204, ""), c.ctx);
     REQUIRE(empty.size() == 1);
     CHECK_FALSE(empty[0].ok);  // no body is not "absent": there is nothing to look in
-    CHECK(empty[0].actual.rfind("body is not JSON (", 0) == 0);
+    // An empty body is said to be empty, not "incomplete JSON" (issue #13).
+    CHECK(empty[0].actual == "the body is empty (no JSON at all)");
+
+    // An id check of a pack names the pointer and kind its variables stand for.
+    c.scope.set("res.id_at", boost::json::value("/id"));
+    c.scope.set("res.id_kind", boost::json::value("uuidv7"));
+    suite::Expect pe;
+    pe.ids.push_back(id_at("${res.id_at}", "${res.id_kind}"));
+    const auto packed = evaluate(pe, answered(202, ""), c.ctx);
+    REQUIRE(packed.size() == 1);
+    CHECK(packed[0].what == "id /id");
+    CHECK(packed[0].expected == "uuidv7");
+    CHECK(packed[0].actual == "the body is empty (no JSON at all)");
 }
 
 TEST_CASE("a truncated body gives a clear failing check") {

@@ -543,3 +543,56 @@ TEST_CASE("cleanup: only a target that answered none of the cleanup's requests m
                             "confirm (GET http://t/items/i1) failed (refused)\n");
     CHECK(r.report.transport_errors == 1);
 }
+
+TEST_CASE("engine: 'one UUID version per field' is skipped, not passed, when the scan saw no minted value") {
+    // Issue #13: with no value to compare the check did not happen. Values the
+    // harness sent and the target echoed back do not count as minted ones.
+    const std::string v4 = "919108f7-52d1-4320-9bac-f847db4148a8";
+    const std::string v7 = "017f22e2-79b0-7cc3-98c4-dc0c0c07398f";
+    auto run_with = [&](const std::string& answer) {
+        Script script;
+        script.otherwise([answer](const Request&) { return Reply::answer(200, answer); });
+        const auto s = load(head + R"(scan: true
+cases:
+  - name: c
+    steps: [{http: {method: POST, path: /a, json: {ref_id: ")" + v4 + R"("}}, expect: {status: 200}}]
+)");
+        auto r = run({s}, script);
+        return r.rec.named("one UUID version per field across the run");
+    };
+    const CaseResult none = run_with(R"({"name":"x"})");
+    CHECK(none.outcome == Outcome::skipped);
+    CHECK(none.message.find("saw no UUID") != std::string::npos);
+    const CaseResult echoed = run_with(R"({"ref_id":")" + v4 + R"("})");
+    CHECK(echoed.outcome == Outcome::skipped);  // only the echo: nothing minted
+    const CaseResult minted = run_with(R"({"id":")" + v7 + R"(","ref_id":")" + v4 + R"("})");
+    CHECK(minted.outcome == Outcome::passed);
+    REQUIRE(minted.steps.size() == 1);
+    REQUIRE(minted.steps[0].checks.size() == 1);  // the echoed ref_id is not a field version
+    CHECK(minted.steps[0].checks[0].what.find("/id") != std::string::npos);
+}
+
+TEST_CASE("engine: a step marked precondition that fails skips its case with the reason; a scan finding still fails it") {
+    Script script;
+    script.on("GET", "http://t/owner", Reply::answer(200, R"({"items":[]})"));
+    script.on("GET", "http://t/upper", Reply::answer(200, R"({"items":[{"id":"017F22E2-79B0-7CC3-98C4-DC0C0C07398F"}]})"));
+    script.on("GET", "http://t/other", Reply::answer(200, R"({"items":[]})"));
+    const auto s = load(head + R"(scan: true
+cases:
+  - name: vacuous
+    rule: DATA-ID-004
+    steps:
+      - {http: {path: /owner}, expect: {status: 200, body: {contains: [abc]}, precondition: the owner's list shows the entity}}
+      - {http: {path: /other}, expect: {status: 200, body: {not_contains: [abc]}}}
+  - name: scan finding
+    rule: DATA-ID-004
+    steps:
+      - {http: {path: /upper}, expect: {status: 200, body: {contains: [abc]}, precondition: the owner's list shows the entity}}
+)");
+    auto r = run({s}, script);
+    const CaseResult& v = r.rec.named("vacuous");
+    CHECK(v.outcome == Outcome::skipped);
+    CHECK(v.message.rfind("not checked: the precondition 'the owner's list shows the entity' did not hold (body contains", 0) == 0);
+    CHECK(script.count("GET", "http://t/other") == 0);  // the rest of the case would prove nothing
+    CHECK(r.rec.named("scan finding").outcome == Outcome::failed);
+}

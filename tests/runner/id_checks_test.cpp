@@ -577,6 +577,16 @@ TEST_CASE("captures: what is missing is an error naming the capture") {
     REQUIRE_FALSE(r.has_value());
     CHECK(r.error() == "capture 'id': body is not JSON (suite.yaml:20:5)");
 
+    r = apply_captures({cap("id", suite::Capture::From::json, "/id")}, answered(202, ""), s);
+    REQUIRE_FALSE(r.has_value());
+    CHECK(r.error() == "capture 'id': the answer has no body (suite.yaml:20:5)");
+
+    // A pack's pointer is a variable: the message names what it stands for.
+    s.set("res.id_at", boost::json::value("/data/id"));
+    r = apply_captures({cap("created", suite::Capture::From::json, "${res.id_at}")}, x, s);
+    REQUIRE_FALSE(r.has_value());
+    CHECK(r.error() == "capture 'created': nothing at /data/id (suite.yaml:20:5)");
+
     r = apply_captures({cap("id", suite::Capture::From::json, "no-slash")}, x, s);
     REQUIRE_FALSE(r.has_value());
     CHECK(r.error() == "capture 'id': nothing at no-slash (suite.yaml:20:5)");

@@ -133,6 +133,33 @@ TEST_CASE("id members of one kind (R1)") {
     CHECK(check_id_members(js(R"({"id":")" + upper + R"("})"), "ulid")[0].ok);
 }
 
+TEST_CASE("id members (R1): members the profile declares are judged by their declared kind") {
+    // Issue #13: a viewable id TR-... beside the ULID key is not an R1 failure.
+    const std::string a = ulid_at(1000);
+    const std::string body = R"({"items":[{"id":")" + a + R"(","viewable_id":"TR-8F2K3P2","tracking_id":")" +
+                             std::string(v4_text) + R"(","invoice_id":7}]})";
+    const std::vector<DeclaredMember> declared = {{"/id", "ulid"}, {"/viewable_id", "viewable"}, {"/tracking_id", "uuidv4"}};
+    const auto undeclared = check_id_members(js(body), "ulid");
+    CHECK(undeclared.size() == 3);  // without the declarations all three are held to ulid
+    const auto v = check_id_members(js(body), "ulid", declared);
+    REQUIRE(v.size() == 1);  // only the undeclared integer key
+    CHECK(v[0].what == "id member /items/0/invoice_id");
+    const auto ok = check_id_members(js(R"({"id":")" + a + R"(","viewable_id":"TR-8F2K3P2","tracking_id":")" +
+                                        std::string(v4_text) + R"("})"),
+                                     "ulid", declared);
+    REQUIRE(ok.size() == 1);
+    CHECK(ok[0].ok);
+    CHECK(ok[0].actual.find("1 declared member of a kind with rules of its own") != std::string::npos);
+    // A declared field is judged by its kind: a v7 where the profile says uuidv4 still fails.
+    const auto wrong = check_id_members(js(R"({"id":")" + a + R"(","tracking_id":")" + std::string(v7_text) + R"("})"),
+                                        "ulid", declared);
+    REQUIRE(wrong.size() == 1);
+    CHECK_FALSE(wrong[0].ok);
+    CHECK(wrong[0].expected == "a uuidv4, the kind the profile declares for /tracking_id");
+    // A declared pointer matches on token boundaries only.
+    CHECK_FALSE(check_id_members(js(R"({"xviewable_id":"TR-8F2K3P2"})"), "ulid", declared)[0].ok);
+}
+
 TEST_CASE("id check: legacy UUIDv8 flag, fields and hash with a configured layout") {
     const ids::LegacyLayout layout;
     const std::string good = ids::format(ids::encode_legacy(17, 500, "salt", layout));

@@ -605,3 +605,17 @@ TEST_CASE("call via: other or same, nothing else") {
     REQUIRE(r.suite);
     CHECK(r.suite->cases.at(0).steps.at(0).as<OpCall>().via_other);
 }
+
+TEST_CASE("precondition: a reason, not empty, never with advisory") {
+    SUBCASE("empty") {
+        const Diagnostic d = only_error(with_step("      - http: {path: /x}\n"
+                                                  "        expect: {status: 200, precondition: \"\"}\n"));
+        CHECK(d.pos.str() == "inline.yaml:6:45");
+        CHECK(d.title == "'precondition' is empty");
+    }
+    SUBCASE("with advisory") {
+        const Diagnostic d = only_error(with_step("      - http: {path: /x}\n"
+                                                  "        expect: {advisory: true, precondition: it holds}\n"));
+        CHECK(d.title == "'precondition' and 'advisory' cannot both be set");
+    }
+}
