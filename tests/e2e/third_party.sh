@@ -26,6 +26,9 @@ json-server-*)
   # vanished about one run in ten).
   # (Its production mode needs a ./public folder, so it starts in $WORK.)
   mkdir -p "$WORK/public"
+  # json-server 1.0's two random bytes per id are made collision-free (see
+  # tests/third_party/fixed_ids.cjs): a duplicate id would fail cases at random.
+  [ "$name" = json-server-1 ] && export NODE_OPTIONS="$NODE_OPTIONS --require $SRC/tests/third_party/fixed_ids.cjs"
   (cd "$WORK" && NODE_ENV=production exec "$dir/node_modules/.bin/json-server" --port 0 "$WORK/db.json") >"$log" 2>&1 &
   ;;
 mockoon)
