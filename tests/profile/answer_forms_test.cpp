@@ -10,8 +10,6 @@ using namespace idconform::profile::testing;
 
 namespace {
 
-const std::string packs_dir = source_file("suites/packs");
-
 // `extra` goes under the resource `items` (line 7 on), after its create.
 std::string api(const std::string& extra, const std::string& packs = "[data-id, nil-max]") {
     return "name: api\n"                     // 1
@@ -26,26 +24,7 @@ std::string api(const std::string& extra, const std::string& packs = "[data-id, 
            extra;
 }
 
-Profile loaded(const std::string& text) {
-    const LoadResult r = load_profile_text(text, "api.yaml");
-    INFO(dump(r.diagnostics));
-    REQUIRE(r.profile);
-    return *r.profile;
-}
-
-const suite::Suite& instance(const Expansion& e, const std::string& name) {
-    for (const auto& s : e.suites)
-        if (s.name == name) return s;
-    FAIL("no suite " << name);
-    return e.suites.front();
-}
-
-const suite::Case& case_named(const suite::Suite& s, const std::string& name) {
-    for (const auto& c : s.cases)
-        if (c.name == name) return c;
-    FAIL("no case " << name << " in " << s.name);
-    return s.cases.front();
-}
+Profile loaded(const std::string& text) { return load_ok(text, "api.yaml"); }
 
 Expansion expanded(const std::string& text) {
     const Expansion e = expand(loaded(text), packs_dir);

@@ -57,13 +57,6 @@ struct TempPack {
     ~TempPack() { fs::remove_all(dir); }
 };
 
-const suite::Suite& instance_for(const Expansion& e, const std::string& name) {
-    for (const auto& s : e.suites)
-        if (s.name == name) return s;
-    FAIL("no suite " << name);
-    return e.suites.front();
-}
-
 }  // namespace
 
 TEST_CASE("a pack's call steps become the resource's requests") {
@@ -76,7 +69,7 @@ TEST_CASE("a pack's call steps become the resource's requests") {
     REQUIRE(e.diagnostics.empty());
     REQUIRE(e.suites.size() == 2);  // one instance per resource with a create
 
-    const suite::Suite& s = instance_for(e, "pk products");
+    const suite::Suite& s = instance(e, "pk products");
     const auto& steps = s.cases.at(0).steps;
     REQUIRE(steps.size() == 5);
     for (std::size_t i = 0; i < 4; ++i) CHECK(steps[i].is<suite::HttpRequest>());
@@ -125,7 +118,7 @@ TEST_CASE("an operation the resource does not declare stays a call; a create wit
     const LoadResult lr = load_profile_text(profile_text, "shop.yaml");
     REQUIRE(lr.profile);
     const Expansion e = expand(*lr.profile, pack.dir.string());
-    const suite::Suite& s = instance_for(e, "pk categories");
+    const suite::Suite& s = instance(e, "pk categories");
     const auto& steps = s.cases.at(0).steps;
     REQUIRE(steps.size() == 5);
     CHECK(steps[0].is<suite::HttpRequest>());

@@ -12,8 +12,6 @@ using namespace idconform::profile::testing;
 
 namespace {
 
-const std::string packs_dir = source_file("suites/packs");
-
 // Two principals; products reference categories. `extra` goes under
 // products (line 16 on), `more` after it (other resources).
 std::string shop(const std::string& extra, const std::string& more = "") {
@@ -36,31 +34,7 @@ std::string shop(const std::string& extra, const std::string& more = "") {
            more;
 }
 
-Profile loaded(const std::string& text) {
-    const LoadResult r = load_profile_text(text, "shop.yaml");
-    INFO(dump(r.diagnostics));
-    REQUIRE(r.profile);
-    return *r.profile;
-}
-
-const suite::Suite* find_instance(const Expansion& e, const std::string& name) {
-    for (const auto& s : e.suites)
-        if (s.name == name) return &s;
-    return nullptr;
-}
-
-const suite::Suite& instance(const Expansion& e, const std::string& name) {
-    const suite::Suite* s = find_instance(e, name);
-    REQUIRE_MESSAGE(s != nullptr, "no suite " << name);
-    return *s;
-}
-
-const suite::Case& case_named(const suite::Suite& s, const std::string& prefix) {
-    for (const auto& c : s.cases)
-        if (c.name.rfind(prefix, 0) == 0) return c;
-    FAIL("no case " << prefix << " in " << s.name);
-    return s.cases.front();
-}
+Profile loaded(const std::string& text) { return load_ok(text, "shop.yaml"); }
 
 }  // namespace
 
@@ -76,14 +50,14 @@ TEST_CASE("shared reference data: DATA-ID-004's read and list checks are not app
     REQUIRE(e.diagnostics.empty());
     const suite::Suite& s = instance(e, "data-id-004 categories");
     for (const char* name : {"another principal cannot read", "another principal's list"}) {
-        const suite::Case& c = case_named(s, name);
+        const suite::Case& c = case_with_prefix(s, name);
         CHECK(c.skip ==
               "not applicable: the profile declares 'categories' shared reference data (shop.yaml:11:5): "
               "every principal may read it; another principal's writes are still checked");
     }
-    CHECK(case_named(s, "another principal cannot update").skip.empty());
+    CHECK(case_with_prefix(s, "another principal cannot update").skip.empty());
     // products are not shared: every DATA-ID-004 case of theirs that can run does
-    CHECK(case_named(instance(e, "data-id-004 products"), "another principal cannot read").skip.empty());
+    CHECK(case_with_prefix(instance(e, "data-id-004 products"), "another principal cannot read").skip.empty());
 
     only_error(shop("    shared: yes\n"), 16, 13, "expected a boolean here, found 'yes'", "");
 }
@@ -102,7 +76,7 @@ TEST_CASE("put to the collection: the client's id goes in the body; a PUT withou
     const Expansion e = expand(p, packs_dir);
     REQUIRE(e.diagnostics.empty());
     const suite::Step& st =
-        case_named(instance(e, "data-id-006 products"), "a create with a fresh client-supplied id").steps.at(0);
+        case_with_prefix(instance(e, "data-id-006 products"), "a create with a fresh client-supplied id").steps.at(0);
     REQUIRE(st.is<suite::HttpRequest>());
     const auto& h = st.as<suite::HttpRequest>();
     CHECK(h.method == "POST");
@@ -144,7 +118,7 @@ TEST_CASE("singletons: read without an id, only the singleton suite, under the d
     CHECK(singleton_suites == std::vector<std::string>{"data-id-006-singleton me"});
     const suite::Suite& s = instance(e, "data-id-006-singleton me");
     CHECK(s.setup.empty());
-    const suite::Case& c = case_named(s, "a singleton answers its id");
+    const suite::Case& c = case_with_prefix(s, "a singleton answers its id");
     CHECK(c.skip.empty());
     const auto& read = c.steps.at(0).as<suite::HttpRequest>();
     CHECK(read.method == "GET");
@@ -176,23 +150,23 @@ TEST_CASE("cannot_delete: left behind by design, fewest creates, delete checks n
     const Expansion e = expand(p, packs_dir);
     REQUIRE(e.diagnostics.empty());
     const suite::Suite& s = instance(e, "data-id-006 jobs");
-    const suite::Step& create = case_named(s, "back-to-back creates").steps.at(0);
+    const suite::Step& create = case_with_prefix(s, "back-to-back creates").steps.at(0);
     REQUIRE(create.cleanup);
     CHECK(create.cleanup->by_design);
     CHECK(create.cleanup->impossible ==
           "the profile says 'jobs' cannot be deleted (jobs are kept for 30 days, shop.yaml:19:5)");
     CHECK(create.cleanup->read_path == "/jobs/{id}");
     // a repeated create makes two, and says why
-    const suite::Case& many = case_named(s, "creates give distinct ids");
+    const suite::Case& many = case_with_prefix(s, "creates give distinct ids");
     REQUIRE(many.for_each);
     CHECK(many.for_each->count == 2);
     CHECK(many.description.find("2 creates instead of 24: the profile says 'jobs' cannot be deleted, shop.yaml:19:5") !=
           std::string::npos);
-    CHECK(case_named(s, "the id of a deleted entity").skip ==
+    CHECK(case_with_prefix(s, "the id of a deleted entity").skip ==
           "not applicable: the profile says 'jobs' cannot be deleted (jobs are kept for 30 days, shop.yaml:19:5)");
     // products can be deleted: a real delete, confirmed by their read and its 2xx not-found answer
     const suite::Suite& prod = instance(e, "data-id-006 products");
-    const suite::Step& pc = case_named(prod, "back-to-back creates").steps.at(0);
+    const suite::Step& pc = case_with_prefix(prod, "back-to-back creates").steps.at(0);
     REQUIRE(pc.cleanup);
     CHECK_FALSE(pc.cleanup->by_design);
     CHECK(pc.cleanup->path == "/products/{id}");
@@ -200,7 +174,7 @@ TEST_CASE("cannot_delete: left behind by design, fewest creates, delete checks n
     REQUIRE(pc.cleanup->read_not_found);
     CHECK(pc.cleanup->read_not_found->status == 200);
     CHECK(pc.cleanup->read_not_found->body == boost::json::array());
-    CHECK(case_named(prod, "creates give distinct ids").for_each->count == 24);
+    CHECK(case_with_prefix(prod, "creates give distinct ids").for_each->count == 24);
 
     only_error(shop("    cannot_delete: \"kept\"\n"), 16, 5,
                "resource 'products' has both 'delete' and 'cannot_delete'", "cannot_delete: REASON");

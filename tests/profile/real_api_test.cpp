@@ -14,8 +14,6 @@ using namespace idconform::profile::testing;
 
 namespace {
 
-const std::string packs_dir = source_file("suites/packs");
-
 std::string shop(const std::string& products_extra, const std::string& list = "list: {path: /products}") {
     return "name: shop\n"                                         // 1
            "base_url: http://127.0.0.1:9\n"                       // 2
@@ -34,26 +32,7 @@ std::string shop(const std::string& products_extra, const std::string& list = "l
            products_extra;
 }
 
-Profile loaded(const std::string& text) {
-    const LoadResult r = load_profile_text(text, "shop.yaml");
-    INFO(dump(r.diagnostics));
-    REQUIRE(r.profile);
-    return *r.profile;
-}
-
-const suite::Suite& instance(const Expansion& e, const std::string& name) {
-    for (const auto& s : e.suites)
-        if (s.name == name) return s;
-    FAIL("no suite " << name);
-    return e.suites.front();
-}
-
-const suite::Case& case_named(const suite::Suite& s, const std::string& prefix) {
-    for (const auto& c : s.cases)
-        if (c.name.rfind(prefix, 0) == 0) return c;
-    FAIL("no case " << prefix << " in " << s.name);
-    return s.cases.front();
-}
+Profile loaded(const std::string& text) { return load_ok(text, "shop.yaml"); }
 
 }  // namespace
 
@@ -115,7 +94,7 @@ TEST_CASE("DATA-ID-001 runs for uuidv7 ids and is not applicable, saying why, fo
         const Expansion e = expand(loaded(shop("")), packs_dir);
         REQUIRE(e.diagnostics.empty());
         for (const auto& c : instance(e, "data-id-001 products").cases) CHECK(c.skip.empty());
-        CHECK_FALSE(case_named(instance(e, "data-id-003 products"), "a create mints a v4 id").skip.empty());
+        CHECK_FALSE(case_with_prefix(instance(e, "data-id-003 products"), "a create mints a v4 id").skip.empty());
     }
     SUBCASE("uuidv4") {
         const Expansion e = expand(loaded(shop("    id: {kind: uuidv4}\n")), packs_dir);
@@ -124,9 +103,9 @@ TEST_CASE("DATA-ID-001 runs for uuidv7 ids and is not applicable, saying why, fo
             CHECK(c.skip.find("shop.yaml:15:9") != std::string::npos);
             CHECK(c.skip.find("DATA-ID-003 judges it") != std::string::npos);
         }
-        CHECK(case_named(instance(e, "data-id-003 products"), "a create mints a v4 id").skip.empty());
+        CHECK(case_with_prefix(instance(e, "data-id-003 products"), "a create mints a v4 id").skip.empty());
         // the reference to categories (v7) still gets the v7 vectors
-        CHECK(case_named(instance(e, "data-id-002 products"), "RFC vectors").skip.empty());
+        CHECK(case_with_prefix(instance(e, "data-id-002 products"), "RFC vectors").skip.empty());
     }
     SUBCASE("existing") {
         const Expansion e = expand(loaded(shop("    id: {kind: existing, pattern: \"^[0-9]+$\"}\n")), packs_dir);
@@ -162,7 +141,7 @@ TEST_CASE("list filters are spelled the profile's way, negative list checks acce
     const Expansion e = expand(loaded(shop("", "list: {path: /products, filter: \"{field}=eq.{value}\", "
                                               "not_found: {status: 200, body: []}, headers: {X-Probe: yes}}")),
                                packs_dir);
-    const suite::Case& c = case_named(instance(e, "data-id-002 products"), "a mutated reference in a list");
+    const suite::Case& c = case_with_prefix(instance(e, "data-id-002 products"), "a mutated reference in a list");
     CHECK(c.skip.empty());
     const suite::Step& st = c.steps.at(0);
     REQUIRE(st.is<suite::HttpRequest>());
@@ -177,6 +156,6 @@ TEST_CASE("list filters are spelled the profile's way, negative list checks acce
     CHECK(h.headers[0].first == "X-Probe");
 
     const Expansion none = expand(loaded(shop("", "list: {path: /products, filter: false}")), packs_dir);
-    const suite::Case& skipped = case_named(instance(none, "data-id-002 products"), "a mutated reference in a list");
+    const suite::Case& skipped = case_with_prefix(instance(none, "data-id-002 products"), "a mutated reference in a list");
     CHECK(skipped.skip.find("takes no filter (filter: false)") != std::string::npos);
 }

@@ -1,5 +1,6 @@
 // Helpers shared by the profile loader tests: fixture paths, reading the
-// docs, and assertions on diagnostics (file, line, column, title, hint).
+// docs, assertions on diagnostics (file, line, column, title, hint), and
+// loading and expanding with the real packs (suite instances, cases).
 #pragma once
 
 #include "profile/profile.hpp"
@@ -53,6 +54,45 @@ inline Diagnostic only_error(const std::string& text, int line, int col, const s
     REQUIRE(r.diagnostics.size() == 1);
     check(r.diagnostics, "inline.yaml", line, col, title, hint);
     return r.diagnostics.front();
+}
+
+// The real packs of the repository, for expansion tests.
+inline const std::string packs_dir = source_file("suites/packs");
+
+// Loads a profile that must load, as file `file` (positions name it).
+inline Profile load_ok(const std::string& text, const std::string& file) {
+    const LoadResult r = load_profile_text(text, file);
+    INFO(dump(r.diagnostics));
+    REQUIRE(r.profile);
+    return *r.profile;
+}
+
+// The suite instance of an expansion named `name`, or nullptr.
+inline const suite::Suite* find_instance(const Expansion& e, const std::string& name) {
+    for (const auto& s : e.suites)
+        if (s.name == name) return &s;
+    return nullptr;
+}
+
+// The suite instance named `name`; fails the test when there is none.
+inline const suite::Suite& instance(const Expansion& e, const std::string& name) {
+    const suite::Suite* s = find_instance(e, name);
+    REQUIRE_MESSAGE(s != nullptr, "no suite " << name);
+    return *s;
+}
+
+// The case named exactly `name` / the first whose name starts with `prefix`.
+inline const suite::Case& case_named(const suite::Suite& s, const std::string& name) {
+    for (const auto& c : s.cases)
+        if (c.name == name) return c;
+    FAIL("no case " << name << " in " << s.name);
+    return s.cases.front();
+}
+inline const suite::Case& case_with_prefix(const suite::Suite& s, const std::string& prefix) {
+    for (const auto& c : s.cases)
+        if (c.name.rfind(prefix, 0) == 0) return c;
+    FAIL("no case " << prefix << " in " << s.name);
+    return s.cases.front();
 }
 
 }  // namespace idconform::profile::testing
