@@ -128,14 +128,28 @@ void register_created(SuiteRun& run, const suite::Cleanup& cl, const Request& re
         run.created.push_back(std::move(c));
         return;
     }
-    if (cl.at_location) {
-        // Deleted where its create answer said it is; a re-key (an update
-        // answering another id) is followed where the id sits in that URL.
+    // An HTTP DELETE of the entity (its URL filled in below), and its
+    // booking: the creating request's headers without its content type.
+    auto http_delete = [&] {
         SuiteRun::Created c;
         c.id = id;
         c.id_at = id_at;
         c.request.transport = req.transport;
         c.request.method = "DELETE";
+        return c;
+    };
+    auto book = [&](SuiteRun::Created c) {
+        for (const auto& h : req.headers)
+            if (!steps::iequals(h.name, "content-type")) c.request.headers.push_back(h);
+        c.request.secret_headers = req.secret_headers;
+        c.key = delete_key(c.wire, c.request);
+        c.origin = step_name;
+        run.created.push_back(std::move(c));
+    };
+    if (cl.at_location) {
+        // Deleted where its create answer said it is; a re-key (an update
+        // answering another id) is followed where the id sits in that URL.
+        SuiteRun::Created c = http_delete();
         auto url = run.locations.url_for(cl.resource, id);
         if (url && location) {
             c.request.url = *url;
@@ -146,20 +160,11 @@ void register_created(SuiteRun& run, const suite::Cleanup& cl, const Request& re
                 c.url_suffix = url->substr(at + seg.size());
             }
         } else c.problem = "no way to delete " + id + ": " + (location ? url.error() : "the create answer has no Location header");
-        for (const auto& h : req.headers)
-            if (!steps::iequals(h.name, "content-type")) c.request.headers.push_back(h);
-        c.request.secret_headers = req.secret_headers;
-        c.key = delete_key(c.wire, c.request);
-        c.origin = step_name;
-        run.created.push_back(std::move(c));
+        book(std::move(c));
         return;
     }
     auto path = steps::build_path(cl.path, {{"id", id}}, scope);
-    SuiteRun::Created c;
-    c.id = id;
-    c.id_at = id_at;
-    c.request.transport = req.transport;
-    c.request.method = "DELETE";
+    SuiteRun::Created c = http_delete();
     auto absolute = [&](const std::string& p) { return p.rfind("http", 0) == 0 ? p : run.env.base_url + p; };
     // The URL of `tmpl` around the id (prefix + id + suffix), so that a
     // re-keyed entity's URL can be rebuilt without the creating case's scope.
@@ -185,12 +190,7 @@ void register_created(SuiteRun& run, const suite::Cleanup& cl, const Request& re
             around_id(cl.read_path, c.read_prefix, c.read_suffix);
         }
     c.read_not_found = cl.read_not_found;
-    for (const auto& h : req.headers)
-        if (!steps::iequals(h.name, "content-type")) c.request.headers.push_back(h);
-    c.request.secret_headers = req.secret_headers;
-    c.key = delete_key(c.wire, c.request);
-    c.origin = step_name;
-    run.created.push_back(std::move(c));
+    book(std::move(c));
 }
 
 namespace {
