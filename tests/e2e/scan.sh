@@ -89,7 +89,10 @@ expect_code 1
 expect_stderr "stopped at --max-violations 1"
 
 # --- hostile input: binary, empty, a 10 MB line, deep nesting
-head -c 20000 /dev/urandom >"$WORK/random.ndjson"
+# A fixed first byte that no JSON text starts with: random bytes alone began
+# with whitespace or `{` now and then, and the error was then further on.
+printf '\001' >"$WORK/random.ndjson"
+head -c 20000 /dev/urandom >>"$WORK/random.ndjson"
 : >"$WORK/empty.csv"
 python3 -c "print('{\"a\":\"' + 'x' * (10 << 20) + '\"}')" >"$WORK/long.ndjson"
 python3 -c "print('[' * 1000000)" >"$WORK/deep.json"
