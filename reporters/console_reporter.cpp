@@ -108,7 +108,9 @@ void ConsoleReporter::case_finished(const CaseResult& c) {
         if (state != nullptr && !fixed)
             line += *state == "new" ? " (new)" : *state == "still-failing" ? " (still failing)" : " (" + terminal_line(*state) + ")";
         line += " " + terminal_line(c.suite) + " \xE2\x80\xBA " + terminal_line(c.name);
-        if (!c.rules.empty()) line += " [" + terminal_line(join_rules(c.rules)) + "]";
+        // A failure is shown under the rules its failing checks broke.
+        const auto shown_rules = reported_rules(c);
+        if (!shown_rules.empty()) line += " [" + terminal_line(join_rules(shown_rules)) + "]";
         if (!c.message.empty() && c.outcome != Outcome::passed)
             line += " " + terminal_line(redact_text(c.message, opts_.report.redact_headers));
         out_ << line << '\n';
@@ -151,17 +153,14 @@ void ConsoleReporter::more_failures(const CaseResult& c) {
 // The per-rule table is counted here, case by case, because the runner does
 // not keep the cases until the end.
 void ConsoleReporter::tally_rules(const CaseResult& c) {
-    static const std::string none = "(no rule)";
-    const std::vector<std::string> no_rule{none};
-    const std::vector<std::string>& rules = c.rules.empty() ? no_rule : c.rules;
-    for (const auto& r : rules) {
-        RuleRow& row = rows_[r];
+    for (const auto& [rule, n] : rule_counts(c)) {
+        RuleRow& row = rows_[rule];
         switch (c.outcome) {
-            case Outcome::passed: ++row.passed; break;
-            case Outcome::failed: ++row.failed; break;
-            case Outcome::error: ++row.errors; break;
-            case Outcome::skipped: ++row.skipped; break;
-            case Outcome::waived: ++row.waived; ++any_waived_; break;
+            case Outcome::passed: row.passed += n; break;
+            case Outcome::failed: row.failed += n; break;
+            case Outcome::error: row.errors += n; break;
+            case Outcome::skipped: row.skipped += n; break;
+            case Outcome::waived: row.waived += n; any_waived_ += n; break;
         }
     }
     for (const auto& st : c.steps) {
@@ -169,9 +168,8 @@ void ConsoleReporter::tally_rules(const CaseResult& c) {
             if (chk.ok || !chk.warning) continue;
             ++warnings_;
             // A warning counts for the rule it gives evidence for, else for
-            // the case's rules.
-            if (!chk.rule.empty()) ++rows_[chk.rule].warnings;
-            else for (const auto& r : rules) ++rows_[r].warnings;
+            // the case's first rule.
+            ++rows_[counted_rule(chk, c)].warnings;
         }
     }
 }

@@ -80,11 +80,6 @@ constexpr std::string_view script = R"js(
 constexpr const char* outcome_names[outcome_count] = {"passed", "failed", "error", "skipped", "waived"};
 constexpr const char* outcome_marks[outcome_count] = {"\xE2\x9C\x93", "\xE2\x9C\x97", "!", "\xE2\x80\x93", "W"};
 
-const std::string& no_rule() {
-    static const std::string none = "(no rule)";
-    return none;
-}
-
 void esc(std::string& out, std::string_view s) { append_html(out, s); }
 
 void redacted(std::string& out, std::string_view s, const ReportOptions& opts) {
@@ -114,15 +109,16 @@ void case_html(std::string& out, const CaseResult& c, const std::string& anchor,
     out += "<" + tag + " class=\"case o-" + oname + "\" data-outcome=\"" + oname + "\"";
     if (!anchor.empty()) out += " id=\"" + anchor + "\"";
     out += " data-search=\"";
-    esc(out, lower(c.name + " " + join_rules(c.rules) + " " + c.suite));
+    const std::vector<std::string> rules = reported_rules(c);  // a failure under the rules it broke
+    esc(out, lower(c.name + " " + join_rules(rules) + " " + c.suite));
     out += "\"";
     out += evidence ? " open>" : ">";
     out += evidence ? "<summary>" : "";
     out += std::string("<span class=\"oc c-") + oname + "\">" + oname + "</span>";
     esc(out, c.name.empty() ? "unnamed case" : c.name);
-    if (!c.rules.empty()) {
+    if (!rules.empty()) {
         out += "<span class=\"rules\">";
-        esc(out, join_rules(c.rules));
+        esc(out, join_rules(rules));
         out += "</span>";
     }
     out += "<span class=\"time\">" + format_seconds(c.seconds) + " s</span>";
@@ -137,10 +133,10 @@ void case_html(std::string& out, const CaseResult& c, const std::string& anchor,
         out += "</p>\n";
     }
     bool any_statement = false;
-    for (const auto& r : c.rules) any_statement = any_statement || !rule_statement(r).empty();
+    for (const auto& r : rules) any_statement = any_statement || !rule_statement(r).empty();
     if (any_statement) {
         out += "<ul class=\"statements\">";
-        for (const auto& r : c.rules) {
+        for (const auto& r : rules) {
             const auto st = rule_statement(r);
             if (st.empty()) continue;
             out += "<li><b>";
@@ -335,11 +331,10 @@ void HtmlReporter::case_finished(const CaseResult& c) {
     const std::size_t si = suites_.size() - 1;
     const auto o = static_cast<std::size_t>(c.outcome);
     std::string anchor;
-    const std::vector<std::string> none{no_rule()};
-    for (const auto& r : c.rules.empty() ? none : c.rules) {
+    for (const auto& [r, n] : rule_counts(c)) {
         const auto it = rule_index_.emplace(r, rule_index_.size()).first;
         Cell& cell = cells_[{si, it->second}];
-        ++cell.counts[o];
+        cell.counts[o] += n;
         if (cell.anchor.empty() && anchor.empty()) {
             // the cell links to its first case; a case carries one id
             anchor = "m" + std::to_string(si) + "-" + std::to_string(it->second);

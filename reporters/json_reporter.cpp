@@ -171,20 +171,41 @@ void open_members(std::string& out, const json::object& o, std::size_t depth) {
     }
 }
 
+void tally(RuleTotals& t, const CaseResult& c) {
+    for (const auto& [rule, n] : rule_counts(c)) t[rule][static_cast<std::size_t>(c.outcome)] += n;
+}
+
+// The run's totals, and per rule (core/result.hpp's rule_counts: a failure
+// under the rule of each failing check, as the console table and the HTML
+// matrix count it).
 json::object summary_json(std::size_t passed, std::size_t failed, std::size_t errors, std::size_t skipped,
-                          std::size_t waived, double seconds) {
-    return json::object{{"tests", passed + failed + errors + skipped + waived},
-                        {"passed", passed},
-                        {"failed", failed},
-                        {"errors", errors},
-                        {"skipped", skipped},
-                        {"waived", waived},
-                        {"time", seconds_value(seconds)}};
+                          std::size_t waived, double seconds, const RuleTotals& rules) {
+    json::object out{{"tests", passed + failed + errors + skipped + waived},
+                     {"passed", passed},
+                     {"failed", failed},
+                     {"errors", errors},
+                     {"skipped", skipped},
+                     {"waived", waived},
+                     {"time", seconds_value(seconds)}};
+    if (!rules.empty()) {
+        json::object per;
+        for (const auto& [rule, n] : rules) {
+            json::object row;
+            for (std::size_t o = 0; o < outcome_count; ++o)
+                row[o == static_cast<std::size_t>(Outcome::error) ? "errors" : to_string(static_cast<Outcome>(o))] = n[o];
+            per[rule] = std::move(row);
+        }
+        out["rules"] = std::move(per);
+    }
+    return out;
 }
 
 json::object summary_of(const RunSummary& run) {
+    RuleTotals rules;
+    for (const auto& s : run.suites)
+        for (const auto& c : s.cases) tally(rules, c);
     return summary_json(run.count(Outcome::passed), run.count(Outcome::failed), run.count(Outcome::error),
-                        run.count(Outcome::skipped), run.count(Outcome::waived), run.seconds);
+                        run.count(Outcome::skipped), run.count(Outcome::waived), run.seconds, rules);
 }
 
 // `run`: null (no member) when nothing is known about the run beyond its cases.
@@ -367,6 +388,7 @@ void JsonReporter::case_finished(const CaseResult& c) {
     }
     e.end = spool_.size();
     e.suite.count_streamed(c.outcome);
+    tally(rules_, c);
 }
 
 void JsonReporter::suite_finished(const SuiteResult& s) {
@@ -397,7 +419,7 @@ bool JsonReporter::run_finished(const RunSummary& run, std::string& error) {
             o["finished"] = str(iso8601_utc(Clock::now()));
             o["metadata"] = std::move(meta);
         }
-        out.write(report_head(tool_version_, summary_json(n[0], n[1], n[2], n[3], n[4], run.seconds), !suites_.empty(),
+        out.write(report_head(tool_version_, summary_json(n[0], n[1], n[2], n[3], n[4], run.seconds, rules_), !suites_.empty(),
                               run_info));
         for (std::size_t i = 0; i < suites_.size(); ++i) {
             const bool has_cases = suites_[i].suite.total() > 0;

@@ -13,11 +13,16 @@
 
 #include <boost/json/object.hpp>
 
+#include <array>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace idconform::reporters {
+
+// Per rule, the count of each Outcome (indexed by its value).
+using RuleTotals = std::map<std::string, std::array<std::size_t, outcome_count>>;
 
 // The "run" object of a report for `info` (profile, plan, shard, units);
 // null when info.plan is empty (the report then has no "run" member).
@@ -69,6 +74,7 @@ private:
     std::vector<SuiteEntry> suites_;
     Spool spool_;
     std::string error_;  // first failure while serialising a case
+    RuleTotals rules_;   // per-rule totals of the summary
 };
 
 }  // namespace idconform::reporters

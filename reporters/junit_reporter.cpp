@@ -67,7 +67,11 @@ void add_case(pugi::xml_node suite, const CaseResult& c, const SuiteResult& s, c
 
     const bool any_property = std::any_of(c.properties.begin(), c.properties.end(),
                                           [](const Property& p) { return !p.name.empty(); });
-    if (any_property || !c.rules.empty()) {
+    // The testcase's name and classname never depend on its outcome (CI
+    // keys test history on them): the rules a failure broke are properties.
+    const std::vector<std::string> broke =
+        c.outcome == Outcome::failed || c.outcome == Outcome::waived ? failed_rules(c) : std::vector<std::string>{};
+    if (any_property || !c.rules.empty() || !broke.empty()) {
         auto props = tc.append_child("properties");
         for (const auto& p : c.properties) {
             if (p.name.empty()) continue;  // a nameless property cannot be read back
@@ -78,6 +82,11 @@ void add_case(pugi::xml_node suite, const CaseResult& c, const SuiteResult& s, c
         for (const auto& r : c.rules) {
             auto prop = props.append_child("property");
             attr(prop, "name", "rule");
+            attr(prop, "value", r);
+        }
+        for (const auto& r : broke) {
+            auto prop = props.append_child("property");
+            attr(prop, "name", "failed_rule");
             attr(prop, "value", r);
         }
     }
@@ -387,8 +396,9 @@ void BaselineCounts::add(const CaseResult& c) {
         const std::size_t k = p.value == "new" ? 0 : p.value == "fixed" ? 1 : p.value == "still-failing" ? 2 : 3;
         if (k == 3) return;
         ++all[k];
-        if (c.rules.empty()) ++rules["(no rule)"][k];
-        for (const auto& r : c.rules) ++rules[r][k];
+        const std::vector<std::string> named = reported_rules(c);
+        if (named.empty()) ++rules[std::string(no_rule)][k];
+        for (const auto& r : named) ++rules[r][k];
         return;
     }
 }

@@ -31,9 +31,12 @@ std::string day_text(long day) {
     return buf;
 }
 
-const std::vector<std::string>& rules_or_none(const std::vector<std::string>& rules) {
-    static const std::vector<std::string> none{"(no rule)"};
-    return rules.empty() ? none : rules;
+// The rules a case is filed under in the baseline's rows: a finding under
+// the rules its failing checks broke (core/result.hpp).
+std::vector<std::string> rules_or_none(const CaseResult& c) {
+    std::vector<std::string> rules = reported_rules(c);
+    if (rules.empty()) rules.emplace_back(no_rule);
+    return rules;
 }
 
 }  // namespace
@@ -92,7 +95,7 @@ void AuditStage::apply(CaseResult& c) {
             if (!covers(ws[i], c)) continue;
             if (ws[i].expires_day < cfg_.today) {
                 ++waiver_status_[i].matched_expired;
-                for (const auto& r : c.rules)
+                for (const auto& r : reported_rules(c))
                     if (glob_match(ws[i].rule, r)) expired_rules_[i].insert(r);
             } else if (chosen == nullptr) {
                 chosen = &ws[i];
@@ -114,7 +117,7 @@ void AuditStage::apply(CaseResult& c) {
         const char* state = nullptr;
         if (is_finding(c.outcome)) {
             state = was ? "still-failing" : "new";
-            for (const auto& r : rules_or_none(c.rules)) {
+            for (const auto& r : rules_or_none(c)) {
                 auto& row = rows_[r];
                 row.rule = r;
                 ++(was ? row.still : row.added);
@@ -122,7 +125,7 @@ void AuditStage::apply(CaseResult& c) {
             ++(was ? audit_.still : audit_.added);
         } else if (was && c.outcome == Outcome::passed) {
             state = "fixed";
-            for (const auto& r : rules_or_none(c.rules)) {
+            for (const auto& r : rules_or_none(c)) {
                 auto& row = rows_[r];
                 row.rule = r;
                 ++row.fixed;

@@ -5,6 +5,7 @@
 #include "core/glob.hpp"
 #include "suite/yaml_reader.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <exception>
 
@@ -146,8 +147,12 @@ long today_utc() {
 }
 
 bool covers(const Waiver& w, const CaseResult& c) {
-    bool rule_ok = false;
-    for (const auto& r : c.rules) rule_ok = rule_ok || glob_match(w.rule, r);
+    // A failure is covered only under the rules it broke, every one of them
+    // (a DATA-ID-006 waiver does not waive the DATA-ID-002 finding of a
+    // DATA-ID-006 case).
+    const std::vector<std::string> rules = reported_rules(c);
+    const bool rule_ok = !rules.empty() && std::all_of(rules.begin(), rules.end(),
+                                                       [&](const std::string& r) { return glob_match(w.rule, r); });
     if (!rule_ok || !glob_match(w.suite, c.suite) || !glob_match(w.case_name, c.name)) return false;
     if (w.resource == "*") return true;
     // a word of the suite name: pack suites are "<pack> <resource>[ over grpc]"

@@ -10,6 +10,7 @@
 #include "reporters/json_report_reader.hpp"
 #include "reporters/json_reporter.hpp"
 #include "reporters/junit_reporter.hpp"
+#include "runner/shape_findings.hpp"
 
 #include <unistd.h>
 
@@ -93,6 +94,20 @@ Runner add_merge(CLI::App& app) {
         // Every unit once, in the unsharded order.
         const std::size_t total_units = in.front().info.total_units;
         std::vector<SuiteResult*> by_unit(total_units, nullptr);
+        // Each shard's shape-scan suite (after its units): folded into one,
+        // a finding seen by several shards once with the sums.
+        std::map<std::string, CaseResult> shape;
+        for (auto& r : in) {
+            if (r.summary.suites.size() == r.info.units.size() + 1 &&
+                r.summary.suites.back().name == runner::shape_scan_suite) {
+                for (auto& c : r.summary.suites.back().cases) {
+                    auto [it, fresh] = shape.try_emplace(c.name);
+                    if (fresh) it->second = std::move(c);
+                    else runner::merge_shape_result(it->second, std::move(c));
+                }
+                r.summary.suites.pop_back();
+            }
+        }
         for (auto& r : in) {
             if (r.info.units.size() != r.summary.suites.size()) {
                 std::cerr << "idconform merge: " << r.path << " names " << r.info.units.size() << " suites but holds "
@@ -116,6 +131,15 @@ Runner add_merge(CLI::App& app) {
                 return exit_usage;
             }
             merged.suites.push_back(std::move(*by_unit[u]));
+        }
+        if (!shape.empty()) {
+            SuiteResult s;
+            s.name = std::string(runner::shape_scan_suite);
+            for (auto& [name, c] : shape) {
+                s.seconds += c.seconds;
+                s.cases.push_back(std::move(c));
+            }
+            merged.suites.push_back(std::move(s));
         }
         // The shards ran side by side: the run took as long as the slowest.
         for (const auto& r : in) merged.seconds = std::max(merged.seconds, r.summary.seconds);

@@ -11,6 +11,7 @@
 #include <array>
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace idconform {
@@ -74,6 +75,33 @@ struct SuiteResult {
     [[nodiscard]] std::size_t count(Outcome o) const;
     [[nodiscard]] std::size_t total() const;  // every case, kept or streamed
 };
+
+// Per-rule counting, shared by every per-rule table (console, HTML matrix,
+// JSON totals, JUnit properties, the baseline's rows, waivers): a failure is
+// counted under the rule of the check that failed, never under the case's
+// other rules, so the sum of per-rule failures is the number of failing
+// checks and one defect is never counted under a rule it did not break.
+inline constexpr std::string_view no_rule = "(no rule)";
+// The rule a failed check counts under: its own; a check without a rule or
+// naming several ("A,B", a case of several rules) counts under the case's
+// first rule ("(no rule)" for a case without one).
+[[nodiscard]] std::string counted_rule(const CheckResult& chk, const CaseResult& c);
+// The distinct rules of a case's failing checks (not warnings), in order of
+// first failure; empty when no check failed.
+[[nodiscard]] std::vector<std::string> failed_rules(const CaseResult& c);
+// The rules a report names beside a case: a failed or waived case's failed
+// rules (its declared rules when no check explains the failure), any other
+// case's declared rules.
+[[nodiscard]] std::vector<std::string> reported_rules(const CaseResult& c);
+// What one case adds to a per-rule table, rule by rule: a failed or waived
+// case adds one per failing check under that check's rule (a failure no
+// check explains, one under each of the case's rules); any other outcome
+// adds one under each of the case's rules ("(no rule)" for none).
+struct RuleCount {
+    std::string rule;
+    std::size_t count = 0;
+};
+[[nodiscard]] std::vector<RuleCount> rule_counts(const CaseResult& c);
 
 struct RunSummary {
     std::vector<SuiteResult> suites;

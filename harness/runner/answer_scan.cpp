@@ -26,7 +26,7 @@ AnswerScan scan_answer(const Response& resp, BodyJson& body, std::map<std::strin
     AnswerScan out;
     if (const boost::json::value* parsed = body.view()) {
         std::size_t unlisted = 0;
-        out.findings = scan_ids(*parsed, versions, sent, max_findings, &unlisted);
+        out.findings = scan_ids(*parsed, versions, sent, max_findings, &unlisted, &out.fields, &out.unlisted);
         if (unlisted > 0) {
             CheckResult c;
             c.rule = out.findings.empty() ? std::string() : out.findings.back().rule;
@@ -35,6 +35,7 @@ AnswerScan scan_answer(const Response& resp, BodyJson& body, std::map<std::strin
             c.actual = std::to_string(unlisted) + " more not listed (" + std::to_string(unlisted + out.findings.size()) +
                        " in all)";
             out.findings.push_back(std::move(c));
+            out.fields.emplace_back();
         }
         return out;
     }

@@ -21,6 +21,9 @@ inline constexpr std::size_t max_scan_findings_per_step = 100;
 
 struct AnswerScan {
     std::vector<CheckResult> findings;  // failed checks (listed findings and the count of the rest)
+    std::vector<std::string> fields;    // each finding's field (pointer, indices as '*'; "" for the count)
+    // The findings past the listed ones, by rule and field.
+    std::map<std::pair<std::string, std::string>, std::size_t> unlisted;
     std::optional<CheckResult> note;    // an advisory (warning) check: why the body was not scanned
 };
 

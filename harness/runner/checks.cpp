@@ -460,9 +460,15 @@ using scan::id_named;
 
 namespace {
 
+// How sent_strings keeps a number leaf of a request: its JSON text behind a
+// byte no string of a JSON text holds unescaped, so 0 and "0" stay apart.
+std::string sent_number_key(const json::value& v) { return "\x01" + json::serialize(v); }
+
 struct ScanSink {
     std::vector<CheckResult>& out;
     std::size_t max;
+    std::vector<std::string>* fields;
+    std::map<std::pair<std::string, std::string>, std::size_t>* unlisted_fields;
     std::size_t unlisted = 0;
 };
 
@@ -473,6 +479,7 @@ void scan_value(const json::value& v, std::string& ptr, std::string& shape, std:
     auto fail = [&](const char* rule, std::string expected, std::string actual) {
         if (out.size() >= sink.max) {
             ++sink.unlisted;
+            if (sink.unlisted_fields) ++(*sink.unlisted_fields)[{rule, shape.empty() ? std::string("(root)") : shape}];
             return;
         }
         CheckResult c;
@@ -481,6 +488,7 @@ void scan_value(const json::value& v, std::string& ptr, std::string& shape, std:
         c.expected = std::move(expected);
         c.actual = std::move(actual);
         out.push_back(std::move(c));
+        if (sink.fields) sink.fields->push_back(shape.empty() ? std::string("(root)") : shape);
     };
     switch (v.kind()) {
         case json::kind::object:
@@ -508,20 +516,23 @@ void scan_value(const json::value& v, std::string& ptr, std::string& shape, std:
             return;
         }
         case json::kind::string: {
+            // A value the harness itself sent and the target echoed back is
+            // judged by the case that sent it (a create refusing a Nil
+            // reference, DATA-ID-007), not again as a finding of the answer;
+            // nor does it say anything about the versions the target mints.
+            if (sent && sent->count(std::string(v.as_string()))) return;
             int version = -1;
             if (scan::Finding f = scan::shape_string(v.as_string(), id_named(key), &version)) {
                 fail(f.rule.c_str(), std::move(f.expected), std::move(f.actual));
                 return;
             }
-            // A value the harness itself sent and the target echoed back says
-            // nothing about the versions the target mints (accepting it is
-            // judged by the case that sent it, DATA-ID-002).
-            if (versions && version >= 0 && !(sent && sent->count(std::string(v.as_string()))))
+            if (versions && version >= 0)
                 (*versions)[shape].insert(version);
             return;
         }
         case json::kind::int64:
         case json::kind::uint64:
+            if (sent && sent->count(sent_number_key(v))) return;  // an echo, as for strings
             if ((v.is_int64() && v.get_int64() == 0) || (v.is_uint64() && v.get_uint64() == 0))
                 if (scan::Finding f = scan::shape_zero(id_named(key)))
                     fail(f.rule.c_str(), std::move(f.expected), std::move(f.actual));
@@ -532,10 +543,12 @@ void scan_value(const json::value& v, std::string& ptr, std::string& shape, std:
 }  // namespace
 
 std::vector<CheckResult> scan_ids(const json::value& body, std::map<std::string, std::set<int>>* versions,
-                                  const std::set<std::string>* sent, std::size_t max_findings, std::size_t* unlisted) {
+                                  const std::set<std::string>* sent, std::size_t max_findings, std::size_t* unlisted,
+                                  std::vector<std::string>* fields,
+                                  std::map<std::pair<std::string, std::string>, std::size_t>* unlisted_fields) {
     std::vector<CheckResult> out;
     std::string ptr, shape;
-    ScanSink sink{out, max_findings};
+    ScanSink sink{out, max_findings, fields, unlisted_fields};
     scan_value(body, ptr, shape, "", sink, versions, sent);
     if (unlisted) *unlisted = sink.unlisted;
     return out;
@@ -551,6 +564,7 @@ std::set<std::string> sent_strings(std::string_view request_body) {
         const json::value* x = todo.back();
         todo.pop_back();
         if (x->is_string()) out.emplace(x->as_string());
+        else if (x->is_number()) out.emplace(sent_number_key(*x));
         else if (x->is_array()) for (const auto& e : x->as_array()) todo.push_back(&e);
         else if (x->is_object()) for (const auto& kv : x->as_object()) todo.push_back(&kv.value());
     }

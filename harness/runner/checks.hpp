@@ -42,17 +42,25 @@ struct CheckContext {
 // member ("id", "*_id", "*Id") holding "", 0 or Nil is a dummy (DATA-ID-007).
 // `versions` collects, per JSON pointer (array indices as '*'), the UUID
 // versions seen, for the one-version-per-field check (DATA-ID-003).
-// Values in `sent` (strings of the request the harness sent) are not
-// counted as versions of the field: an echo is not something the target minted.
+// Values in `sent` (strings of the request the harness sent) are neither
+// findings nor versions of the field: an echo is judged by the case that
+// sent it, and it is not something the target minted.
 // At most `max_findings` are returned; `unlisted` (when given) counts the
 // findings past that, which are judged (and their versions collected) but
-// not kept, so an answer with a million bad ids costs no memory.
+// not kept, so an answer with a million bad ids costs no memory. `fields`
+// (when given) gets, for each finding returned, its field: the pointer with
+// array indices as '*' ("/items/*/id"); `unlisted_fields` (when given)
+// counts the findings past `max_findings` by rule and field.
 [[nodiscard]] std::vector<CheckResult> scan_ids(const boost::json::value& body,
                                                 std::map<std::string, std::set<int>>* versions,
                                                 const std::set<std::string>* sent = nullptr,
                                                 std::size_t max_findings = static_cast<std::size_t>(-1),
-                                                std::size_t* unlisted = nullptr);
-// Every string leaf of a JSON request body (nothing when it is not JSON).
+                                                std::size_t* unlisted = nullptr,
+                                                std::vector<std::string>* fields = nullptr,
+                                                std::map<std::pair<std::string, std::string>, std::size_t>*
+                                                    unlisted_fields = nullptr);
+// Every string leaf of a JSON request body (nothing when it is not JSON),
+// and every number leaf (kept apart from strings, for the shape scan).
 [[nodiscard]] std::set<std::string> sent_strings(std::string_view request_body);
 
 

@@ -46,7 +46,9 @@ std::string join(const std::vector<std::string>& v, std::string_view sep) {
 }
 
 // The identity of an expanded case's result: suite, name, rules,
-// classname "<suite>.<first rule>", position and element properties.
+// classname "<suite>.<first rule>", position and element properties. None of
+// it depends on the outcome (CI keys test history on name and classname):
+// the rules a failure broke are read from its checks (core/result.hpp).
 CaseResult case_skeleton(const suite::Suite& s, const Expanded& e) {
     CaseResult r;
     r.suite = s.name;
@@ -69,21 +71,17 @@ CaseResult phase_result(const suite::Suite& s, const std::string& phase) {
 
 bool any_failure(const std::vector<CheckResult>& checks) { return first_failure(checks) != nullptr; }
 
-// A step marked `precondition:` failed only in its own expectations: the
-// case is skipped. A shape-scan finding in its answer is a broken contract
-// all the same, so it still fails the case.
-bool unmet_precondition(const suite::Expect& e, const StepRecord& rec) {
-    if (e.precondition.empty()) return false;
-    for (const auto& c : rec.checks)
-        if (!c.ok && !c.warning && c.what.rfind("shape scan", 0) == 0) return false;
-    return true;
-}
+// A step marked `precondition:` failed in its own expectations: the case is
+// skipped. (What the shape scan finds in its answer is a result of its own,
+// shape_findings.hpp.)
+bool unmet_precondition(const suite::Expect& e) { return !e.precondition.empty(); }
 
 }  // namespace
 
 awaitable<void> Engine::run_all(const std::vector<suite::Suite>& suites) {
     const auto t0 = std::chrono::steady_clock::now();
     for (const auto& s : suites) report_.summary.suites.push_back(co_await run_suite(s));
+    if (!shape_.empty()) report_.summary.suites.push_back(report_shape_findings());
     report_.summary.seconds = seconds_since(t0);
     report_.summary.notes = left_behind_notes(left_behind_);
 }
@@ -120,13 +118,22 @@ void Engine::judge_answer(SuiteRun& run, const suite::Step& st, const Request& r
         std::map<std::string, std::set<int>> seen;
         const std::set<std::string> sent = sent_strings(req.body);  // echoes are not minted versions
         AnswerScan scan = scan_answer(*x.response, body, &seen, &sent);
-        for (auto& c : scan.findings) {
-            c.pos = st.pos;
-            checks.push_back(std::move(c));
-        }
         if (scan.note) (scan_note = std::move(scan.note))->pos = st.pos;
-        const std::string site = steps::scan_site(st, req);
+        const std::string site = steps::scan_site(st, req, scope);
         for (auto& [field, versions] : seen) run.field_versions[site + " " + field].insert(versions.begin(), versions.end());
+        if (!scan.findings.empty()) {
+            // Filed under the endpoint, not under this step: the case goes on
+            // to be judged on its own expectations.
+            for (auto& c : scan.findings) c.pos = st.pos;
+            shape_.add(site, steps::to_string(steps::wire(st)), std::move(scan), [&] {
+                StepRecord rec;
+                rec.name = run.suite->name + " \xE2\x80\xBA " + out.record.name;
+                rec.exchange = x;
+                if (rec.exchange.request.url.empty()) rec.exchange.request = req;
+                add_evidence(rec, steps::wire(st), run.env, scope.secrets());
+                return rec;
+            });
+        }
     }
     if (opts_.warnings_fail)
         for (auto& c : checks) c.warning = false;
@@ -220,12 +227,6 @@ awaitable<std::optional<CaseResult>> Engine::run_phase(SuiteRun& run, const std:
         if (teardown && so.suite_error.find("undefined variable") != std::string::npos) continue;
         r.steps.push_back(so.record);
         if (problem) continue;  // teardown goes on after a problem; the first one is reported
-        if (so.failed && only_scan_failures(so.record)) {
-            // The step did what setup needs; what the scan found in its
-            // answer is reported in a testcase of its own.
-            run.scan_findings.push_back(r.steps.back());
-            continue;
-        }
         const std::string step = "step '" + so.record.name + "'";
         if (!so.suite_error.empty()) {
             r.outcome = Outcome::error;
@@ -238,7 +239,6 @@ awaitable<std::optional<CaseResult>> Engine::run_phase(SuiteRun& run, const std:
         } else if (so.failed) {
             r.outcome = Outcome::failed;
             r.message = step + " failed: " + failure_message(*first_failure(so.record.checks));
-            file_under_broken_rule(r);
         } else {
             continue;
         }
@@ -296,7 +296,7 @@ awaitable<CaseResult> Engine::run_case(SuiteRun& run, const Expanded& e) {
                 r.outcome = Outcome::error;
                 r.message = describe_transport_error(rec.exchange);
                 ++report_.transport_errors;
-            } else if (so.failed && unmet_precondition(st.expect, rec)) {
+            } else if (so.failed && unmet_precondition(st.expect)) {
                 // What the case needs did not hold: it cannot say anything.
                 r.outcome = Outcome::skipped;
                 r.message = "not checked: the precondition '" + st.expect.precondition + "' did not hold (" +
@@ -304,7 +304,6 @@ awaitable<CaseResult> Engine::run_case(SuiteRun& run, const Expanded& e) {
             } else if (so.failed) {
                 r.outcome = Outcome::failed;
                 r.message = failure_message(*first_failure(rec.checks));
-                file_under_broken_rule(r);
             }
             if (r.outcome != Outcome::passed) stopped = true;
         }
@@ -314,7 +313,6 @@ awaitable<CaseResult> Engine::run_case(SuiteRun& run, const Expanded& e) {
         if (evaluate_collected(c, scope, rule, collected, r)) {
             add_pending_evidence();
             r.steps.back().reproduce = replay_steps(r.steps, r.steps.size() - 1);
-            file_under_broken_rule(r);
         }
     }
     if (r.outcome == Outcome::passed) {
@@ -411,18 +409,6 @@ awaitable<void> Engine::finish_suite(SuiteRun& run, bool setup_failed, Report& r
         for (auto& l : run.left_behind) left_behind_.push_back(std::move(l));
         run.shutdown();
     }
-    if (!run.scan_findings.empty()) {
-        CaseResult f;
-        f.suite = s.name;
-        f.name = "shape scan of setup and teardown answers";
-        f.pos = s.pos;
-        f.steps = std::move(run.scan_findings);
-        f.outcome = Outcome::failed;
-        f.message = failure_message(*first_failure(f.steps));
-        f.classname = s.name;
-        file_under_broken_rule(f);
-        report(f);
-    }
     if (s.scan && !setup_failed) {
         CaseResult v = field_versions_case(run);
         report(v);
@@ -432,6 +418,19 @@ awaitable<void> Engine::finish_suite(SuiteRun& run, bool setup_failed, Report& r
         report(*teardown_result);
     }
     if (cleanup_result) report(*cleanup_result);
+}
+
+SuiteResult Engine::report_shape_findings() {
+    SuiteResult result;
+    result.name = std::string(shape_scan_suite);
+    result.timestamp = ids::iso8601_ms(ids::system_unix_ms());
+    reporter_.suite_started(result.name, "");
+    for (auto& c : shape_.take_results()) {
+        result.count_streamed(c.outcome);
+        reporter_.take_case(std::move(c));
+    }
+    reporter_.suite_finished(result);
+    return result;
 }
 
 awaitable<SuiteResult> Engine::run_suite(const suite::Suite& s) {

@@ -9,6 +9,7 @@
 #include "reporters/reporter.hpp"
 #include "runner/expansion.hpp"
 #include "runner/rate_limiter.hpp"
+#include "runner/shape_findings.hpp"
 #include "runner/runner.hpp"
 #include "runner/step_outcome.hpp"
 #include "runner/suite_run.hpp"
@@ -55,10 +56,11 @@ private:
     // Checks, findings, shape scan, deletes, created entities and captures of an answered step.
     void judge_answer(SuiteRun& run, const suite::Step& st, const Request& req, const Exchange& x, Scope& scope,
                       const std::string& rule, Collected* collected, StepOutcome& out);
-    // The testcases after the cases: scan findings of setup/teardown, field
-    // versions, teardown, cleanup.
+    // The testcases after the cases: field versions, teardown, cleanup.
     template <class Report>
     boost::asio::awaitable<void> finish_suite(SuiteRun& run, bool setup_failed, Report& report);
+    // The "shape scan" suite after every other: the run's folded findings.
+    SuiteResult report_shape_findings();
 
     const RunOptions& opts_;
     reporters::Reporter& reporter_;
@@ -67,6 +69,7 @@ private:
     std::optional<boost::asio::thread_pool> files_;  // file steps scan here, off the runner's thread
     RunReport report_;
     std::vector<SuiteRun::LeftBehind> left_behind_;  // of every suite, for the run's notes
+    ShapeFindings shape_;                            // of every suite, reported after them
     int failures_ = 0;
 };
 

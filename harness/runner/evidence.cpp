@@ -32,26 +32,11 @@ const CheckResult* first_failure(const std::vector<CheckResult>& checks) {
 
 std::string failure_message(const CheckResult& c) { return c.what + ": expected " + c.expected + ", got " + c.actual; }
 
-bool only_scan_failures(const StepRecord& rec) {
-    return std::all_of(rec.checks.begin(), rec.checks.end(), [](const CheckResult& c) {
-        return c.ok || c.warning || c.what.rfind("shape scan", 0) == 0;
-    });
-}
-
 const CheckResult* first_failure(const std::vector<StepRecord>& steps) {
     for (const auto& st : steps)
         for (const auto& c : st.checks)
             if (!c.ok && !c.warning) return &c;
     return nullptr;
-}
-
-// The rule a failed case is filed under: the rule of the check that broke
-// (a shape-scan finding in a DATA-ID-001 case is a DATA-ID-002 failure).
-void file_under_broken_rule(CaseResult& r) {
-    const CheckResult* c = first_failure(r.steps);
-    if (!c || c->rule.empty() || c->rule.find(',') != std::string::npos) return;
-    r.classname = r.suite + "." + c->rule;
-    if (std::find(r.rules.begin(), r.rules.end(), c->rule) == r.rules.end()) r.rules.insert(r.rules.begin(), c->rule);
 }
 
 // The reproduce line of the collected checks: the case's first n requests

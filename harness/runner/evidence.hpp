@@ -26,13 +26,6 @@ void add_evidence(StepRecord& rec, steps::Wire wire, const steps::Env& env, cons
 // The message of a case that this check failed: "WHAT: expected E, got A".
 [[nodiscard]] std::string failure_message(const CheckResult& c);
 
-// True when every failing check of the step is a shape-scan finding.
-[[nodiscard]] bool only_scan_failures(const StepRecord& rec);
-
-// The rule a failed case is filed under: the rule of the check that broke
-// (a shape-scan finding in a DATA-ID-001 case is a DATA-ID-002 failure).
-void file_under_broken_rule(CaseResult& r);
-
 // The reproduce line of the collected checks: the case's first n requests
 // sent again, in order (a run of identical requests, e.g. from `repeat`, as
 // one shell loop).

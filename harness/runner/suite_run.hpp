@@ -67,7 +67,6 @@ struct SuiteRun {
     std::vector<Created> created;  // entities this suite created, in order (cleanup deletes them last first)
     std::set<std::string> deleted;  // delete_key()s of requests answered 2xx
     LocationBook locations;         // the Location URL each create answered (profile path "{location}")
-    std::vector<StepRecord> scan_findings;  // setup/teardown steps whose only failures are shape-scan findings
 
     // The transport for `name`, made on first use; nullptr for a name the
     // factory does not know.

@@ -138,6 +138,24 @@ TEST_CASE("waivers: scope globs on rule, suite, resource word and case") {
     CHECK(scope_text(w) == "case=*upper*");
 }
 
+TEST_CASE("waivers: a failure is covered under the rules its failing checks broke, all of them") {
+    // Issue #22: a DATA-ID-006 case that failed on a DATA-ID-002 check is a
+    // DATA-ID-002 finding; a waiver of DATA-ID-006 does not hide it.
+    CaseResult c = make_case("s", "x", "DATA-ID-006", Outcome::failed);
+    StepRecord st;
+    st.checks.push_back(CheckResult{"DATA-ID-002", "status", "4xx", "200", false, false, {}});
+    c.steps.push_back(st);
+    Waiver w;
+    w.rule = "DATA-ID-006";
+    CHECK_FALSE(covers(w, c));
+    w.rule = "DATA-ID-002";
+    CHECK(covers(w, c));
+    c.steps[0].checks.push_back(CheckResult{"DATA-ID-007", "json /ref", "null", "\"\"", false, false, {}});
+    CHECK_FALSE(covers(w, c));  // the DATA-ID-007 failure is not waived
+    w.rule = "DATA-ID-00*";
+    CHECK(covers(w, c));
+}
+
 TEST_CASE("audit stage: an active waiver turns a covered failure into waived, for every reporter") {
     auto file = load_waivers_text(good, "w.yaml").file;
     REQUIRE(file);

@@ -20,7 +20,7 @@ expect_stderr "GetProdct grpc://$GRPC_ADDRESS, 1 attempt)"
 run_idconform "$SRC/tests/e2e/grpc/legacy.yaml"
 expect_code 1
 junit_valid
-n=$(junit_xpath "count(//testcase[contains(@classname, '.DATA-ID-002')][failure])")
+n=$(failed_under "DATA-ID-002")
 [ "$n" = 1 ] || fail "the bytes id schema is not a DATA-ID-002 failure"
 grep -q "products.v1.LegacyGetProductRequest.id" "$WORK/junit.xml" || fail "finding does not name the field"
 grep -q "products.v1.LegacyProduct.category_id" "$WORK/junit.xml" || fail "int64 id not reported"

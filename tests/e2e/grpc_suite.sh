@@ -19,6 +19,6 @@ start_grpc_server --defect "$defect"
 run_idconform "$SRC/suites/grpc/products.yaml"
 expect_code 1
 junit_valid
-n=$(junit_xpath "count(//testcase[contains(@classname, '.$rule')][failure])")
+n=$(failed_under "$rule")
 [ "${n%.*}" -ge 1 ] || { grep -E "^(FAIL|ERROR)" "$WORK/err" >&2 || true; fail "no failure under $rule for --defect $defect over gRPC"; }
 echo "ok: --defect $defect caught over gRPC by $n failing testcases under $rule"

@@ -7,7 +7,7 @@ start_server --kafka-mock --defect "$defect"
 IDCONFORM_KAFKA_BROKERS="$KAFKA_BOOTSTRAP" run_idconform "$SRC/suites/events.yaml" --concurrency 8
 expect_code 1
 junit_valid
-n=$(junit_xpath "count(//testcase[contains(@classname, '.$rule')][failure])")
+n=$(failed_under "$rule")
 [ "${n%.*}" -ge 1 ] || { grep -E "^(FAIL|ERROR)" "$WORK/err" >&2 || true; fail "no failure under $rule for --defect $defect"; }
 [ "$(junit_xpath 'string(/testsuites/@errors)')" = 0 ] || fail "errors in the report (a defect is a failure, not an error)"
 # the HTTP side alone stays clean: the defect is in the events only

@@ -66,6 +66,25 @@ junit_valid() {
 # junit_attr XPATH: prints an XPath string result of the JUnit report.
 junit_xpath() { xmllint --xpath "$1" "$WORK/junit.xml" 2>/dev/null || true; }
 
+# failed_under RULE: how many failing testcases broke RULE (a failure is filed
+# under the rules its failing checks broke: the `failed_rule` properties; the
+# classname is the case's own and never changes with the outcome).
+failed_under() {
+  local n
+  n=$(junit_xpath "count(//testcase[failure][properties/property[@name='failed_rule'][@value='$1']])")
+  echo "${n%.*}"
+}
+
+# failed_rules_other_than RULE...: the distinct failed rules of the report
+# that are none of RULE... (one per line; empty when every failure is one of them).
+failed_rules_other_than() {
+  local keep=" $* " r
+  junit_xpath "//testcase[failure]/properties/property[@name='failed_rule']/@value" |
+    sed -n 's/^ *value="\(.*\)"$/\1/p' | sort -u | while IFS= read -r r; do
+      case "$keep" in *" $r "*) ;; *) echo "$r" ;; esac
+    done
+}
+
 # start_grpc_server [ARGS...]: products_server with its gRPC front on a free
 # port too; sets BASE_URL and GRPC_ADDRESS (exported as IDCONFORM_GRPC_ADDRESS).
 start_grpc_server() { start_server "$@"; }  # every server speaks gRPC (start_server)

@@ -66,7 +66,7 @@ cleanup-rekey)
   run_idconform --target "$PROFILE" --filter 'the id is unchanged after an update'
   expect_code 1
   junit_valid
-  [ "$(junit_xpath "count(//testcase[contains(@classname, '.DATA-ID-006')][failure])")" != 0 ] || fail "the re-key is not a DATA-ID-006 failure"
+  [ "$(failed_under "DATA-ID-006")" != 0 ] || fail "the re-key is not a DATA-ID-006 failure"
   [ "$(junit_xpath "count(//testcase[@name='cleanup'])")" = 0 ] || { grep -A3 "cleanup" "$WORK/err" >&2; fail "the cleanup reports a problem"; }
   left=$(api alice "$BASE_URL/v1/products" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["items"]))')
   [ "$left" = 0 ] || fail "$left re-keyed entities were left behind"
@@ -124,7 +124,7 @@ legacy-salt)
   [ "${n%.*}" -ge 1 ] || fail "with the salt the hash check does not pass"
   PRODUCTS_LEGACY_SALT=another-salt run_idconform --target "$PROFILE" --filter '*hash bits*'
   expect_code 1
-  n=$(junit_xpath "count(//testcase[contains(@classname, '.LEGACY-HASH')][failure])")
+  n=$(failed_under "LEGACY-HASH")
   [ "${n%.*}" -ge 1 ] || fail "with the wrong salt the hash check does not fail"
   grep -q another-salt "$WORK/junit.xml" && fail "the salt appears in the report"
   echo "ok: the legacy hash check is skipped without the salt, passes with it, fails with a wrong one"
@@ -141,17 +141,21 @@ legacy-salt)
   run_idconform --target "$PROFILE" --concurrency "$conc" "${extra[@]}"
   expect_code 1
   junit_valid
-  n=$(junit_xpath "count(//testcase[contains(@classname, '.$rule')][failure])")
+  n=$(failed_under "$rule")
   [ "${n%.*}" -ge 1 ] || { grep -E "^FAIL" "$WORK/err" | head >&2 || true; fail "no failure under $rule for --defect $defect"; }
   grep -q 'reproduce' "$WORK/junit.xml" || fail "failures carry no reproduction command"
   # The data-id and nil-max packs run again over gRPC (the profile's grpc
   # methods): the defect must be caught there too, except where the broken
   # promise has no gRPC spelling (a Location header; an id in an update body
-  # that the gRPC request uses to address the entity).
+  # that the gRPC request uses to address the entity; a JSON member the
+  # proto has no field for, found by the shape scan of the HTTP answers that
+  # the gRPC suites' setups read, filed under those HTTP endpoints).
   case "$rule:$defect" in
-  DATA-ID-*:location-upper | DATA-ID-*:update-takes-body-id | R*:* | LEGACY-*:* | VIEWABLE-*:* | "ULID order":*) ;;
+  DATA-ID-*:location-upper | DATA-ID-*:update-takes-body-id | DATA-ID-*:upper-id-in-nested | R*:* | LEGACY-*:* | VIEWABLE-*:* | "ULID order":*) ;;
   DATA-ID-* | nil-max*)
-    g=$(junit_xpath "count(//testsuite[contains(@name, ' over grpc')]/testcase[failure])")
+    # (a finding of the shape scan is a testcase of the 'shape scan' suite,
+    # its transport a property)
+    g=$(junit_xpath "count(//testsuite[contains(@name, ' over grpc')]/testcase[failure] | //testsuite[@name='shape scan']/testcase[failure][properties/property[@name='transport'][@value='grpc']])")
     [ "${g%.*}" -ge 1 ] || fail "--defect $defect is not caught over gRPC"
     echo "ok: over gRPC too ($g failing testcases)"
     ;;

@@ -49,13 +49,28 @@ TEST_CASE("JSON output parses and carries the documented fields") {
     CHECK(doc.at("tool") == "idconform");
     CHECK(doc.at("version") == "0.0.0-test");
     const auto& summary = doc.at("summary");
-    CHECK(keys(summary) == Keys{"tests", "passed", "failed", "errors", "skipped", "waived", "time"});
+    CHECK(keys(summary) == Keys{"tests", "passed", "failed", "errors", "skipped", "waived", "time", "rules"});
     CHECK(summary.at("tests").to_number<int>() == 5);
     CHECK(summary.at("passed").to_number<int>() == 1);
     CHECK(summary.at("failed").to_number<int>() == 2);
     CHECK(summary.at("errors").to_number<int>() == 1);
     CHECK(summary.at("skipped").to_number<int>() == 1);
     CHECK(summary.at("time").to_number<double>() == doctest::Approx(2.346));
+
+    // Per rule: a failure under the rule of each failing check, so the
+    // per-rule failures add up to the failing checks of the failed cases.
+    std::int64_t per_rule = 0, failing_checks = 0;
+    for (const auto& kv : summary.at("rules").as_object()) per_rule += kv.value().at("failed").to_number<std::int64_t>();
+    for (const auto& s : doc.at("suites").as_array())
+        for (const auto& k : s.at("cases").as_array()) {
+            if (k.at("outcome") != "failed") continue;
+            for (const auto& st : k.at("steps").as_array())
+                for (const auto& chk : st.at("checks").as_array())
+                    failing_checks += chk.at("ok") == false && chk.at("warning") == false;
+        }
+    CHECK(per_rule == failing_checks);
+    CHECK(summary.at("rules").at("DATA-ID-002").at("failed") == 2);
+    CHECK_FALSE(summary.at("rules").as_object().contains("NIL-MAX"));  // the nil-max case broke a DATA-ID-007 check
 
     const auto& suite = doc.at("suites").at(0);
     CHECK(keys(suite) == Keys{"name", "file", "time", "timestamp", "cases"});

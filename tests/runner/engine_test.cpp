@@ -572,7 +572,7 @@ cases:
     CHECK(minted.steps[0].checks[0].what.find("/id") != std::string::npos);
 }
 
-TEST_CASE("engine: a step marked precondition that fails skips its case with the reason; a scan finding still fails it") {
+TEST_CASE("engine: a step marked precondition that fails skips its case with the reason, scan findings or not") {
     Script script;
     script.on("GET", "http://t/owner", Reply::answer(200, R"({"items":[]})"));
     script.on("GET", "http://t/upper", Reply::answer(200, R"({"items":[{"id":"017F22E2-79B0-7CC3-98C4-DC0C0C07398F"}]})"));
@@ -594,5 +594,94 @@ cases:
     CHECK(v.outcome == Outcome::skipped);
     CHECK(v.message.rfind("not checked: the precondition 'the owner's list shows the entity' did not hold (body contains", 0) == 0);
     CHECK(script.count("GET", "http://t/other") == 0);  // the rest of the case would prove nothing
-    CHECK(r.rec.named("scan finding").outcome == Outcome::failed);
+    // The upper-case id is a finding about GET /upper, filed on its own.
+    CHECK(r.rec.named("scan finding").outcome == Outcome::skipped);
+    const CaseResult& f = r.rec.named("DATA-ID-002 /items/*/id in GET /upper");
+    CHECK(f.outcome == Outcome::failed);
+    CHECK(f.suite == "shape scan");
+}
+
+TEST_CASE("engine: a shape-scan finding is one result per rule x endpoint x field, never a failure of the case that read it") {
+    // Issue #22: one defect (Nil as a placeholder in parent_id) seen in many
+    // answers of many suites is one failure under its own rule.
+    const std::string nil = "00000000-0000-0000-0000-000000000000";
+    const std::string v7 = "017f22e2-79b0-7cc3-98c4-dc0c0c07398f";
+    Script script;
+    script.otherwise([&](const Request& q) {
+        if (q.url.find("/lists") != std::string::npos)
+            return Reply::answer(200, R"({"items":[{"id":")" + v7 + R"(","parent_id":")" + nil + R"("},{"id":")" + v7 +
+                                          R"(","parent_id":")" + nil + R"("}]})");
+        return Reply::answer(200, R"({"id":")" + v7 + R"(","parent_id":")" + nil + R"("})");
+    });
+    auto suite_named = [&](const std::string& name) {
+        return load("name: " + name + R"(
+target: {base_url: "http://t"}
+scan: true
+vars: {one: ")" + v7 + R"("}
+cases:
+  - name: read
+    rule: DATA-ID-006
+    for_each: {count: 3}
+    steps: [{http: {path: "/things/${one}"}, expect: {status: 200}}]
+  - name: list
+    rule: DATA-ID-004
+    steps: [{http: {path: /lists}, expect: {status: 200}}]
+)");
+    };
+    runner::RunOptions o;
+    o.concurrency = 3;
+    auto r = run({suite_named("s1"), suite_named("s2")}, script, o);
+    std::vector<std::string> failed, shape;
+    for (const auto& c : r.rec.cases) {
+        if (c.suite == "shape scan") shape.push_back(c.name);
+        else if (c.outcome != Outcome::passed) failed.push_back(c.suite + "/" + c.name);
+    }
+    CHECK(failed.empty());  // every case is judged on its own expectations
+    // Sorted by name, the same on every run; the path keeps its variables as placeholders.
+    CHECK(shape == std::vector<std::string>{"DATA-ID-007 /items/*/parent_id in GET /lists",
+                                            "DATA-ID-007 /parent_id in GET /things/{one}"});
+    const CaseResult& things = r.rec.named("DATA-ID-007 /parent_id in GET /things/{one}");
+    CHECK(things.outcome == Outcome::failed);
+    CHECK(things.rules == std::vector<std::string>{"DATA-ID-007"});
+    CHECK(things.classname == "shape scan.DATA-ID-007");
+    auto prop = [](const CaseResult& c, const std::string& n) {
+        for (const auto& p : c.properties)
+            if (p.name == n) return p.value;
+        return std::string();
+    };
+    CHECK(prop(things, "answers") == "6");  // 3 elements x 2 suites
+    CHECK(prop(things, "endpoint") == "GET /things/{one}");
+    CHECK(prop(things, "field") == "/parent_id");
+    CHECK(things.steps.size() == 3);  // the first few answers as evidence
+    CHECK(things.steps[0].reproduce.find("curl") == 0);
+    CHECK(things.message.find("(seen in 6 answers of GET /things/{one})") != std::string::npos);
+    const CaseResult& lists = r.rec.named("DATA-ID-007 /items/*/parent_id in GET /lists");
+    CHECK(prop(lists, "answers") == "2");
+    CHECK(prop(lists, "values") == "4");
+    REQUIRE(lists.steps.size() == 2);
+    CHECK(lists.steps[0].checks.size() == 2);  // /items/0/parent_id and /items/1/parent_id
+    // The shape-scan suite comes last, after every suite it read answers of.
+    CHECK(r.rec.events.back() == "end shape scan");
+}
+
+TEST_CASE("engine: a case's name and classname do not depend on its outcome; the rule a failure broke is its check's") {
+    auto run_with = [](const std::string& answer) {
+        Script script;
+        script.otherwise([answer](const Request&) { return Reply::answer(200, answer); });
+        const auto s = load(head + R"(cases:
+  - name: c
+    rule: DATA-ID-006
+    steps: [{http: {path: /a}, expect: {status: 200, rule: DATA-ID-001, id: {at: /id, kind: uuidv7}}}]
+)");
+        auto r = run({s}, script);
+        return r.rec.named("c");
+    };
+    const CaseResult passed = run_with(R"({"id":"017f22e2-79b0-7cc3-98c4-dc0c0c07398f"})");
+    const CaseResult failed = run_with(R"({"id":"919108f7-52d1-4320-9bac-f847db4148a8"})");
+    CHECK(passed.outcome == Outcome::passed);
+    REQUIRE(failed.outcome == Outcome::failed);
+    CHECK(failed.classname == passed.classname);
+    CHECK(failed.classname == "s.DATA-ID-006");
+    CHECK(failed.rules == passed.rules);
+    CHECK(failed_rules(failed) == std::vector<std::string>{"DATA-ID-001"});
 }

@@ -35,5 +35,15 @@ struct Env {
 // request of that kind goes to. Told apart by the step kind that built the
 // request, never by comparing transport names.
 enum class Wire { http, grpc, kafka, file };
+// "http", "grpc", "kafka", "file": the "transport" property of reports.
+[[nodiscard]] constexpr const char* to_string(Wire w) noexcept {
+    switch (w) {
+        case Wire::http: return "http";
+        case Wire::grpc: return "grpc";
+        case Wire::kafka: return "kafka";
+        case Wire::file: return "file";
+    }
+    return "http";
+}
 
 }  // namespace idconform::runner::steps

@@ -98,8 +98,6 @@ void add_properties(const suite::HttpRequest& h, std::vector<Property>& out) {
     out.push_back({"endpoint", h.method + " " + h.path});
 }
 
-std::string scan_site(const suite::HttpRequest& h, const Request& sent) { return sent.method + " " + h.path; }
-
 std::string curl_command(const Request& r) {
     std::string c = "curl -sS -i";
     if (r.method != "GET") c += " -X " + r.method;

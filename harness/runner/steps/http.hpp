@@ -26,8 +26,6 @@ namespace idconform::runner::steps {
 [[nodiscard]] std::string describe(const suite::HttpRequest& h);
 // The case properties "transport" and "endpoint" of a case starting with this step.
 void add_properties(const suite::HttpRequest& h, std::vector<Property>& out);
-// Where the shape scan files the fields of this step's answers: "METHOD path".
-[[nodiscard]] std::string scan_site(const suite::HttpRequest& h, const Request& sent);
 
 // A shell command reproducing the request (secrets already redacted in `r`).
 [[nodiscard]] std::string curl_command(const Request& r);

@@ -153,7 +153,6 @@ void add_properties(const suite::KafkaRequest& k, std::vector<Property>& out) {
     out.push_back({"endpoint", std::string(k.op == suite::KafkaRequest::Op::produce ? "produce " : "consume ") + k.topic});
 }
 
-std::string scan_site(const suite::KafkaRequest& k, const Request& sent) { return sent.method + " " + k.topic; }
 
 }  // namespace steps
 

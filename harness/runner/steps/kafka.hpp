@@ -43,7 +43,6 @@ void add_message_check(const suite::KafkaRequest& k, const Exchange& x, const st
 namespace steps {
 [[nodiscard]] std::string describe(const suite::KafkaRequest& k);
 void add_properties(const suite::KafkaRequest& k, std::vector<Property>& out);
-[[nodiscard]] std::string scan_site(const suite::KafkaRequest& k, const Request& sent);
 }  // namespace steps
 
 }  // namespace idconform::runner

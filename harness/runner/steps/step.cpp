@@ -37,11 +37,33 @@ void add_properties(const suite::Step* first, std::vector<Property>& out) {
     std::visit([&out](const auto& r) { add_properties(r, out); }, first->request);
 }
 
-std::string scan_site(const suite::Step& st, const Request& sent) {
+std::string site_template(std::string_view tmpl, const Scope& scope) {
+    std::string out;
+    std::size_t i = 0;
+    while (i < tmpl.size()) {
+        const std::size_t open = tmpl.find("${", i);
+        const std::size_t close = open == std::string_view::npos ? open : tmpl.find('}', open + 2);
+        if (close == std::string_view::npos) {
+            out += tmpl.substr(i);
+            break;
+        }
+        out += tmpl.substr(i, open - i);
+        const std::string_view name = tmpl.substr(open + 2, close - open - 2);
+        const boost::json::value* v = name.rfind("res.", 0) == 0 ? scope.find(name) : nullptr;
+        if (v && !v->is_object() && !v->is_array()) out += to_text(*v);
+        else out += "{" + std::string(name) + "}";
+        i = close + 1;
+    }
+    return out;
+}
+
+std::string scan_site(const suite::Step& st, const Request& sent, const Scope& scope) {
     return std::visit(overloaded{
-                          [&](const suite::HttpRequest& h) { return scan_site(h, sent); },
+                          [&](const suite::HttpRequest& h) {
+                              return site_template(h.method, scope) + " " + site_template(h.path, scope);
+                          },
                           [&](const suite::GrpcCall& g) { return scan_site(g, sent); },
-                          [&](const suite::KafkaRequest& k) { return scan_site(k, sent); },
+                          [&](const suite::KafkaRequest& k) { return sent.method + " " + site_template(k.topic, scope); },
                           // Never sent (call) or not a JSON answer (file): nothing to file.
                           [&](const suite::OpCall&) { return sent.method; },
                           [&](const suite::FileScan&) { return sent.method; },

@@ -24,9 +24,17 @@ namespace idconform::runner::steps {
 // (a case without steps is "http" without an endpoint).
 void add_properties(const suite::Step* first, std::vector<Property>& out);
 
-// The prefix under which the shape scan files this step's answer fields
-// (DATA-ID-003): "METHOD path", "METHOD topic", the gRPC method.
-[[nodiscard]] std::string scan_site(const suite::Step& st, const Request& sent);
+// The endpoint under which the shape scan files this step's answer fields
+// (its folded findings, DATA-ID-003's versions): "METHOD path template",
+// "METHOD topic", the gRPC method. The same for every answer of one
+// endpoint, whatever ids were sent: the profile's variables (`res.*`) are
+// filled in, every other variable stays a placeholder `{name}`.
+[[nodiscard]] std::string scan_site(const suite::Step& st, const Request& sent, const Scope& scope);
+
+// `tmpl` with `${res.*}` variables replaced by their text and every other
+// `${name}` by `{name}` ("${res.read}" -> "/v1/orders/{id}",
+// "/v1/products/${product_id}" -> "/v1/products/{product_id}").
+[[nodiscard]] std::string site_template(std::string_view tmpl, const Scope& scope);
 
 // Which tool sends the step's request again.
 [[nodiscard]] Wire wire(const suite::Step& st) noexcept;
