@@ -1,7 +1,8 @@
 // Variables visible to a step, and the interpolation of templates
-// (${name}, ${name.field}, ${env:NAME}, ${env:NAME:-default}, ${gen:uuidv7}
-// / ${gen:uuidv4} / ${gen:ulid} (fresh ids), and `{name}` in paths) against them. Secret values are remembered so that every
-// recorded request can be redacted.
+// (${name}, ${name.field}, ${env:NAME}, ${env:NAME:-default}, the fresh ids
+// ${gen:uuidv7} / ${gen:uuidv4} / ${gen:ulid} / ${gen:KIND} / ${gen:match:VAR},
+// and `{name}` in paths) against them. Secret values are remembered so that
+// every recorded request can be redacted.
 #pragma once
 
 #include <boost/json/value.hpp>
@@ -31,11 +32,19 @@ public:
     void set_deferred(const std::string& name, boost::json::value tmpl);
 
 private:
+    [[nodiscard]] Result<boost::json::value> generate(std::string_view what) const;  // ${gen:...}
+
     std::map<std::string, boost::json::value, std::less<>> vars_;
     std::set<std::string> secrets_;
     std::set<std::string, std::less<>> deferred_;
     mutable int depth_ = 0;
 };
+
+// The generators, for messages: "gen:uuidv7, gen:uuidv4, gen:ulid (any id kind
+// with a generator) or gen:match:VAR".
+inline constexpr std::string_view generator_forms =
+    "use gen:uuidv7, gen:uuidv4, gen:ulid or another id kind with a generator (uuid, uuidv1, uuidv3, uuidv5, "
+    "uuidv6, uuidv8), or gen:match:VAR for a text matching the RE2 pattern VAR holds";
 
 enum class Encoding { raw, path_segment, query };
 
