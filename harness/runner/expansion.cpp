@@ -3,6 +3,7 @@
 
 #include "core/glob.hpp"
 #include "ids/of_kind.hpp"
+#include "runner/send_check.hpp"
 
 #include <algorithm>
 
@@ -22,7 +23,7 @@ bool selected(const RunOptions& opts, const suite::Suite& s, const suite::Case& 
     return true;
 }
 
-// The elements of `c`.
+// The elements of `c` (expand() without the send check).
 void expand_case(const RunOptions& opts, const suite::Suite& s, const suite::Case& c, const Scope& scope,
                  std::vector<Expanded>& out) {
     if (!selected(opts, s, c)) return;
@@ -132,11 +133,37 @@ void expand_case(const RunOptions& opts, const suite::Suite& s, const suite::Cas
     }
 }
 
+// Elements whose value a typed field of their request cannot hold (Nil into
+// an int64 gRPC id): not applicable, saying why (send_check.hpp).
+void skip_unsendable(const SendCheck& check, const suite::Case& c, const Scope& scope, std::vector<Expanded>& out,
+                     std::size_t first) {
+    for (std::size_t i = first; i < out.size(); ++i) {
+        Expanded& e = out[i];
+        if (!e.pre_skip.empty() || !e.pre_error.empty()) continue;
+        Expanded scratch;
+        const Expanded& el = element(e, scratch);
+        if (el.bindings.empty()) continue;
+        const json::value& value = el.bindings.front().second;  // `as`: the mutated id or the vector's value
+        Scope scoped = scope;
+        for (const auto& [k, v] : el.bindings) scoped.set(k, v);
+        for (const auto& st : c.steps) {
+            if (std::string why = check.unsendable(st, scoped, value); !why.empty()) {
+                e.pre_skip = std::move(why);
+                break;
+            }
+        }
+    }
+}
+
 }  // namespace
 
 void expand(const RunOptions& opts, const suite::Suite& s, const suite::Case& c, const Scope& scope,
             std::vector<Expanded>& out) {
+    const std::size_t first = out.size();
     expand_case(opts, s, c, scope, out);
+    const SendCheck* check = scope.send_check();
+    if (check && c.for_each && c.for_each->source != suite::ForEach::Source::count && has_typed_steps(c))
+        skip_unsendable(*check, c, scope, out, first);
 }
 
 // The case `e` stands for, with its name, bindings and properties: `e`

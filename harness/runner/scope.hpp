@@ -9,6 +9,7 @@
 #include <boost/system/result.hpp>
 
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <string_view>
@@ -17,6 +18,8 @@ namespace idconform::runner {
 
 template <class T>
 using Result = boost::system::result<T, std::string>;
+
+class SendCheck;  // runner/send_check.hpp
 
 class Scope {
 public:
@@ -30,6 +33,11 @@ public:
     // Only for values the suite or profile wrote, never for captured answers
     // (a hostile target must not be able to make the harness expand ${env:...}).
     void set_deferred(const std::string& name, boost::json::value tmpl);
+    // What the suite's transports can tell before anything is sent (a value
+    // that cannot be encoded in its typed field): set at suite start, asked
+    // by the case expansion, which is handed the suite's scope.
+    void set_send_check(std::shared_ptr<const SendCheck> check) { send_check_ = std::move(check); }
+    [[nodiscard]] const SendCheck* send_check() const { return send_check_.get(); }
 
 private:
     [[nodiscard]] Result<boost::json::value> generate(std::string_view what) const;  // ${gen:...}
@@ -38,6 +46,7 @@ private:
     std::set<std::string> secrets_;
     std::set<std::string, std::less<>> deferred_;
     mutable int depth_ = 0;
+    std::shared_ptr<const SendCheck> send_check_;
 };
 
 // The generators, for messages: "gen:uuidv7, gen:uuidv4, gen:ulid (any id kind

@@ -3,9 +3,11 @@
 // same whatever text the server's ids have (expanded twice, against ids of
 // different text, the case lists are equal); the fresh client-chosen id is of
 // the declared kind, or the cases that need one are not applicable, saying
-// why.
+// why; and a value that a typed gRPC field cannot hold (Nil or Max in an
+// int64 id) makes its case not applicable, not an error, with nothing sent.
 #include "ids/of_kind.hpp"
 #include "profile/profile.hpp"
+#include "reporters/reporter.hpp"
 #include "runner/expansion.hpp"
 #include "runner/runner.hpp"
 #include "runner/scope.hpp"
@@ -176,4 +178,81 @@ TEST_CASE("the fresh client-chosen id is of the declared kind") {
             CHECK(c.skip.find("shop.yaml:") != std::string::npos);
         }
     }
+}
+
+// ------------------------------------------------------ typed gRPC fields
+
+namespace {
+
+class Recorder final : public reporters::Reporter {
+public:
+    void take_case(CaseResult&& c) override { cases.push_back(std::move(c)); }
+    std::vector<CaseResult> cases;
+};
+
+}  // namespace
+
+TEST_CASE("a value an int64 gRPC id cannot hold is not applicable, not an error, and is never sent") {
+    // Nobody listens at 127.0.0.1:1: a case that sent anything would be a
+    // transport error. The schema comes from the .proto file.
+    const std::string suite_file = std::string(IDCONFORM_SOURCE_DIR) + "/tests/runner/declared_kind.yaml";
+    const auto loaded = suite::load_text(R"(name: numbered
+target:
+  base_url: http://127.0.0.1:1
+  timeout: {connect: 300ms, read: 300ms}
+  grpc: {address: "127.0.0.1:1", protos: [../grpc/fixtures/protos/testpkg/numbered.proto], import_paths: [../grpc/fixtures/protos]}
+vars: {live: "12"}
+vectors:
+  negative: [{name: nil, value: 00000000-0000-0000-0000-000000000000}, {name: max, value: ffffffff-ffff-ffff-ffff-ffffffffffff}, {name: number, value: "42"}]
+cases:
+  - name: Nil and Max as an id
+    rule: nil-max
+    for_each: {vectors: negative, as: v, only: [nil, max]}
+    steps:
+      - grpc: {method: testpkg.Numbered/GetNumbered, message: {id: "${v}"}}
+        expect: {status: NOT_FOUND}
+  - name: Nil in a string field is sent
+    rule: nil-max
+    for_each: {vectors: negative, as: v, only: [nil]}
+    steps:
+      - grpc: {method: testpkg.Numbered/GetNumbered, message: {id: "1", note: "${v}"}}
+        expect: {status: NOT_FOUND}
+  - name: another member that does not fit is the call's error
+    rule: nil-max
+    for_each: {vectors: negative, as: v, only: [number]}
+    steps:
+      - grpc: {method: testpkg.Numbered/GetNumbered, message: {id: "${v}", filter: {owner_id: "x"}}}
+        expect: {status: NOT_FOUND}
+  - name: a mutated integer id
+    rule: DATA-ID-002
+    for_each: {mutations: "${live}", kind: existing, as: m, only: [braces, quoted]}
+    steps:
+      - grpc: {method: testpkg.Numbered/GetNumbered, message: {id: "${m}"}}
+        expect: {status: 4xx}
+)",
+                                         suite_file);
+    for (const auto& d : loaded.diagnostics) MESSAGE(d.pos.str() << ": " << d.title);
+    REQUIRE(loaded.ok());
+    Recorder rec;
+    const auto report = runner::run({*loaded.suite}, {}, rec);
+    std::map<std::string, const CaseResult*> by_name;
+    for (const auto& c : rec.cases) by_name[c.name] = &c;
+    for (const char* n : {"Nil and Max as an id [nil]", "Nil and Max as an id [max]", "a mutated integer id [braces]",
+                          "a mutated integer id [quoted]"}) {
+        CAPTURE(n);
+        REQUIRE(by_name.count(n));
+        const CaseResult& c = *by_name[n];
+        CHECK(c.outcome == Outcome::skipped);
+        CHECK(c.message.rfind("not applicable: the value '", 0) == 0);
+        CHECK(c.message.find("cannot be sent at /id of testpkg.Numbered/GetNumbered: field id of "
+                             "testpkg.NumberedRequest is int64") != std::string::npos);
+        CHECK(c.steps.empty());  // nothing was sent
+    }
+    // A value the field holds goes out (and finds nobody); a misfit of another
+    // member is the call's own error, as before.
+    CHECK(by_name.at("Nil in a string field is sent [nil]")->outcome == Outcome::error);
+    const CaseResult& other = *by_name.at("another member that does not fit is the call's error [number]");
+    CHECK(other.outcome == Outcome::error);
+    CHECK(other.message.find("does not fit") != std::string::npos);
+    CHECK(report.transport_errors == 2);
 }
