@@ -4,9 +4,11 @@
 // setup steps that create what its references point to.
 #include "profile/profile.hpp"
 
-#include "ids/kind.hpp"
+#include "ids/of_kind.hpp"
 #include "profile/expand_answer_forms.hpp"
 #include "suite/loader.hpp"
+
+#include <re2/re2.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -82,6 +84,12 @@ public:
         for (const auto& ref : r_.references) ensure_created(ref.resource, setup);
         for (auto& st : s_.setup) setup.push_back(std::move(st));
         s_.setup = std::move(setup);
+        if (r_.viewable)
+            for (auto& c : s_.cases)
+                if (c.for_each && c.for_each->source == suite::ForEach::Source::mutations) {
+                    c.for_each->viewable_prefix = r_.viewable->prefix;
+                    c.for_each->viewable_length = r_.viewable->length;
+                }
         if (over_grpc_) drop_unsendable_vectors();
         else {
             answer_forms::add_read_backs(r_, s_.vars, s_);
@@ -425,6 +433,7 @@ private:
             unset_reasons_["res.id_v4"] =
                 "not applicable: " + declared + "kind " + k_name + ", not uuidv4 (DATA-ID-003 applies to v4 fields)";
         if (!r_.id.pattern.empty()) var(out, "res.id_pattern", json::value(r_.id.pattern), r_.id.pos);
+        fresh_id_var(out);
         for (const auto& ref : r_.references) {
             if (!ref.required) continue;
             if (ref.kind == ids::IdKind::uuidv7) var(out, "res.required_ref_v7", json::value(true), ref.pos);
@@ -441,6 +450,33 @@ private:
                                                         ref.pos.str() + ") holds ids of kind " + std::string(ids::kind_name(ref.kind)) + ", not uuidv7";
             break;  // the first optional reference is res.optional_ref
         }
+    }
+
+    // res.fresh_id: a fresh id of the declared kind on every use (the
+    // client-chosen id of the client-id checks), a template resolved when it
+    // is used. Where no value of that kind can be made it is null, and the
+    // cases that need it are not applicable, saying why.
+    void fresh_id_var(std::vector<suite::Variable>& out) {
+        const ids::IdKind k = r_.id.kind;
+        std::string why = ids::no_fresh_id(k, {r_.id.pattern});
+        if (why.empty() && k == ids::IdKind::existing) {
+            // The generator reads a part of RE2's syntax: RE2 has the last word.
+            const RE2 re(r_.id.pattern, RE2::Quiet);
+            const auto sample = ids::fresh_id(k, {r_.id.pattern});
+            if (!sample || !RE2::FullMatch(*sample, re))
+                why = "idconform cannot make a text matching its pattern '" + r_.id.pattern + "'";
+        }
+        if (why.empty()) {
+            const std::string tmpl = k == ids::IdKind::existing ? "${gen:match:res.id_pattern}"
+                                                                : "${gen:" + std::string(ids::kind_name(k)) + "}";
+            var(out, "res.fresh_id", json::value(tmpl), r_.id.pos, true);
+            return;
+        }
+        var(out, "res.fresh_id", json::value(nullptr), r_.id.pos);
+        unset_reasons_["res.fresh_id"] =
+            "not applicable: no fresh client-chosen id can be made: the profile declares "
+            "the id of '" +
+            r_.name + "' (" + r_.id.pos.str() + ") kind " + std::string(ids::kind_name(k)) + ": " + why;
     }
 
     // The variables of the db-identifiers, uuidv8-legacy and viewable-id packs.

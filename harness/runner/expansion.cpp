@@ -2,7 +2,8 @@
 #include "runner/expansion.hpp"
 
 #include "core/glob.hpp"
-#include "ids/ids.hpp"
+#include "ids/of_kind.hpp"
+#include "runner/send_check.hpp"
 
 #include <algorithm>
 
@@ -22,10 +23,9 @@ bool selected(const RunOptions& opts, const suite::Suite& s, const suite::Case& 
     return true;
 }
 
-}  // namespace
-
-void expand(const RunOptions& opts, const suite::Suite& s, const suite::Case& c, const Scope& scope,
-            std::vector<Expanded>& out) {
+// The elements of `c` (expand() without the send check).
+void expand_case(const RunOptions& opts, const suite::Suite& s, const suite::Case& c, const Scope& scope,
+                 std::vector<Expanded>& out) {
     if (!selected(opts, s, c)) return;
     auto keep = [&](const std::string& element_name) {
         const auto& f = *c.for_each;
@@ -85,43 +85,85 @@ void expand(const RunOptions& opts, const suite::Suite& s, const suite::Case& c,
         }
         return;
     }
-    // mutations of a live id
+    // mutations of a live id, by the declared kind (never by the id's text:
+    // the same profile gives the same cases on every run)
     auto idtext = interpolate(f.set, scope);
-    std::vector<ids::Mutation> muts;
-    if (idtext) {
-        if (auto u = ids::parse_canonical(*idtext)) {
-            muts = ids::mutations(*u);
-        } else if (auto ul = ids::parse_ulid(*idtext, ids::CasePolicy::lower_only); ul.value) {
-            muts = ids::ulid_mutations(*ul.value);
-        } else if (auto vf = ids::infer_viewable_format(*idtext)) {
-            muts = ids::viewable_mutations(*idtext, *vf);
-        } else if (!idtext->empty()) {
-            // An id of a format the harness does not know (an integer, a
-            // nanoid): the mutations that make sense for any text.
-            muts = ids::opaque_mutations(*idtext);
-        } else {
-            Expanded e{&c, c.name, {}, {}, f.pos.str() + ": for_each mutations of an empty id", {}};
-            push(std::move(e));
-            return;
-        }
-    } else {
+    if (!idtext) {
         push(Expanded{&c, c.name, {}, {}, f.pos.str() + ": " + idtext.error(), {}});
         return;
     }
-    for (const auto& m : muts) {
+    ids::IdKind kind = ids::kind_of_text(*idtext);
+    if (!f.kind.empty()) {
+        auto k = interpolate(f.kind, scope);
+        const auto parsed = k ? ids::parse_kind(*k) : std::nullopt;
+        if (!parsed) {
+            push(Expanded{&c,
+                          c.name,
+                          {},
+                          {},
+                          f.pos.str() + ": for_each kind " +
+                              (k ? "'" + *k + "' is not an id kind (" + ids::kind_list() + ")" : k.error()),
+                          {}});
+            return;
+        }
+        kind = *parsed;
+    } else if (idtext->empty()) {
+        push(Expanded{&c, c.name, {}, {}, f.pos.str() + ": for_each mutations of an empty id", {}});
+        return;
+    }
+    const ids::ViewableFormat viewable{f.viewable_prefix, f.viewable_length};
+    for (const auto& m : ids::mutations_of_kind(kind, *idtext, viewable)) {
         if (!keep(m.name)) continue;
         Expanded e;
         e.c = &c;
         e.name = c.name + " [" + m.name + "]";
+        e.properties.push_back({"mutation", m.name});
+        if (!m.not_applicable.empty()) {
+            e.pre_skip = m.not_applicable;
+            push(std::move(e));
+            continue;
+        }
         e.bindings.emplace_back(f.as, json::value(m.text));
         e.bindings.emplace_back(f.as + ".value", json::value(m.text));
         e.bindings.emplace_back(f.as + ".name", json::value(m.name));
         e.bindings.emplace_back(f.as + ".breaks", json::value(m.breaks));
         e.bindings.emplace_back(f.as + ".source", json::value(*idtext));
-        e.properties.push_back({"mutation", m.name});
         e.properties.push_back({"mutation_breaks", m.breaks});
         push(std::move(e));
     }
+}
+
+// Elements whose value a typed field of their request cannot hold (Nil into
+// an int64 gRPC id): not applicable, saying why (send_check.hpp).
+void skip_unsendable(const SendCheck& check, const suite::Case& c, const Scope& scope, std::vector<Expanded>& out,
+                     std::size_t first) {
+    for (std::size_t i = first; i < out.size(); ++i) {
+        Expanded& e = out[i];
+        if (!e.pre_skip.empty() || !e.pre_error.empty()) continue;
+        Expanded scratch;
+        const Expanded& el = element(e, scratch);
+        if (el.bindings.empty()) continue;
+        const json::value& value = el.bindings.front().second;  // `as`: the mutated id or the vector's value
+        Scope scoped = scope;
+        for (const auto& [k, v] : el.bindings) scoped.set(k, v);
+        for (const auto& st : c.steps) {
+            if (std::string why = check.unsendable(st, scoped, value); !why.empty()) {
+                e.pre_skip = std::move(why);
+                break;
+            }
+        }
+    }
+}
+
+}  // namespace
+
+void expand(const RunOptions& opts, const suite::Suite& s, const suite::Case& c, const Scope& scope,
+            std::vector<Expanded>& out) {
+    const std::size_t first = out.size();
+    expand_case(opts, s, c, scope, out);
+    const SendCheck* check = scope.send_check();
+    if (check && c.for_each && c.for_each->source != suite::ForEach::Source::count && has_typed_steps(c))
+        skip_unsendable(*check, c, scope, out, first);
 }
 
 // The case `e` stands for, with its name, bindings and properties: `e`

@@ -2,7 +2,9 @@
 #include "runner/scope.hpp"
 #include "core/strings.hpp"
 
-#include "ids/ids.hpp"
+#include "ids/of_kind.hpp"
+
+#include <re2/re2.h>
 
 #include <boost/json/serialize.hpp>
 
@@ -12,17 +14,6 @@
 namespace idconform::runner {
 
 namespace json = boost::json;
-
-namespace {
-ids::V7Generator& v7_generator() {
-    static ids::V7Generator g;
-    return g;
-}
-ids::UlidGenerator& ulid_generator() {
-    static ids::UlidGenerator g;
-    return g;
-}
-}  // namespace
 
 void Scope::set(const std::string& name, json::value v, bool secret) {
     deferred_.erase(name);
@@ -59,14 +50,7 @@ Result<json::value> Scope::resolve(std::string_view expr) const {
                                    "environment variable " + std::string(rest) + " is not set (use ${env:" +
                                        std::string(rest) + ":-default} for a default)");
     }
-    if (expr.substr(0, 4) == "gen:") {  // a fresh identifier on every use
-        const std::string_view kind = expr.substr(4);
-        if (kind == "uuidv7") return json::value(ids::format(v7_generator().next()));
-        if (kind == "uuidv4") return json::value(ids::format(ids::generate_v4()));
-        if (kind == "ulid") return json::value(ids::format_ulid(ulid_generator().next(), true));
-        return Result<json::value>(boost::system::in_place_error,
-                                   "unknown generator ${" + std::string(expr) + "} (use gen:uuidv7, gen:uuidv4 or gen:ulid)");
-    }
+    if (expr.substr(0, 4) == "gen:") return generate(expr.substr(4));
     if (const auto* v = find(expr)) {
         if (!deferred_.count(expr)) return *v;
         if (depth_ > 8)
@@ -92,6 +76,37 @@ Result<json::value> Scope::resolve(std::string_view expr) const {
         }
     }
     return Result<json::value>(boost::system::in_place_error, "undefined variable ${" + std::string(expr) + "}");
+}
+
+// ${gen:KIND}: a fresh id of an id kind that has a generator (ids/of_kind.hpp);
+// ${gen:match:VAR}: a fresh text the RE2 pattern held by VAR matches in full
+// (a profile's `pattern` of an `existing` id). A fresh value on every use.
+Result<json::value> Scope::generate(std::string_view what) const {
+    auto error = [&](std::string text) { return Result<json::value>(boost::system::in_place_error, std::move(text)); };
+    if (what.substr(0, 6) == "match:") {
+        const std::string_view var = what.substr(6);
+        auto p = resolve(var);
+        if (!p) return error("${gen:" + std::string(what) + "}: " + p.error());
+        if (!p->is_string())
+            return error("${gen:" + std::string(what) + "}: " + std::string(var) + " holds no pattern");
+        const std::string pattern(p->as_string());
+        const RE2 re(pattern, RE2::Quiet);
+        if (!re.ok()) return error("${gen:" + std::string(what) + "}: bad pattern '" + pattern + "': " + re.error());
+        std::string why;
+        if (!ids::text_matching(pattern, &why))
+            return error("${gen:" + std::string(what) + "}: idconform cannot make a text matching '" + pattern +
+                         "': " + why);
+        // The generator reads a part of RE2's syntax: RE2 has the last word.
+        for (int attempt = 0; attempt < 32; ++attempt)
+            if (auto t = ids::text_matching(pattern);
+                t && RE2::FullMatch(*t, re) && ids::is_valid(*t, ids::IdKind::existing))
+                return json::value(*t);
+        return error("${gen:" + std::string(what) + "}: no text idconform made matches '" + pattern + "'");
+    }
+    const auto kind = ids::parse_kind(what);
+    if (kind && ids::no_fresh_id(*kind).empty())
+        if (auto t = ids::fresh_id(*kind)) return json::value(*t);
+    return error("unknown generator ${gen:" + std::string(what) + "} (" + std::string(generator_forms) + ")");
 }
 
 std::string to_text(const json::value& v) {

@@ -1,13 +1,15 @@
 // Variables visible to a step, and the interpolation of templates
-// (${name}, ${name.field}, ${env:NAME}, ${env:NAME:-default}, ${gen:uuidv7}
-// / ${gen:uuidv4} / ${gen:ulid} (fresh ids), and `{name}` in paths) against them. Secret values are remembered so that every
-// recorded request can be redacted.
+// (${name}, ${name.field}, ${env:NAME}, ${env:NAME:-default}, the fresh ids
+// ${gen:uuidv7} / ${gen:uuidv4} / ${gen:ulid} / ${gen:KIND} / ${gen:match:VAR},
+// and `{name}` in paths) against them. Secret values are remembered so that
+// every recorded request can be redacted.
 #pragma once
 
 #include <boost/json/value.hpp>
 #include <boost/system/result.hpp>
 
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <string_view>
@@ -16,6 +18,8 @@ namespace idconform::runner {
 
 template <class T>
 using Result = boost::system::result<T, std::string>;
+
+class SendCheck;  // runner/send_check.hpp
 
 class Scope {
 public:
@@ -29,13 +33,27 @@ public:
     // Only for values the suite or profile wrote, never for captured answers
     // (a hostile target must not be able to make the harness expand ${env:...}).
     void set_deferred(const std::string& name, boost::json::value tmpl);
+    // What the suite's transports can tell before anything is sent (a value
+    // that cannot be encoded in its typed field): set at suite start, asked
+    // by the case expansion, which is handed the suite's scope.
+    void set_send_check(std::shared_ptr<const SendCheck> check) { send_check_ = std::move(check); }
+    [[nodiscard]] const SendCheck* send_check() const { return send_check_.get(); }
 
 private:
+    [[nodiscard]] Result<boost::json::value> generate(std::string_view what) const;  // ${gen:...}
+
     std::map<std::string, boost::json::value, std::less<>> vars_;
     std::set<std::string> secrets_;
     std::set<std::string, std::less<>> deferred_;
     mutable int depth_ = 0;
+    std::shared_ptr<const SendCheck> send_check_;
 };
+
+// The generators, for messages: "gen:uuidv7, gen:uuidv4, gen:ulid (any id kind
+// with a generator) or gen:match:VAR".
+inline constexpr std::string_view generator_forms =
+    "use gen:uuidv7, gen:uuidv4, gen:ulid or another id kind with a generator (uuid, uuidv1, uuidv3, uuidv5, "
+    "uuidv6, uuidv8), or gen:match:VAR for a text matching the RE2 pattern VAR holds";
 
 enum class Encoding { raw, path_segment, query };
 

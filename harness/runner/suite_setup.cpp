@@ -1,6 +1,7 @@
 // Suite start: variables, target, transport options (see suite_setup.hpp).
 #include "runner/suite_setup.hpp"
 
+#include "runner/send_check.hpp"
 #include "transport/kafka/kafka_request.hpp"
 
 namespace idconform::runner {
@@ -102,6 +103,9 @@ void finish_env(const RunOptions& opts, SuiteRun& run) {
     run.env.kafka.clock_skew = opts.clock_skew;
     run.env.grpc = run.transport_options.grpc;
     run.env.locations = &run.locations;
+    // The expansion, handed the suite's scope, asks the suite's transports
+    // through it which values their typed fields cannot hold.
+    run.scope.set_send_check(std::make_shared<SendCheck>(run));
 }
 
 }  // namespace idconform::runner

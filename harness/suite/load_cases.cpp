@@ -2,6 +2,8 @@
 // `collected:` checks.
 #include "suite/loader_impl.hpp"
 
+#include "ids/kind.hpp"
+
 #include <re2/re2.h>
 
 #include <algorithm>
@@ -21,7 +23,7 @@ const std::vector<std::string> case_keys = {"name", "description", "rule", "tags
                                             "collected"};
 const std::vector<std::string> collected_keys = {"distinct", "same", "time_ordered", "random", "min_count"};
 const std::vector<std::string> random_keys = {"prefix"};
-const std::vector<std::string> for_each_keys = {"vectors", "mutations", "count", "as", "only", "except"};
+const std::vector<std::string> for_each_keys = {"vectors", "mutations", "kind", "count", "as", "only", "except"};
 
 }  // namespace
 
@@ -199,6 +201,18 @@ std::optional<ForEach> Loader::for_each(Reader& r, const Val& v) {
         if (!s) return std::nullopt;
         fe.source = ForEach::Source::mutations;
         fe.set = *s;
+    }
+    if (const auto* k = m->find("kind")) {
+        if (!mutations) {
+            r.error(k->key_val(), "'kind' belongs to for_each over mutations",
+                    "for_each: {mutations: \"${product_id}\", kind: uuidv7, as: m}");
+        } else if (auto s = r.string(k->val(), "kind", "kind: uuidv7")) {
+            // An id kind, or a variable: a pack's declared kind, resolved when
+            // the case is expanded.
+            if (s->find("${") == std::string::npos && !ids::parse_kind(*s))
+                r.error(k->val(), "unknown id kind '" + *s + "'", detail::suggest(*s, ids::kind_names(), "kinds"));
+            else fe.kind = *s;
+        }
     }
     if (const auto* a = m->find("as")) {
         if (auto s = r.string(a->val(), "as", "as: v")) {

@@ -329,6 +329,14 @@ struct ForEach : Positioned {
     std::string as = "item";         // variable name bound per element
     std::vector<std::string> only;   // element names to keep (empty = all)
     std::vector<std::string> except; // element names to drop
+    // Source::mutations: the id kind whose mutations are made (an ids::IdKind
+    // name, or a template such as "${res.id_kind}" resolved when the case is
+    // expanded); empty: the kind the live id's text reads as (ids::kind_of_text).
+    std::string kind;
+    // kind viewable: the format of the ids, prefix and symbols after it (a
+    // profile's `viewable:` section, filled in by the profile expander).
+    std::string viewable_prefix = "TR-";
+    std::size_t viewable_length = 7;
 };
 
 // A check over the values a case's id checks collected (`collect:`), in the

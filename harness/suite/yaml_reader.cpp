@@ -1,7 +1,7 @@
 // Typed reading of yaml-cpp nodes for the suite loader; see yaml_reader.hpp.
 #include "suite/yaml_reader.hpp"
 
-#include "ids/kind.hpp"
+#include "ids/of_kind.hpp"
 #include "suite/input_guard.hpp"
 
 #include <boost/json/array.hpp>
@@ -227,10 +227,17 @@ std::optional<TemplateError> check_template(std::string_view text) {
                                      "with a digit; a default goes after ':-', e.g. ${env:TOKEN_A:-alice}"};
         } else if (inner.substr(0, 4) == "gen:") {
             const std::string_view kind = inner.substr(4);
-            if (kind != "uuidv7" && kind != "uuidv4" && kind != "ulid")
-                return TemplateError{at, "unknown generator '" + std::string(kind) + "' in '" + shown + "'",
-                                     "generators make a fresh id on every use: ${gen:uuidv7}, ${gen:uuidv4} or "
-                                     "${gen:ulid}"};
+            const char* const hint =
+                "generators make a fresh id on every use: ${gen:uuidv7}, ${gen:uuidv4}, ${gen:ulid} or another id "
+                "kind with a generator (uuid, uuidv1, uuidv3, uuidv5, uuidv6, uuidv8), or ${gen:match:VAR} for a "
+                "text matching the RE2 pattern variable VAR holds";
+            if (kind.substr(0, 6) == "match:") {
+                if (!valid_var_name(kind.substr(6)))
+                    return TemplateError{
+                        at, "bad variable name '" + std::string(kind.substr(6)) + "' in '" + shown + "'", hint};
+            } else if (const auto k = ids::parse_kind(kind); !k || !ids::no_fresh_id(*k).empty()) {
+                return TemplateError{at, "unknown generator '" + std::string(kind) + "' in '" + shown + "'", hint};
+            }
         } else if (!valid_var_name(inner)) {
             return TemplateError{at, "bad variable name '" + std::string(inner) + "' in '" + shown + "'",
                                  "variable names use letters, digits, '_' and '-' and start with a letter or "

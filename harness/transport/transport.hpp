@@ -69,6 +69,24 @@ public:
     virtual void shutdown() {}
 };
 
+// An optional ability of a transport that knows the types of what it sends
+// (gRPC, from the method's schema): which value of a request cannot be
+// encoded at all, asked before anything is sent. The runner then reports
+// the case that would send it as not applicable (Nil into an int64 id field
+// is no request a client could make), not as an error.
+struct Unsendable {
+    std::string pointer;  // JSON pointer of the member in Request::body ("/id")
+    std::string reason;   // in words: "field id of pkg.GetRequest is int64: ..."
+};
+class RequestCheck {
+public:
+    virtual ~RequestCheck() = default;
+    // The member of `request`'s body that its field's type cannot hold;
+    // nullopt when every member fits, or when only sending can tell (an
+    // unknown method, a schema that cannot be had, a body that is no JSON).
+    [[nodiscard]] virtual std::optional<Unsendable> unsendable(const Request& request) = 0;
+};
+
 using Factory = std::function<std::unique_ptr<Transport>(boost::asio::any_io_executor, const Options&)>;
 
 // A factory that is told the registry name: what the runner makes its

@@ -1,11 +1,13 @@
 // Unit tests of the gRPC transport's network-free parts: method names,
 // schema loading and its errors, JSON <-> dynamic messages (absent optional
-// fields stay absent), the status mapping and the DATA-ID-002 findings.
+// fields stay absent), the status mapping, the DATA-ID-002 findings and the
+// values a typed field cannot hold (transport::RequestCheck).
 #include "core/grpc_status.hpp"
 #include "transport/grpc/codec.hpp"
 #include "transport/grpc/grpc_transport.hpp"
 #include "transport/grpc/schema.hpp"
 
+#include <boost/asio/io_context.hpp>
 #include <doctest/doctest.h>
 #include <google/protobuf/dynamic_message.h>
 
@@ -254,4 +256,53 @@ TEST_CASE("reflection schema keeps every file once and finds missing dependencie
     CHECK(rs.add_file(b.SerializeAsString()));
     CHECK(rs.missing_dependencies().empty());
     CHECK(rs.pool()->FindServiceByName("a.S"));
+}
+
+TEST_CASE("misfit: the member whose value its field's type cannot hold, nested ones too") {
+    std::string error;
+    auto s = FileSchema::load({fixtures + "/protos/testpkg/numbered.proto"}, {fixtures + "/protos"}, error);
+    REQUIRE_MESSAGE(s, error);
+    const Codec codec(s->pool());
+    const pb::Descriptor* req = s->pool()->FindMessageTypeByName("testpkg.NumberedRequest");
+    REQUIRE(req);
+    // fits: numbers and decimal strings in an int64, anything in a string
+    CHECK_FALSE(codec.misfit(*req, R"({"id":"12","note":"00000000-0000-0000-0000-000000000000"})"));
+    CHECK_FALSE(codec.misfit(*req, R"({"id":12})"));
+    CHECK_FALSE(codec.misfit(*req, ""));
+    const auto nil = codec.misfit(*req, R"({"note":"n","id":"00000000-0000-0000-0000-000000000000"})");
+    REQUIRE(nil);
+    CHECK(nil->pointer == "/id");
+    CHECK(nil->reason.rfind("field id of testpkg.NumberedRequest is int64 (", 0) == 0);
+    const auto nested =
+        codec.misfit(*req, R"({"id":"1","filter":{"owner_id":"ffffffff-ffff-ffff-ffff-ffffffffffff"}})");
+    REQUIRE(nested);
+    CHECK(nested->pointer == "/filter/owner_id");
+    CHECK(nested->reason.find("is int32") != std::string::npos);
+    // not a type problem: the call reports it as it always did
+    CHECK_FALSE(codec.misfit(*req, R"({"nmae":"x"})"));
+    CHECK_FALSE(codec.misfit(*req, "not json"));
+}
+
+TEST_CASE("the gRPC transport says which request cannot be sent, from the .proto files, without a network") {
+    boost::asio::io_context io;
+    transport::Options opts;
+    opts.grpc.protos = {fixtures + "/protos/testpkg/numbered.proto"};
+    opts.grpc.import_paths = {fixtures + "/protos"};
+    opts.grpc.reflection = false;
+    auto t = make_grpc_transport(io.get_executor(), opts);
+    auto* check = dynamic_cast<transport::RequestCheck*>(t.get());
+    REQUIRE(check);
+    Request r;
+    r.transport = "grpc";
+    r.url = "grpc://127.0.0.1:1";  // nobody listens: nothing is sent
+    r.method = "testpkg.Numbered/GetNumbered";
+    r.body = R"({"id":"ffffffff-ffff-ffff-ffff-ffffffffffff"})";
+    const auto max = check->unsendable(r);
+    REQUIRE(max);
+    CHECK(max->pointer == "/id");
+    r.body = R"({"id":"42"})";
+    CHECK_FALSE(check->unsendable(r));
+    r.method = "testpkg.Numbered/NoSuchMethod";  // the call names what exists
+    r.body = R"({"id":"ffffffff-ffff-ffff-ffff-ffffffffffff"})";
+    CHECK_FALSE(check->unsendable(r));
 }

@@ -3,7 +3,7 @@
 // whole-leaf replacement and deferred template variables.
 #include "test_support.hpp"
 
-#include "ids/ids.hpp"
+#include "ids/kind.hpp"
 
 #include <boost/json/serialize.hpp>
 #include <doctest/doctest.h>
@@ -145,7 +145,28 @@ TEST_CASE("interpolate: ${gen:...} gives a fresh id on every use") {
     const auto j = ok_json(json::value("${gen:uuidv7}"), s);
     REQUIRE(j.is_string());
     CHECK(ids::is_canonical_version(j.as_string(), 7));
-    CHECK(error_text("${gen:uuidv9}", s) == "unknown generator ${gen:uuidv9} (use gen:uuidv7, gen:uuidv4 or gen:ulid)");
+    CHECK(error_text("${gen:uuidv9}", s) == "unknown generator ${gen:uuidv9} (" + std::string(generator_forms) + ")");
+    CHECK(error_text("${gen:existing}", s).rfind("unknown generator ${gen:existing}", 0) == 0);  // no pattern, no value
+    // every kind with a generator
+    for (const char* k : {"uuid", "uuidv1", "uuidv3", "uuidv5", "uuidv6", "uuidv8"}) {
+        const std::string t = ok_text(std::string("${gen:") + k + "}", s);
+        CHECK_MESSAGE(ids::is_valid(t, *ids::parse_kind(k)), k, " ", t);
+    }
+}
+
+TEST_CASE("interpolate: ${gen:match:VAR} gives a fresh text of the pattern VAR holds") {
+    Scope s;
+    s.set("pat", json::value("^ord_[0-9a-z]{12}$"));
+    s.set("odd", json::value("^(?i)x$"));
+    s.set("bad", json::value("(["));
+    const std::string a = ok_text("${gen:match:pat}", s);
+    CHECK(a.size() == 16);
+    CHECK(a.rfind("ord_", 0) == 0);
+    CHECK(a != ok_text("${gen:match:pat}", s));
+    CHECK(error_text("${gen:match:odd}", s).find("idconform cannot make a text matching '^(?i)x$'") !=
+          std::string::npos);
+    CHECK(error_text("${gen:match:bad}", s).find("bad pattern '(['") != std::string::npos);
+    CHECK(error_text("${gen:match:none}", s).find("undefined variable ${none}") != std::string::npos);
 }
 
 TEST_CASE("percent_encode: unreserved kept, everything else %XX upper-case") {

@@ -619,3 +619,43 @@ TEST_CASE("precondition: a reason, not empty, never with advisory") {
         CHECK(d.title == "'precondition' and 'advisory' cannot both be set");
     }
 }
+
+TEST_CASE("for_each kind: an id kind or a variable, on mutations only") {
+    auto with = [](const std::string& for_each) {
+        return "name: t\nvars: {id: x}\ncases:\n  - name: c\n    for_each: " + for_each +
+               "\n    steps: [{http: {path: /x}}]\n";
+    };
+    const LoadResult ok = load_text(with("{mutations: \"${id}\", kind: \"${res.id_kind}\", as: m}"), "inline.yaml");
+    REQUIRE(ok.ok());
+    CHECK(ok.suite->cases[0].for_each->kind == "${res.id_kind}");
+    const LoadResult lit = load_text(with("{mutations: \"${id}\", kind: existing}"), "inline.yaml");
+    REQUIRE(lit.ok());
+    CHECK(lit.suite->cases[0].for_each->kind == "existing");
+    CHECK(load_text(with("{mutations: \"${id}\"}"), "inline.yaml").suite->cases[0].for_each->kind.empty());
+
+    Diagnostic d = only_error(with("{mutations: \"${id}\", kind: uuidv77}"));
+    CHECK(d.pos.str() == "inline.yaml:5:42");
+    CHECK(d.title == "unknown id kind 'uuidv77'");
+    CHECK(d.hint.find("did you mean 'uuidv7'?") != std::string::npos);
+    d = only_error(
+        "name: t\nvectors:\n  s: [{name: a, value: x}]\ncases:\n  - name: c\n"
+        "    for_each: {vectors: s, kind: uuidv7}\n    steps: [{http: {path: /x}}]\n");
+    CHECK(d.pos.str() == "inline.yaml:6:28");
+    CHECK(d.title == "'kind' belongs to for_each over mutations");
+}
+
+TEST_CASE("generators: every id kind with one, and gen:match:VAR; others are errors") {
+    for (const char* g : {"uuid", "uuidv1", "uuidv3", "uuidv4", "uuidv5", "uuidv6", "uuidv7", "uuidv8", "ulid",
+                          "match:res.id_pattern"}) {
+        CAPTURE(g);
+        CHECK(load_text("name: t\nvars: {a: \"${gen:" + std::string(g) + "}\"}\ncases: []\n", "inline.yaml").ok());
+    }
+    for (const char* g : {"uuidv8-legacy", "existing", "viewable", "any", "uuidv9"}) {
+        CAPTURE(g);
+        const Diagnostic d = only_error("name: t\nvars: {a: \"${gen:" + std::string(g) + "}\"}\ncases: []\n");
+        CHECK(d.title == "unknown generator '" + std::string(g) + "' in '${gen:" + g + "}'");
+        CHECK(d.hint.find("${gen:match:VAR}") != std::string::npos);
+    }
+    const Diagnostic d = only_error("name: t\nvars: {a: \"${gen:match:1x}\"}\ncases: []\n");
+    CHECK(d.title == "bad variable name '1x' in '${gen:match:1x}'");
+}

@@ -4,6 +4,7 @@
 #include "core/diagnostic.hpp"
 
 #include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
 #include <google/protobuf/util/json_util.h>
 #include <google/protobuf/util/type_resolver_util.h>
@@ -104,6 +105,56 @@ bool Codec::binary_to_json(const pb::Descriptor& type, const std::string& wire, 
     error = "the answer (" + std::to_string(wire.size()) + " bytes) does not parse as " + type.full_name() + ": " +
             std::string(st.message());
     return false;
+}
+
+std::optional<Unsendable> Codec::misfit(const pb::Descriptor& type, const std::string& text) const {
+    std::string wire, error;
+    if (text.empty() || json_to_binary(type, text, wire, error)) return std::nullopt;
+    boost::system::error_code ec;
+    const json::value v = json::parse(text, ec);
+    if (ec || !v.is_object()) return std::nullopt;
+    return misfit_in(type, v.as_object(), "");
+}
+
+// Each scalar member is converted alone, as the one member of its message:
+// the first that protobuf refuses is the one that does not fit.
+std::optional<Unsendable> Codec::misfit_in(const pb::Descriptor& d, const json::object& o,
+                                           const std::string& where) const {
+    if (special_json(d)) return std::nullopt;
+    for (const auto& kv : o) {
+        const std::string key(kv.key());
+        const pb::FieldDescriptor* f = field_for(d, key);
+        if (!f) return std::nullopt;  // an unknown field: the call names it
+        const std::string here = where + "/" + key;
+        if (f->type() == pb::FieldDescriptor::TYPE_MESSAGE && !f->is_map() && !special_json(*f->message_type())) {
+            if (kv.value().is_object()) {
+                if (auto m = misfit_in(*f->message_type(), kv.value().as_object(), here)) return m;
+            } else if (f->is_repeated() && kv.value().is_array()) {
+                std::size_t i = 0;
+                for (const auto& item : kv.value().as_array()) {
+                    if (item.is_object())
+                        if (auto m = misfit_in(*f->message_type(), item.as_object(), here + "/" + std::to_string(i)))
+                            return m;
+                    ++i;
+                }
+            }
+            continue;
+        }
+        json::object one;
+        one[kv.key()] = kv.value();
+        std::string wire;
+        pb::util::JsonParseOptions opts;
+        const auto st = pb::util::JsonToBinaryString(resolver_.get(), type_url(d), json::serialize(one), &wire, opts);
+        if (st.ok()) continue;
+        const std::string type_name = f->type() == pb::FieldDescriptor::TYPE_ENUM
+                                          ? "enum " + f->enum_type()->full_name()
+                                      : f->type() == pb::FieldDescriptor::TYPE_MESSAGE ? f->message_type()->full_name()
+                                                                                       : std::string(f->type_name());
+        return Unsendable{here, "field " + f->name() + " of " + d.full_name() + " is " +
+                                    (f->is_repeated() && !f->is_map() ? "repeated " : "") + type_name + " (" +
+                                    std::string(st.message()) + ")"};
+    }
+    return std::nullopt;
 }
 
 bool json_to_message(const std::string& text, pb::Message& msg, std::string& error) {

@@ -10,7 +10,12 @@
 #include <google/protobuf/message.h>
 #include <google/protobuf/util/type_resolver.h>
 
+#include "transport/transport.hpp"
+
+#include <boost/json/object.hpp>
+
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace idconform::transport::grpcdyn {
@@ -27,8 +32,16 @@ public:
     // An answer's wire bytes as JSON (proto field names, present fields only).
     [[nodiscard]] bool binary_to_json(const google::protobuf::Descriptor& type, const std::string& wire,
                                       std::string& out, std::string& error) const;
+    // The member of the request JSON whose value its field's type cannot
+    // hold (a UUID string in an int64 field, a number in a string field),
+    // nested messages included; nullopt when the message converts, or when
+    // what is wrong is something else (no JSON, an unknown field).
+    [[nodiscard]] std::optional<Unsendable> misfit(const google::protobuf::Descriptor& type,
+                                                   const std::string& json) const;
 
 private:
+    [[nodiscard]] std::optional<Unsendable> misfit_in(const google::protobuf::Descriptor& d,
+                                                      const boost::json::object& o, const std::string& where) const;
     std::unique_ptr<google::protobuf::util::TypeResolver> resolver_;
 };
 

@@ -117,7 +117,7 @@ asio::awaitable<grpc::Status> unary(grpc::GenericStub& stub, const std::string& 
                                                                                      asio::use_awaitable);
 }
 
-class GrpcTransport final : public Transport {
+class GrpcTransport final : public Transport, public RequestCheck {
 public:
     GrpcTransport(asio::any_io_executor, Options opts) : opts_(std::move(opts)) {}
 
@@ -203,6 +203,32 @@ public:
     }
 
     void shutdown() override { targets_.clear(); }
+
+    // The member of the request that its field's type cannot hold, from the
+    // method's schema (files, or reflection: asked once per service, as a
+    // call would). Whatever else keeps the request from going out is the
+    // call's to report.
+    std::optional<Unsendable> unsendable(const Request& req) override {
+        bool tls = req.transport == "grpcs";
+        std::string authority = req.url;
+        if (authority.rfind("grpcs://", 0) == 0) {
+            tls = true;
+            authority.erase(0, 8);
+        } else if (authority.rfind("grpc://", 0) == 0) authority.erase(0, 7);
+        while (!authority.empty() && authority.back() == '/') authority.pop_back();
+        std::string service, method, problem;
+        std::vector<Header> metadata;
+        if (authority.empty() || authority.find('/') != std::string::npos ||
+            !split_method(req.method, service, method) || !to_metadata(req.headers, metadata, problem))
+            return std::nullopt;
+        Target* t = target(authority, tls, problem);
+        if (!t) return std::nullopt;
+        const auto deadline = std::chrono::system_clock::now() + opts_.connect_timeout + opts_.read_timeout;
+        std::optional<TransportError> schema_error;
+        const pb::MethodDescriptor* md = resolve(*t, service, method, metadata, deadline, tls, schema_error);
+        if (!md) return std::nullopt;
+        return codec_for(md->file()->pool()).misfit(*md->input_type(), req.body);
+    }
 
 private:
     struct Target {
