@@ -1,9 +1,9 @@
 // An error that quotes the rejected input is not a leak (issue #22 section
-// 3): find_outside_echoes (runner/echo.hpp) on answers in the shapes real
-// servers give (JSON with escaped quotes, Go's %q inside JSON, a
-// percent-encoded path in plain text, HTML error pages), and the answers
-// that still fail: the live id outside the quote, a sent value that is the
-// live id itself.
+// 3): find_outside_echoes (runner/echo.hpp) and the `not_contains` check
+// with `allow_echo`, on answers in the shapes real servers give (JSON with
+// escaped quotes, Go's %q inside JSON, a percent-encoded path in plain text,
+// HTML error pages), and the answers that still fail: the live id outside
+// the quote, a sent value that is the live id itself, no allow_echo at all.
 #include "runner/echo.hpp"
 
 #include "test_support.hpp"
@@ -28,6 +28,17 @@ void quoted(const std::string& body, const std::string& sent) {
     CHECK(s.outside() == 0);
     CHECK(s.first_outside == EchoSearch::npos);
     CHECK(s.echoed == sent);
+}
+
+CheckResult not_contains(const std::string& body, std::vector<std::string> allow_echo, Ctx& c, int status = 400) {
+    suite::Expect e;
+    e.body = suite::BodyExpect{};
+    e.body->not_contains = {"${live_id}"};
+    e.body->allow_echo = std::move(allow_echo);
+    const auto out = evaluate(e, answered(status, body), c.ctx);
+    REQUIRE(out.size() == 1);
+    CHECK(out[0].what == "body does not contain");
+    return out[0];
 }
 
 }  // namespace
@@ -111,6 +122,67 @@ TEST_CASE("echo: the live id outside the quote, or a quote that is no echo, is s
         const EchoSearch none = search(R"({"error":"bad"})", "{" + live + "}");
         CHECK(none.occurrences == 0);
         CHECK(none.first_outside == EchoSearch::npos);
+    }
+}
+
+TEST_CASE("not_contains with allow_echo: the check's verdict and evidence") {
+    Ctx c;
+    c.scope.set("live_id", boost::json::value(live));
+    c.scope.set("m", boost::json::value("{" + live + "}"));
+    const std::string echo = R"({"error": "not a valid UUID: \"{)" + live + R"(}\""})";
+
+    SUBCASE("an error that quotes the refused value passes, saying so") {
+        const CheckResult r = not_contains(echo, {"${m}"}, c);
+        CHECK(r.ok);
+        CHECK(r.expected == live + " (outside a quoted sent value)");
+        CHECK(r.actual.rfind("the answer quotes the sent value \"{" + live + "}\" (once), and \"" + live +
+                                 "\" does not occur outside it: {\"error\"",
+                             0) == 0);
+    }
+    SUBCASE("the same answer without allow_echo fails as before") {
+        const CheckResult r = not_contains(echo, {}, c);
+        CHECK_FALSE(r.ok);
+        CHECK(r.expected == live);
+        CHECK(r.actual == "found in " + echo);
+    }
+    SUBCASE("the live id outside the quote fails, pointing at it") {
+        const std::string body = std::string(R"({"error": "not a valid UUID: \"{)") + live +
+                                 R"(}\"", "note": {"id": ")" + live + R"(", "name": "Widget"}})";
+        const CheckResult r = not_contains(body, {"${m}"}, c);
+        CHECK_FALSE(r.ok);
+        const std::string at = std::to_string(body.rfind(live));
+        CHECK(r.actual.rfind("found outside any quoted sent value, at byte " + at + ": ", 0) == 0);
+        CHECK(r.actual.find(R"("name": "Widget")") != std::string::npos);
+        CHECK(r.actual.find("(the answer also quotes the sent value \"{" + live + "}\", once)") != std::string::npos);
+    }
+    SUBCASE("an entity answered for the mutated id fails") {
+        const CheckResult r = not_contains(R"({"id": ")" + live + R"(", "name": "Widget"})", {"${m}"}, c, 200);
+        CHECK_FALSE(r.ok);
+        CHECK(r.actual.rfind("found outside any quoted sent value, at byte 8: ", 0) == 0);
+    }
+    SUBCASE("a sent value that is the live id hides nothing, and says why") {
+        c.scope.set("same", boost::json::value(live));
+        const CheckResult r = not_contains(R"({"error":"no order )" + live + R"("})", {"${same}"}, c, 404);
+        CHECK_FALSE(r.ok);
+        CHECK(r.actual.find("(the sent value is this text itself: its echo cannot be told from the entity's)") !=
+              std::string::npos);
+    }
+    SUBCASE("an answer without the live id passes as before") {
+        const CheckResult r = not_contains(R"({"error":"bad id"})", {"${m}"}, c);
+        CHECK(r.ok);
+        CHECK(r.actual == "not found");
+    }
+    SUBCASE("an undefined sent value is not checked") {
+        const CheckResult r = not_contains(echo, {"${nope}"}, c);
+        CHECK_FALSE(r.ok);
+        CHECK(r.expected == "undefined variable ${nope}");
+    }
+    SUBCASE("a pack's trailing-newline mutation in a Go-style answer") {
+        c.scope.set("m", boost::json::value(live + "\n"));
+        const CheckResult r =
+            not_contains(R"({"error":"invalid UUID \")" + live + R"(\\n\": invalid length 37"})", {"${m}"}, c);
+        CHECK(r.ok);
+        CHECK(r.actual.rfind("the answer quotes the sent value \"" + live + "\\n\" (once)", 0) == 0);
     }
 }
 
