@@ -80,7 +80,9 @@ std::string expected(const suite::Case& c) {
         if (!e.id_members.empty()) out.push_back("every id member a " + e.id_members);
         if (e.body) {
             for (const auto& n : e.body->contains) out.push_back("body with " + n);
-            for (const auto& n : e.body->not_contains) out.push_back("body without " + n);
+            std::string echo;  // "outside a quoted ${m}": where the answer may name the value it refused
+            for (const auto& a : e.body->allow_echo) echo += (echo.empty() ? " outside a quoted " : " or ") + a;
+            for (const auto& n : e.body->not_contains) out.push_back("body without " + n + echo);
         }
         if (!e.precondition.empty()) {
             if (out.size() == before) out.emplace_back("its checks");

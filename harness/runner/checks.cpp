@@ -6,6 +6,7 @@
 
 #include "ids/ids.hpp"
 #include "ids/kind.hpp"
+#include "runner/echo.hpp"
 #include "runner/json_edit.hpp"
 #include "runner/sequence_checks.hpp"
 #include "scan/rules.hpp"
@@ -79,6 +80,48 @@ std::string interp_or(const std::string& tmpl, const CheckContext& ctx, std::str
         return {};
     }
     return *r;
+}
+
+// `body: {not_contains: [..]}`: the text must not occur in the answer, but
+// where the step allows an echo of what it sent (`allow_echo`), an
+// occurrence inside a quoted sent value is the server naming the input it
+// refused, not the entity (echo.hpp); one outside it still fails.
+CheckResult not_contains_check(const CheckContext& ctx, const suite::BodyExpect& b, const std::string& tmpl,
+                               const std::string& body) {
+    std::string err;
+    const std::string want = interp_or(tmpl, ctx, err);
+    std::vector<std::string> sent;
+    for (const auto& t : b.allow_echo) {
+        std::string echo_err;
+        std::string v = interp_or(t, ctx, echo_err);
+        if (!echo_err.empty() && err.empty()) err = std::move(echo_err);
+        if (echo_err.empty() && !v.empty()) sent.push_back(std::move(v));
+    }
+    if (!err.empty()) return make(ctx, b, "body does not contain", err, "not found", false);
+    const bool found = !want.empty() && body.find(want) != std::string::npos;
+    if (!found) return make(ctx, b, "body does not contain", excerpt(want), "not found", true);
+    if (sent.empty()) return make(ctx, b, "body does not contain", excerpt(want), "found in " + excerpt(body), false);
+
+    const EchoSearch s = find_outside_echoes(body, want, sent);
+    const std::string expected = excerpt(want) + " (outside a quoted sent value)";
+    auto json_text = [](const std::string& v) { return excerpt(json::serialize(json::value(json::string_view(v)))); };
+    auto times = [](std::size_t n) { return n == 1 ? std::string("once") : std::to_string(n) + " times"; };
+    if (s.outside() == 0)
+        return make(ctx, b, "body does not contain", expected,
+                    "the answer quotes the sent value " + json_text(s.echoed) + " (" + times(s.inside_echo) +
+                        "), and " + json_text(want) + " does not occur outside it: " + excerpt(body),
+                    true);
+    // Around the first occurrence outside: in a long answer it may lie past the excerpt's end.
+    const std::size_t from = s.first_outside > 80 ? s.first_outside - 80 : 0;
+    std::string around = (from > 0 ? "..." : "") + std::string(body.substr(from, 160 + want.size()));
+    if (from + 160 + want.size() < body.size()) around += "...";
+    std::string actual =
+        "found outside any quoted sent value, at byte " + std::to_string(s.first_outside) + ": " + around;
+    if (s.inside_echo > 0)
+        actual += " (the answer also quotes the sent value " + json_text(s.echoed) + ", " + times(s.inside_echo) + ")";
+    else if (s.sent_is_needle)
+        actual += " (the sent value is this text itself: its echo cannot be told from the entity's)";
+    return make(ctx, b, "body does not contain", expected, std::move(actual), false);
 }
 
 }  // namespace
@@ -408,13 +451,7 @@ std::vector<CheckResult> evaluate(const suite::Expect& e, const Exchange& x, con
             out.push_back(make(ctx, *e.body, "body contains", err.empty() ? excerpt(want) : err, excerpt(resp.body),
                                err.empty() && resp.body.find(want) != std::string::npos));
         }
-        for (const auto& c : e.body->not_contains) {
-            std::string err;
-            const std::string want = interp_or(c, ctx, err);
-            const bool found = !want.empty() && resp.body.find(want) != std::string::npos;
-            out.push_back(make(ctx, *e.body, "body does not contain", err.empty() ? excerpt(want) : err,
-                               found ? "found in " + excerpt(resp.body) : "not found", err.empty() && !found));
-        }
+        for (const auto& c : e.body->not_contains) out.push_back(not_contains_check(ctx, *e.body, c, resp.body));
     }
 
     for (const auto& id : e.ids) {

@@ -27,7 +27,7 @@ const std::vector<std::string> expect_keys = {"rule", "status", "status_not", "h
 const std::vector<std::string> header_ops = {"equals", "regex", "absent", "present"};
 const std::vector<std::string> json_ops = {"equals", "absent", "present", "null", "type", "regex", "one_of"};
 const std::vector<std::string> json_types = {"string", "number", "integer", "boolean", "object", "array", "null"};
-const std::vector<std::string> body_keys = {"contains", "not_contains"};
+const std::vector<std::string> body_keys = {"contains", "not_contains", "allow_echo"};
 const std::vector<std::string> id_keys = {"at", "header", "kind", "canonical", "minted", "allow_null", "equals",
                                           "unique", "time_field", "collect", "pattern", "legacy"};
 const std::vector<std::string> capture_keys = {"json", "header", "status"};
@@ -71,6 +71,7 @@ void Loader::expect(Reader& r, const Entry& e, Expect& x) {
             if (const auto* z = bm->find("not_contains"))
                 if (auto s = r.strings(z->val(), "not_contains", "not_contains: [\"${product_id}\"]", true))
                     b.not_contains = *s;
+            if (const auto* z = bm->find("allow_echo")) allow_echo(r, *z, bm->find("not_contains") != nullptr, b);
             x.body = std::move(b);
         }
     }
@@ -94,6 +95,48 @@ void Loader::expect(Reader& r, const Entry& e, Expect& x) {
                     "write id: {at: /id, kind: uuidv7} or a list of such checks");
         }
     }
+}
+
+// `allow_echo`: the values the step sent that the answer may quote (an
+// error naming the rejected input). It only narrows what `not_contains`
+// looks at, so it needs one, and it must name something else than what
+// not_contains looks for: that text as its own echo would hide every
+// occurrence.
+void Loader::allow_echo(Reader& r, const Entry& z, bool has_not_contains, BodyExpect& b) {
+    const char* const example = "allow_echo: \"${m}\"";
+    const Val v = z.val();
+    auto s = r.strings(v, "allow_echo", example, true);
+    if (!s) return;
+    if (!has_not_contains) {
+        r.error(z.key_val(), "'allow_echo' without 'not_contains'",
+                "allow_echo names a value the step sent that the answer may quote; it only changes what "
+                "not_contains looks at: add not_contains: [\"${live_id}\"] or remove allow_echo");
+        return;
+    }
+    std::vector<Val> items;
+    if (v.node.IsSequence())
+        for (const auto& item : v.node) items.push_back(Val{item, item.Mark()});
+    else items.push_back(v);
+    if (items.empty()) {
+        r.error(v, "empty 'allow_echo' list", std::string("name the value the step sent, e.g. ") + example);
+        return;
+    }
+    bool ok = true;
+    for (std::size_t i = 0; i < s->size() && i < items.size(); ++i) {
+        const std::string& t = (*s)[i];
+        if (t.empty()) {
+            r.error(items[i], "'allow_echo' is empty",
+                    std::string("name the value the step sent (a for_each binding), e.g. ") + example);
+            ok = false;
+        } else if (std::find(b.not_contains.begin(), b.not_contains.end(), t) != b.not_contains.end()) {
+            r.error(items[i], "'allow_echo' is '" + t + "', the text not_contains looks for",
+                    "an echo of that text would hide every occurrence of it; name the value the step sent "
+                    "instead (the mutated id, e.g. " +
+                        std::string(example) + ")");
+            ok = false;
+        }
+    }
+    if (ok) b.allow_echo = std::move(*s);
 }
 
 std::optional<StatusExpect> Loader::status_expect(Reader& r, const Val& v, bool negate) {

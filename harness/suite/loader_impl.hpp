@@ -166,6 +166,7 @@ private:
     void expect(Reader& r, const Entry& e, Expect& x);
 
     std::optional<StatusExpect> status_expect(Reader& r, const Val& v, bool negate);
+    void allow_echo(Reader& r, const Entry& z, bool has_not_contains, BodyExpect& b);
 
     bool compile_regex(Reader& r, const Val& v, const std::string& pattern);
 

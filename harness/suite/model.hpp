@@ -123,6 +123,10 @@ struct JsonExpect : Positioned {
 struct BodyExpect : Positioned {
     std::vector<std::string> contains;      // templates
     std::vector<std::string> not_contains;  // templates
+    // Templates: values the step sent (a mutated id) that the answer may
+    // quote back; not_contains looks for its texts outside those quotes
+    // (an error naming the rejected input is not a leak, runner/echo.hpp).
+    std::vector<std::string> allow_echo;
 };
 
 // An identifier check; calls the identifier module.

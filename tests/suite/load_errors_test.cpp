@@ -659,3 +659,73 @@ TEST_CASE("generators: every id kind with one, and gen:match:VAR; others are err
     const Diagnostic d = only_error("name: t\nvars: {a: \"${gen:match:1x}\"}\ncases: []\n");
     CHECK(d.title == "bad variable name '1x' in '${gen:match:1x}'");
 }
+
+TEST_CASE("allow_echo: the sent values an answer may quote, beside not_contains") {
+    SUBCASE("loads a string or a list of templates") {
+        const LoadResult r =
+            load_text(with_step("      - http: {path: \"/x/{m}\"}\n"
+                                "        expect:\n"
+                                "          body: {not_contains: [\"${live}\"], allow_echo: \"${m}\"}\n"
+                                "      - http: {path: /y}\n"
+                                "        expect:\n"
+                                "          body: {allow_echo: [\"${a}\", \"b-${c}\"], not_contains: live}\n"),
+                      "inline.yaml");
+        INFO(dump(r.diagnostics));
+        REQUIRE(r.suite);
+        const auto& steps = r.suite->cases.at(0).steps;
+        REQUIRE(steps.at(0).expect.body);
+        CHECK(steps.at(0).expect.body->allow_echo == std::vector<std::string>{"${m}"});
+        CHECK(steps.at(1).expect.body->allow_echo == std::vector<std::string>{"${a}", "b-${c}"});
+        CHECK(steps.at(1).expect.body->not_contains == std::vector<std::string>{"live"});
+    }
+    SUBCASE("without not_contains it would change nothing") {
+        const Diagnostic d =
+            only_error(with_step("      - http: {path: /x}\n"
+                                 "        expect: {body: {contains: [a], allow_echo: \"${m}\"}}\n"));
+        CHECK(d.pos.str() == "inline.yaml:6:40");
+        CHECK(d.title == "'allow_echo' without 'not_contains'");
+        CHECK(d.hint.find("only changes what not_contains looks at") != std::string::npos);
+    }
+    SUBCASE("the text not_contains looks for cannot be its own echo") {
+        const Diagnostic d =
+            only_error(with_step("      - http: {path: /x}\n"
+                                 "        expect:\n"
+                                 "          body:\n"
+                                 "            not_contains: [\"${live}\"]\n"
+                                 "            allow_echo: [\"${m}\", \"${live}\"]\n"));
+        CHECK(d.pos.str() == "inline.yaml:9:34");
+        CHECK(d.title == "'allow_echo' is '${live}', the text not_contains looks for");
+        CHECK(d.hint.find("would hide every occurrence") != std::string::npos);
+    }
+    SUBCASE("empty value, empty list, wrong type, bad placeholder") {
+        Diagnostic d =
+            only_error(with_step("      - http: {path: /x}\n"
+                                 "        expect: {body: {not_contains: [a], allow_echo: \"\"}}\n"));
+        CHECK(d.pos.str() == "inline.yaml:6:56");
+        CHECK(d.title == "'allow_echo' is empty");
+        CHECK(d.hint.find("allow_echo: \"${m}\"") != std::string::npos);
+        d =
+            only_error(with_step("      - http: {path: /x}\n"
+                                 "        expect: {body: {not_contains: [a], allow_echo: []}}\n"));
+        CHECK(d.pos.str() == "inline.yaml:6:56");
+        CHECK(d.title == "empty 'allow_echo' list");
+        d =
+            only_error(with_step("      - http: {path: /x}\n"
+                                 "        expect: {body: {not_contains: [a], allow_echo: {m: 1}}}\n"));
+        CHECK(d.pos.str() == "inline.yaml:6:56");
+        CHECK(d.title == "expected a string or a list of strings here, found a mapping");
+        CHECK(d.hint.find("'allow_echo' takes a string or a list") == 0);
+        d =
+            only_error(with_step("      - http: {path: /x}\n"
+                                 "        expect: {body: {not_contains: [a], allow_echo: \"${m\"}}\n"));
+        CHECK(d.pos.str() == "inline.yaml:6:57");
+        CHECK(d.title == "unclosed '${' in '${m'");
+    }
+    SUBCASE("a misspelt key gets did-you-mean") {
+        const Diagnostic d =
+            only_error(with_step("      - http: {path: /x}\n"
+                                 "        expect: {body: {not_contains: [a], allow_echos: \"${m}\"}}\n"));
+        CHECK(d.title == "unknown key 'allow_echos' in body");
+        CHECK(d.hint == "did you mean 'allow_echo'?");
+    }
+}
