@@ -271,6 +271,7 @@ bool ConsoleReporter::run_finished(const RunSummary& run, std::string&) {
                           : failed == 0                   ? paint(unreachable == errors ? "UNREACHABLE" : "ERROR", magenta)
                           : only_new_fail_ && errors == 0 ? paint("OK (no new failures)", green)
                                                           : paint("FAILED", red);
+    if (!run.interrupted.empty()) verdict = paint("INTERRUPTED (" + run.interrupted + ")", magenta) + " " + verdict;
     out_ << verdict << " " << tests << " tests: passed " << run.count(Outcome::passed) << ", failed " << failed
          << ", errors " << errors << ", skipped " << run.count(Outcome::skipped) << ", warnings " << warnings;
     if (const std::size_t waived = run.count(Outcome::waived); waived > 0) out_ << ", waived " << waived;

@@ -371,7 +371,12 @@ bool HtmlReporter::run_finished(const RunSummary& run, std::string& error) {
         for (const auto& s : suites_)
             for (std::size_t o = 0; o < outcome_count; ++o) total[o] += s.counts[o];
         const char* vcss = "";
-        const std::string verdict = verdict_of(total, audit_, &vcss);
+        std::string verdict = verdict_of(total, audit_, &vcss);
+        if (!run.interrupted.empty()) {
+            // Whatever it found so far: the run did not finish (the notes say what was left out).
+            verdict = "INTERRUPTED (" + run.interrupted + ")";
+            vcss = "v-error";
+        }
         std::string h;
         h += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
              "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "

@@ -367,6 +367,7 @@ private:
         if (const auto* run = o_of(root_, "run")) read_run(*run, head_);
         if (const auto* sum = o_of(root_, "summary")) {
             head_.seconds = d_of(*sum, "time");
+            head_.interrupted = s_of(*sum, "interrupted");
             head_.tests = static_cast<std::size_t>(u_of(*sum, "tests"));
         }
         root_ = json::object();
@@ -541,6 +542,7 @@ public:
         out_.info = h.info;
         out_.has_run = h.has_run;
         out_.summary.seconds = h.seconds;
+        out_.summary.interrupted = h.interrupted;
         out_.started = h.started;
         out_.finished = h.finished;
         out_.metadata = h.metadata;

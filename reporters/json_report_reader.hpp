@@ -25,6 +25,7 @@ struct ReportHead {
     std::vector<Property> metadata;  // "run" "metadata", in order
     double seconds = 0;    // "summary" "time"
     std::size_t tests = 0; // "summary" "tests"
+    std::string interrupted;  // "summary" "interrupted" ("" for a run that ran to its end)
 };
 
 // Receives a report in document order. A reader that fails part-way (a

@@ -204,8 +204,10 @@ json::object summary_of(const RunSummary& run) {
     RuleTotals rules;
     for (const auto& s : run.suites)
         for (const auto& c : s.cases) tally(rules, c);
-    return summary_json(run.count(Outcome::passed), run.count(Outcome::failed), run.count(Outcome::error),
-                        run.count(Outcome::skipped), run.count(Outcome::waived), run.seconds, rules);
+    json::object out = summary_json(run.count(Outcome::passed), run.count(Outcome::failed), run.count(Outcome::error),
+                                    run.count(Outcome::skipped), run.count(Outcome::waived), run.seconds, rules);
+    if (!run.interrupted.empty()) out["interrupted"] = str(run.interrupted);
+    return out;
 }
 
 // `run`: null (no member) when nothing is known about the run beyond its cases.
@@ -419,7 +421,9 @@ bool JsonReporter::run_finished(const RunSummary& run, std::string& error) {
             o["finished"] = str(iso8601_utc(Clock::now()));
             o["metadata"] = std::move(meta);
         }
-        out.write(report_head(tool_version_, summary_json(n[0], n[1], n[2], n[3], n[4], run.seconds, rules_), !suites_.empty(),
+        json::object summary = summary_json(n[0], n[1], n[2], n[3], n[4], run.seconds, rules_);
+        if (!run.interrupted.empty()) summary["interrupted"] = str(run.interrupted);  // the verdict is incomplete
+        out.write(report_head(tool_version_, std::move(summary), !suites_.empty(),
                               run_info));
         for (std::size_t i = 0; i < suites_.size(); ++i) {
             const bool has_cases = suites_[i].suite.total() > 0;

@@ -243,6 +243,7 @@ bool AuditStage::run_finished(const RunSummary& run, std::string& error) {
     summary_.suites = suites_;
     summary_.seconds = run.seconds;
     summary_.notes = run.notes;
+    summary_.interrupted = run.interrupted;
     return inner_->run_finished(summary_, error);
 }
 

@@ -143,6 +143,9 @@ Runner add_merge(CLI::App& app) {
         }
         // The shards ran side by side: the run took as long as the slowest.
         for (const auto& r : in) merged.seconds = std::max(merged.seconds, r.summary.seconds);
+        // One interrupted shard makes the merged run interrupted.
+        for (const auto& r : in)
+            if (merged.interrupted.empty()) merged.interrupted = r.summary.interrupted;
         // Each shard's notes (what it left on the target), in shard order.
         for (const auto& r : in)
             for (const auto& n : r.summary.notes) merged.notes.push_back(n);
@@ -184,6 +187,7 @@ Runner add_merge(CLI::App& app) {
             std::cerr << "idconform merge: could not write a report: " << error << '\n';
             return exit_usage;
         }
+        if (!merged.interrupted.empty()) return merged.interrupted == "SIGTERM" ? exit_sigterm : exit_sigint;
         if (merged.count(Outcome::failed) > 0) return exit_broken;
         if (merged.count(Outcome::error) > 0) return exit_transport;
         return exit_ok;

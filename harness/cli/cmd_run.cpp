@@ -41,6 +41,7 @@ struct Opts {
     bool insecure = false, verbose = false, no_progress = false, fail_on_warnings = false, location = false;
     std::size_t body_cap = 1 << 20;
     std::string shard;
+    std::string interrupt_cleanup = "30s";
 };
 
 // The suites asked for: suite files and directories, and the packs expanded
@@ -118,6 +119,8 @@ bool run_options(const Opts& o, std::size_t cmd_clock_skew_given, std::optional<
     ro.exclude_tags = o.exclude_tags;
     ro.filter = o.filter;
     ro.max_failures = o.max_failures;
+    ro.handle_signals = true;
+    ro.interrupt_cleanup = *parse_duration(o.interrupt_cleanup);
     ro.body_cap = o.body_cap;
     ro.warnings_fail = o.fail_on_warnings;
     ro.follow_redirects = o.location;
@@ -185,6 +188,7 @@ Runner add_run(CLI::App& app) {
     cmd->add_option("--key", o->key, "Client private key file (mTLS)");
     cmd->add_flag("-k,--insecure", o->insecure, "Do not verify TLS certificates (prints a warning)");
     cmd->add_option("--clock-skew", o->clock_skew, "Allowed clock difference for minted-id time checks (0 to 24h)")->check(duration_validator(milliseconds(0)));
+    cmd->add_option("--interrupt-cleanup", o->interrupt_cleanup, "On SIGINT/SIGTERM, how long the cleanup of what the run created may take before the reports are written (default 30s)")->check(duration_validator(milliseconds(0)));
     cmd->add_option("--body-cap", o->body_cap, "Response bytes kept per exchange; the rest is counted (1 to 1073741824)")
         ->check(count_validator(1, std::uint64_t{1} << 30));
     cmd->add_flag("-L,--location", o->location, "Follow redirects (by default a 3xx is the answer that is checked)");
@@ -248,6 +252,8 @@ Runner add_run(CLI::App& app) {
             std::cerr << "idconform: could not write a report: " << error << '\n';
             return exit_usage;
         }
+        if (!report.summary.interrupted.empty())  // whatever it found: the verdict is incomplete
+            return report.summary.interrupted == "SIGTERM" ? exit_sigterm : exit_sigint;
         if (audit->failing() > 0) return exit_broken;  // waived failures do not count
         if (report.transport_errors > 0) return exit_transport;
         if (report.suite_errors > 0) return exit_usage;

@@ -10,6 +10,9 @@ const std::vector<ExitMeaning>& exit_codes() {
         {exit_usage, "usage error, a suite or profile that does not load, or reports that do not merge"},
         {exit_transport, "target unreachable or transport errors (timeouts, TLS, refused), and nothing broken"},
         {exit_internal, "internal error"},
+        {exit_sigint, "run interrupted by SIGINT: no new case started, what it created deleted, reports written and "
+                      "marked interrupted (a second signal exits at once, 128 + the signal, without reports)"},
+        {exit_sigterm, "run interrupted by SIGTERM (as for SIGINT)"},
     };
     return codes;
 }

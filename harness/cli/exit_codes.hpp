@@ -19,6 +19,8 @@ enum Exit : int {
     exit_usage = 2,      // usage error or suite/profile error
     exit_transport = 3,  // target unreachable or transport errors (nothing broken)
     exit_internal = 4,   // internal error
+    exit_sigint = 130,   // interrupted by SIGINT (128 + 2): cleaned up, reports written
+    exit_sigterm = 143,  // interrupted by SIGTERM (128 + 15)
 };
 
 struct ExitMeaning {
@@ -26,7 +28,7 @@ struct ExitMeaning {
     std::string_view text;
 };
 
-// The tool's exit codes and their meanings, 0 to 4.
+// The tool's exit codes and their meanings, 0 to 4, 130 and 143.
 [[nodiscard]] const std::vector<ExitMeaning>& exit_codes();
 
 // "Exit codes: 0 ...; 1 ...; ..." wrapped for a --help footer; the tool's

@@ -109,6 +109,10 @@ struct RunSummary {
     // What the run says once, beside the cases: neither failures nor errors
     // (e.g. entities left on a target that cannot delete them, and why).
     std::vector<std::string> notes;
+    // The signal that interrupted the run ("SIGINT", "SIGTERM"); empty for
+    // a run that ran to its end. An interrupted run started no case after
+    // the signal, deleted what it had created and says so in its notes.
+    std::string interrupted;
     [[nodiscard]] std::size_t count(Outcome o) const;
     [[nodiscard]] std::size_t total() const;
 };

@@ -25,6 +25,7 @@
 #include <boost/asio/use_awaitable.hpp>
 
 #include <algorithm>
+#include <csignal>
 
 namespace idconform::runner {
 
@@ -78,12 +79,55 @@ bool unmet_precondition(const suite::Expect& e) { return !e.precondition.empty()
 
 }  // namespace
 
+namespace {
+
+const char* signal_name(int signo) { return signo == SIGTERM ? "SIGTERM" : signo == SIGINT ? "SIGINT" : "a signal"; }
+
+}  // namespace
+
 awaitable<void> Engine::run_all(const std::vector<suite::Suite>& suites) {
     const auto t0 = std::chrono::steady_clock::now();
-    for (const auto& s : suites) report_.summary.suites.push_back(co_await run_suite(s));
+    for (const auto& s : suites) {
+        if (interrupted_) {
+            ++suites_not_started_;
+            continue;
+        }
+        report_.summary.suites.push_back(co_await run_suite(s));
+    }
     if (!shape_.empty()) report_.summary.suites.push_back(report_shape_findings());
     report_.summary.seconds = seconds_since(t0);
     report_.summary.notes = left_behind_notes(left_behind_);
+    if (interrupted_) {
+        report_.summary.interrupted = signal_name(interrupted_);
+        std::string note = "the run was interrupted by " + report_.summary.interrupted + ": " +
+                           std::to_string(not_run_) + " case" + (not_run_ == 1 ? "" : "s") + " not run";
+        if (suites_not_started_ > 0)
+            note += ", " + std::to_string(suites_not_started_) + " suite" + (suites_not_started_ == 1 ? "" : "s") +
+                    " not started";
+        note += "; what the run created was deleted (a cleanup testcase names what may remain)";
+        report_.summary.notes.insert(report_.summary.notes.begin(), std::move(note));
+    }
+}
+
+void Engine::interrupt(int signo) {
+    if (interrupted_) return;
+    interrupted_ = signo;
+    const auto deadline = std::chrono::steady_clock::now() + opts_.interrupt_cleanup;
+    if (current_) current_->cleanup_deadline = deadline;
+}
+
+std::vector<std::string> Engine::left_on_target() const {
+    std::vector<std::string> out;
+    if (!current_) return out;
+    const redact::Secrets secrets(current_->scope.secrets());
+    for (const auto& c : current_->created)
+        if (!c.by_design && !current_->deleted.count(c.key)) {
+            std::string line =
+                c.request.method + " " + redact::redact_url(c.request.url) + " (created by '" + c.origin + "')";
+            secrets.mask(line);  // what reports never show, stderr does not either
+            out.push_back(std::move(line));
+        }
+    return out;
 }
 
 awaitable<Exchange> Engine::send_with_retries(SuiteRun& run, const Request& req) {
@@ -111,7 +155,8 @@ void Engine::judge_answer(SuiteRun& run, const suite::Step& st, const Request& r
         add_message_check(*k, x, st.expect.rule.empty() ? rule : st.expect.rule, checks);
     // What the transport found in the contract itself (an id field typed
     // bytes or int64 in a gRPC schema) fails the step under its rule.
-    for (const auto& f : x.findings) checks.push_back(CheckResult{f.rule, f.what, f.expected, f.actual, false, false, st.pos});
+    for (const auto& f : x.findings)
+        checks.push_back(CheckResult{f.rule, f.what, f.expected, f.actual, false, false, st.pos});
     const int status = x.response->status;
     std::optional<CheckResult> scan_note;  // why the answer could not be scanned (advisory)
     if (run.suite->scan && status / 100 == 2) {
@@ -120,7 +165,8 @@ void Engine::judge_answer(SuiteRun& run, const suite::Step& st, const Request& r
         AnswerScan scan = scan_answer(*x.response, body, &seen, &sent);
         if (scan.note) (scan_note = std::move(scan.note))->pos = st.pos;
         const std::string site = steps::scan_site(st, req, scope);
-        for (auto& [field, versions] : seen) run.field_versions[site + " " + field].insert(versions.begin(), versions.end());
+        for (auto& [field, versions] : seen)
+            run.field_versions[site + " " + field].insert(versions.begin(), versions.end());
         if (!scan.findings.empty()) {
             // Filed under the endpoint, not under this step: the case goes on
             // to be judged on its own expectations.
@@ -167,13 +213,14 @@ awaitable<StepOutcome> Engine::run_step(SuiteRun& run, const suite::Step& st, Sc
         if (!files_) files_.emplace(1);  // a thread only for runs that scan files
         co_return co_await asio::co_spawn(
             files_->get_executor(),
-            [&]() -> awaitable<StepOutcome> { co_return steps::run_file_step(*f, st.name, scope, rule); }, use_awaitable);
+            [&]() -> awaitable<StepOutcome> { co_return steps::run_file_step(*f, st.name, scope, rule); },
+            use_awaitable);
     }
     StepOutcome out;
     // The loader names every step but an unbound call; hand-made steps may have no name.
-    out.record.name = !st.name.empty()               ? st.name
+    out.record.name = !st.name.empty()         ? st.name
                       : st.is<suite::OpCall>() ? std::string("call ") + suite::name(st.as<suite::OpCall>().op)
-                                                     : suite::default_step_name(st.request);
+                                               : suite::default_step_name(st.request);
     auto req = steps::build(st, run.env, scope);
     if (req) redact::mark_secret_headers(*req, scope.secrets());  // never forwarded to another origin
     if (!req) {
@@ -201,8 +248,9 @@ awaitable<StepOutcome> Engine::run_step(SuiteRun& run, const suite::Step& st, Sc
         out.transport_error = true;
     }
     if (!out.harness_limit.empty()) {
-        x.error = TransportError{x.response->body_truncated ? TransportErrorKind::body_too_large : TransportErrorKind::other,
-                                 out.harness_limit, false};
+        x.error =
+            TransportError{x.response->body_truncated ? TransportErrorKind::body_too_large : TransportErrorKind::other,
+                           out.harness_limit, false};
         out.failed = false;
         out.transport_error = true;
     }
@@ -282,6 +330,15 @@ awaitable<CaseResult> Engine::run_case(SuiteRun& run, const Expanded& e) {
     bool stopped = false;
     for (const auto& st : c.steps) {
         for (int rep = 0; rep < st.repeat && !stopped; ++rep) {
+            if (interrupted_) {
+                // Half a case is no verdict: it stops here and says so.
+                r.outcome = Outcome::skipped;
+                r.message = std::string("not finished: the run was interrupted by ") + signal_name(interrupted_) +
+                            " before step '" + (st.name.empty() ? suite::default_step_name(st.request) : st.name) + "'";
+                ++not_run_;
+                stopped = true;
+                break;
+            }
             StepOutcome so = co_await run_step(run, st, scope, rule, &collected, true);
             if (st.repeat > 1) so.record.name += " [" + std::to_string(rep + 1) + "/" + std::to_string(st.repeat) + "]";
             r.steps.push_back(std::move(so.record));
@@ -367,7 +424,13 @@ awaitable<void> Engine::run_cases(SuiteRun& run, const std::vector<Expanded>& ca
                     const std::size_t i = next++;
                     Expanded scratch;
                     const Expanded& e = element(cases[i], scratch);
-                    if (opts_.max_failures > 0 && failures_ >= opts_.max_failures) {
+                    if (interrupted_) {
+                        CaseResult r = case_skeleton(*run.suite, e);
+                        r.outcome = Outcome::skipped;
+                        r.message = std::string("not run: the run was interrupted by ") + signal_name(interrupted_);
+                        ++not_run_;
+                        results.emplace(i, std::move(r));
+                    } else if (opts_.max_failures > 0 && failures_ >= opts_.max_failures) {
                         CaseResult r = case_skeleton(*run.suite, e);
                         r.outcome = Outcome::skipped;
                         r.message = "not run: --max-failures " + std::to_string(opts_.max_failures) + " reached";
@@ -442,6 +505,7 @@ awaitable<SuiteResult> Engine::run_suite(const suite::Suite& s) {
     reporter_.suite_started(s.name, s.file);
 
     SuiteRun run(s, factory_, co_await asio::this_coro::executor);
+    current_ = &run;
     std::optional<CaseResult> setup_result;
     if (std::string problem = interpolate_target(opts_, s, run); !problem.empty()) {
         setup_result = phase_result(s, "setup");
@@ -482,6 +546,7 @@ awaitable<SuiteResult> Engine::run_suite(const suite::Suite& s) {
         co_await run_cases(run, cases, report);
     }
     co_await finish_suite(run, setup_result.has_value(), report);
+    current_ = nullptr;
     result.seconds = seconds_since(t0);
     reporter_.suite_finished(result);
     co_return result;

@@ -31,6 +31,14 @@ public:
 
     boost::asio::awaitable<void> run_all(const std::vector<suite::Suite>& suites);
     RunReport take() { return std::move(report_); }
+    // The first SIGINT/SIGTERM (on the runner's thread): no new case or
+    // suite starts, cases in flight stop at their next step, the cleanup of
+    // the suite in flight runs within opts.interrupt_cleanup.
+    void interrupt(int signo);
+    [[nodiscard]] bool interrupted() const noexcept { return interrupted_ != 0; }
+    // What the suite in flight created and has not deleted yet, one line
+    // each (a second signal prints it before exiting).
+    [[nodiscard]] std::vector<std::string> left_on_target() const;
 
 private:
     using Collected = std::map<std::string, std::vector<std::string>>;
@@ -70,6 +78,9 @@ private:
     RunReport report_;
     std::vector<SuiteRun::LeftBehind> left_behind_;  // of every suite, for the run's notes
     ShapeFindings shape_;                            // of every suite, reported after them
+    int interrupted_ = 0;                            // the signal that interrupted the run, 0: none
+    std::size_t not_run_ = 0, suites_not_started_ = 0;  // what the interrupt left out
+    SuiteRun* current_ = nullptr;                    // the suite in flight (for left_on_target)
     int failures_ = 0;
 };
 

@@ -43,6 +43,13 @@ struct RunOptions {
     bool warnings_fail = false;                      // advisory findings (DATA-ID-005) fail their case
     bool follow_redirects = false;                   // --location: follow 3xx (off: a 3xx is the answer)
     std::string tool_version = "0";
+    // SIGINT and SIGTERM (a CI cancel or timeout): on the first, no new case
+    // starts, cases in flight stop at their next step, the cleanup deletes
+    // what the run created (within interrupt_cleanup), and run() returns a
+    // summary marked interrupted; a second signal exits at once (128 + the
+    // signal), saying what was left on the target.
+    bool handle_signals = false;
+    std::chrono::milliseconds interrupt_cleanup{30000};
 };
 
 struct RunReport {

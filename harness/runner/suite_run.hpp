@@ -16,7 +16,9 @@
 #include <boost/asio/awaitable.hpp>
 
 #include <map>
+#include <chrono>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -34,6 +36,8 @@ struct SuiteRun {
     // One transport per registry name ("http", "grpc", ...), made on first use.
     std::map<std::string, std::unique_ptr<transport::Transport>, std::less<>> transports;
     bool started = false;  // setup ran: teardown and cleanup are due
+    // After an interrupt: the cleanup sends no delete past this point.
+    std::optional<std::chrono::steady_clock::time_point> cleanup_deadline;
     Scope scope;
     steps::Env env;
     transport::KafkaOptions kafka;  // target.kafka, interpolated at suite start
