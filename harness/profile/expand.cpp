@@ -69,6 +69,7 @@ public:
         s_.vars = std::move(vars);
         legacy_ids();
         shared_reads();
+        own_cleanups();
         fewest_creates();
         // Cases that need a variable this target cannot have are skipped
         // with the reason and what to do about it.
@@ -540,22 +541,61 @@ private:
         }
     }
 
+    // A pack's own plain-http steps book their cleanup in the pack's words
+    // (`cleanup: {path: "${res.delete}"}`): they get the profile's, as bound
+    // calls do, so `cannot_delete` (left behind by design, a note) and the
+    // answer forms hold for every pack. What the form of R5.2 (`action`)
+    // makes has no delete in any profile: a 2xx of it is left behind by
+    // design too, and the note says so, never silently.
+    void own_cleanups() {
+        auto own = [&](suite::Step& st) {
+            if (!st.is<suite::HttpRequest>()) return;
+            const std::string& path = st.as<suite::HttpRequest>().path;
+            if (st.cleanup && st.cleanup->path == "${res.delete}") *st.cleanup = cleanup_of(r_);
+            if (!st.cleanup && path == "${res.action}" && r_.action) {
+                suite::Cleanup cl;
+                cl.pos = r_.action->pos;
+                cl.id_at.clear();  // an action answers no id of its own; its Location, if any, names it
+                cl.by_design = true;
+                cl.impossible = "the profile gives no delete for what the action of '" + r_.name + "' makes (" +
+                                r_.action->path + ", " + r_.action->pos.str() + ")";
+                st.cleanup = std::move(cl);
+            }
+        };
+        for (auto& st : s_.setup) own(st);
+        for (auto& c : s_.cases)
+            for (auto& st : c.steps) own(st);
+        for (auto& st : s_.teardown) own(st);
+    }
+
     // A resource the API cannot delete: every entity a case creates stays on
     // the target, so a case repeating creates makes two (enough for
-    // "distinct") instead of its count; the run's notes list what was left.
+    // "distinct", "time ordered") instead of its count, by `for_each` or by a
+    // step's `repeat`; the run's notes list what was left.
     void fewest_creates() {
         if (r_.cannot_delete.empty()) return;
         constexpr int fewest = 2;
+        auto creates = [](const suite::Step& st) {
+            if (st.is<suite::OpCall>()) return suite::traits(st.as<suite::OpCall>().op).creates;
+            return st.is<suite::HttpRequest>() && st.as<suite::HttpRequest>().path == "${res.create}";
+        };
+        auto say = [&](suite::Case& c, int count) {
+            c.description += std::string(c.description.empty() ? "" : " ") + "(" + std::to_string(fewest) +
+                             " creates instead of " + std::to_string(count) + ": the profile says '" + r_.name +
+                             "' cannot be deleted, " + r_.cannot_delete_pos.str() + ")";
+        };
         for (auto& c : s_.cases) {
+            for (auto& st : c.steps) {
+                if (st.repeat <= fewest || !creates(st)) continue;
+                say(c, st.repeat);
+                st.repeat = fewest;
+                for (auto& ce : c.collected)
+                    if (ce.min_count > fewest) ce.min_count = fewest;
+            }
             if (!c.for_each || c.for_each->source != suite::ForEach::Source::count || c.for_each->count <= fewest)
                 continue;
-            const bool creates = std::any_of(c.steps.begin(), c.steps.end(), [](const suite::Step& st) {
-                return st.is<suite::OpCall>() && suite::traits(st.as<suite::OpCall>().op).creates;
-            });
-            if (!creates) continue;
-            c.description += std::string(c.description.empty() ? "" : " ") + "(" + std::to_string(fewest) +
-                             " creates instead of " + std::to_string(c.for_each->count) + ": the profile says '" +
-                             r_.name + "' cannot be deleted, " + r_.cannot_delete_pos.str() + ")";
+            if (std::none_of(c.steps.begin(), c.steps.end(), creates)) continue;
+            say(c, c.for_each->count);
             c.for_each->count = fewest;
         }
     }

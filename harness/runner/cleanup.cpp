@@ -20,6 +20,11 @@ std::string delete_key(steps::Wire wire, const Request& r) {
     return r.transport + " " + r.url + " " + r.method + " " + r.body;
 }
 
+void note_deleted(SuiteRun& run, const std::string& key) {
+    for (auto& c : run.created)
+        if (c.key == key) c.deleted = true;
+}
+
 namespace {
 
 // The id at `pointer` in a parsed answer: a string, or an integer id
@@ -216,7 +221,7 @@ void follow_rekey(SuiteRun& run, steps::Wire wire, const Request& req, BodyJson&
     if (wire != steps::Wire::http && wire != steps::Wire::grpc) return;
     std::optional<json::value> message;  // the gRPC request, parsed once
     for (auto& c : run.created) {
-        if (c.wire != wire || !c.problem.empty() || c.id_at.empty() || run.deleted.count(c.key)) continue;
+        if (c.wire != wire || !c.problem.empty() || c.id_at.empty() || c.deleted) continue;
         if (wire == steps::Wire::http) {
             if (c.url_prefix.empty() || c.request.url != req.url) continue;
         } else {
@@ -283,20 +288,24 @@ awaitable<std::optional<CaseResult>> cleanup_created(SuiteRun& run, RateLimiter&
             r.detail += "not deleted: what " + entity_label(c) + " created: " + c.problem + "\n";
             continue;
         }
-        const Request& req = c.request;
-        if (run.deleted.count(c.key)) continue;
+        if (c.deleted) continue;
+        // A copy: settling the key below marks this record (and every earlier
+        // creation under the same URL, which one delete of it settles too).
+        const Request req = c.request;
+        const std::string key = c.key;
         if (run.cleanup_deadline && std::chrono::steady_clock::now() >= *run.cleanup_deadline) {
             // An interrupted run's cleanup is bounded: say what it did not get to.
             ++unknown;
             ++done;
             r.detail += "may remain: what " + entity_label(c) + " created: not deleted, the interrupted run's cleanup "
-                        "deadline passed (" + req.method + " " + req.url + ")\n";
+                        "deadline passed (" + req.method + " " + req.url + ")
+";
             continue;
         }
         if (limiter.active()) co_await limiter.acquire();
         Exchange x = co_await run.send(req);
         sent_any = true;
-        run.deleted.insert(c.key);
+        note_deleted(run, key);
         ++done;
         if (!x.error) answered_any = true;
         if (!x.error && x.response->status / 100 == 2) continue;

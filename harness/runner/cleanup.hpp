@@ -22,6 +22,11 @@ namespace idconform::runner {
 // gRPC delete in its message.
 [[nodiscard]] std::string delete_key(steps::Wire wire, const Request& r);
 
+// A request `key` (delete_key) was answered 2xx: every creation recorded so
+// far under that key is deleted. Creations recorded later (a server that
+// hands a deleted id to the next create) are not: they are other entities.
+void note_deleted(SuiteRun& run, const std::string& key);
+
 // Records an entity a step created (its id from the answer at cl.id_at, or
 // the Location header) so that the end of the suite deletes it, unless a
 // DELETE already did. A 2xx whose id cannot be read is recorded too, as an

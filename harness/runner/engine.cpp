@@ -121,7 +121,7 @@ std::vector<std::string> Engine::left_on_target() const {
     if (!current_) return out;
     const redact::Secrets secrets(current_->scope.secrets());
     for (const auto& c : current_->created)
-        if (!c.by_design && !current_->deleted.count(c.key)) {
+        if (!c.by_design && !c.deleted) {
             std::string line =
                 c.request.method + " " + redact::redact_url(c.request.url) + " (created by '" + c.origin + "')";
             secrets.mask(line);  // what reports never show, stderr does not either
@@ -187,7 +187,7 @@ void Engine::judge_answer(SuiteRun& run, const suite::Step& st, const Request& r
     out.failed = any_failure(checks);
     // Only a successful DELETE proves it is gone: a 404 may be another principal being refused.
     if (st.is<suite::HttpRequest>() && req.method == "DELETE" && status / 100 == 2)
-        run.deleted.insert(delete_key(steps::Wire::http, req));
+        note_deleted(run, delete_key(steps::Wire::http, req));
     if (st.cleanup && status / 100 == 2) register_created(run, *st.cleanup, req, x, body, scope, out.record.name);
     if (status / 100 == 2) follow_rekey(run, steps::wire(st), req, body);
     if (!st.captures.empty()) {

@@ -1,7 +1,7 @@
 // The state of one suite while it runs: its interpolated target (the step
 // modules' Env), its transports (made on first use by the engine's factory),
 // the suite scope, and what spans cases: ids seen (`unique`), UUID versions
-// per field (DATA-ID-003), entities created and deleted (cleanup.hpp).
+// per field (DATA-ID-003), entities created, each marked once deleted (cleanup.hpp).
 #pragma once
 
 #include "core/result.hpp"
@@ -47,6 +47,10 @@ struct SuiteRun {
         Request request;     // what deletes it (the creating principal's credentials)
         steps::Wire wire = steps::Wire::http;
         std::string key;     // delete_key() of the request
+        // A 2xx DELETE of `key` came after this creation was recorded (in a
+        // case, or the cleanup's own): a later creation that the server gave
+        // the same id (reuse) is a record of its own, still to delete.
+        bool deleted = false;
         std::string origin;  // the step that created it, for the report
         std::string problem; // why it cannot be deleted (no delete endpoint, no id in the create answer)
         // Following a re-key (an update answered with another id): the id it
@@ -68,8 +72,9 @@ struct SuiteRun {
         std::string id;
     };
     std::vector<LeftBehind> left_behind;  // filled by the cleanup, gathered into the run's notes
-    std::vector<Created> created;  // entities this suite created, in order (cleanup deletes them last first)
-    std::set<std::string> deleted;  // delete_key()s of requests answered 2xx
+    // Entities this suite created, one record per creation (not per id), in
+    // order: the cleanup deletes them last first.
+    std::vector<Created> created;
     LocationBook locations;         // the Location URL each create answered (profile path "{location}")
 
     // The transport for `name`, made on first use; nullptr for a name the

@@ -1,4 +1,4 @@
-# resource_forms.sh conformant | DEFECT RULE CASE: the profile forms of issue #13 part B
+# resource_forms.sh conformant | cannot-delete-ulid | DEFECT RULE CASE: the profile forms of issue #13 part B
 # against tests/e2e/resource_forms_server.py (profile tests/e2e/resource_forms/target.yaml):
 # shared reference data, a create with the client's id in a POST body, a
 # singleton, a resource the API cannot delete, a read answering 200 [] for
@@ -74,6 +74,36 @@ PY
   [ "$(api alice "$BASE_URL/v1/items" | count)" = 0 ] || fail "items were left behind"
   echo "ok: the forms fixture passes; $left countries left behind, said once in every report"
   ;;
+cannot-delete-ulid)
+  # a ULID API that cannot delete runs, through the db-identifiers pack's own
+  # plain-http creates: nothing is a cleanup error, the notes name every run
+  # and confirmation left (R5.2's form), and "ULID order" creates two, not 20
+  start_forms
+  run_idconform --target "$SRC/tests/e2e/resource_forms/ulid.yaml" --concurrency 4 --json "$WORK/report.json"
+  expect_code 0
+  junit_valid
+  [ "$(junit_xpath 'string(/testsuites/@failures)')" = 0 ] || fail "failures against the conformant fixture"
+  [ "$(junit_xpath 'string(/testsuites/@errors)')" = 0 ] || fail "errors against the conformant fixture"
+  [ "$(junit_xpath "count(//testcase[@name='cleanup'])")" = 0 ] || fail "the cleanup reports a problem"
+  ! grep -q 'undefined variable' "$WORK/junit.xml" || fail "a cleanup still books \${res.delete}"
+  counts=$(api alice "$BASE_URL/v1/_counts")
+  python3 - "$WORK/report.json" "$counts" <<'PY' || fail "the notes do not account for what was left"
+import json, re, sys
+notes = json.load(open(sys.argv[1]))["notes"]
+counts = json.loads(sys.argv[2])
+def left(why):
+    hits = [n for n in notes if why in n]
+    assert len(hits) == 1, (why, notes)
+    return int(re.match(r"left on the target: (\d+) entit", hits[0]).group(1))
+assert len(notes) == 2, notes
+assert left("the profile says 'runs' cannot be deleted (runs are the audit trail") == counts["runs"], (notes, counts)
+assert left("the profile gives no delete for what the action of 'runs' makes") == counts["confirmations"] == 1, (notes, counts)
+assert counts["runs"] <= 16, counts  # the pack's creates, fewest: not 20 for ULID order alone
+PY
+  n=$(junit_xpath "count(//testsuite[@name='db-identifiers-order runs']/testcase[contains(@classname, 'ULID order')][not(skipped)][not(failure)])")
+  [ "${n%.*}" = 1 ] || fail "ULID order did not run and pass"
+  echo "ok: $counts left on the ULID fixture, every one in the notes, no cleanup error"
+  ;;
 *)
   defect=$1 rule=$2 case_glob=$3
   start_forms --defect "$defect"
@@ -100,6 +130,12 @@ for p in problems:
     print("FAIL: " + p, file=sys.stderr)
 sys.exit(1 if problems else 0)
 PY
+  if [ "$defect" = reuses-ids ]; then
+    # a create answered a deleted tag's id: that creation is deleted too, and nothing is left
+    [ "$(junit_xpath "count(//testcase[@name='cleanup'])")" = 0 ] || fail "the cleanup reports a problem"
+    [ "$(api alice "$BASE_URL/v1/_counts" | python3 -c 'import json,sys; print(json.load(sys.stdin)["tags"])')" = 0 ] ||
+      fail "tags were left behind: $(api alice "$BASE_URL/v1/_counts")"
+  fi
   if [ "$defect" = delete-answers-404 ]; then
     # the DELETEs answered 404, the read-back answered 200 []: gone, not "remains"
     [ "$(junit_xpath "count(//testcase[@name='cleanup'])")" = 0 ] || fail "the cleanup claims entities remain"

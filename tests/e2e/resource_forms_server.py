@@ -10,6 +10,12 @@
 #                   put: {method: POST, path: /v1/items}
 #   /v1/tags        a read of a missing tag answers 200 with []      not_found
 #   /v1/me          the caller's own entity, read without an id      singleton
+#   /v1/runs        ULID-keyed runs (profile resource_forms/ulid.yaml, the
+#                   db-identifiers pack) that cannot be deleted (DELETE 405);
+#                   each has a job (/v1/run-jobs/{id}); the form
+#                   /v1/run-confirmations (R5.2) makes a confirmation of a run
+#                   GET /v1/_counts (no profile names it) tells the e2e test how
+#                   many runs, confirmations and tags exist
 #
 # Defects, each a violation one form lets the packs see:
 #   shared-writable      another principal may change a country (DATA-ID-004)
@@ -17,6 +23,8 @@
 #   me-changes           /v1/me answers a fresh id on every read (DATA-ID-006)
 #   delete-answers-404   a tag's DELETE deletes it but answers 404 (DATA-ID-006;
 #                        the cleanup's read-back, 200 [], says it is gone)
+#   reuses-ids           a new tag gets the id of the last deleted one (DATA-ID-006;
+#                        the cleanup still deletes both creations)
 #
 # Ids are UUIDv7, checked strictly (lower-case canonical v7) wherever they
 # come in. Principals: "Authorization: Bearer alice" / "Bearer bob".
@@ -32,7 +40,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, unquote, urlsplit
 
 V7 = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$")
-DEFECTS = ["shared-writable", "post-id-overwrites", "me-changes", "delete-answers-404"]
+DEFECTS = ["shared-writable", "post-id-overwrites", "me-changes", "delete-answers-404", "reuses-ids"]
+ULID = re.compile(r"^[0-9a-hjkmnp-tv-z]{26}$")
+CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz"
 
 
 def uuid7():
@@ -45,6 +55,11 @@ def uuid7():
     return "%s-%s-%s-%s-%s" % (h[:8], h[8:12], h[12:16], h[16:20], h[20:])
 
 
+def ulid():
+    n = (time.time_ns() // 1_000_000) << 80 | int.from_bytes(os.urandom(10), "big")
+    return "".join(CROCKFORD[n >> (5 * i) & 31] for i in range(25, -1, -1))
+
+
 class Store:
     def __init__(self):
         self.lock = threading.Lock()
@@ -52,6 +67,10 @@ class Store:
         self.items = {}
         self.tags = {}
         self.me = {p: uuid7() for p in ("alice", "bob")}
+        self.runs = {}  # id -> {"id", "job_id", "name", "owner"}
+        self.jobs = {}  # job id -> run id
+        self.confirmations = []
+        self.freed_tags = []  # reuses-ids: (id, when) of deleted tags, handed out again
 
 
 def public(entity):
@@ -114,6 +133,12 @@ class Handler(BaseHTTPRequestHandler):
                 return self.error(405, "read only")
             me = uuid7() if self.defect == "me-changes" else self.store.me[who]
             return self.answer(200, {"id": me, "name": who})
+        if parts == ["v1", "_counts"]:
+            with self.store.lock:
+                return self.answer(200, {"runs": len(self.store.runs), "tags": len(self.store.tags),
+                                         "confirmations": len(self.store.confirmations)})
+        if parts[:2] in (["v1", "runs"], ["v1", "run-jobs"], ["v1", "run-confirmations"]):
+            return self.runs(method, who, parts)
         if len(parts) < 2 or parts[0] != "v1" or parts[1] not in ("countries", "items", "tags"):
             return self.error(404, "no such route")
         kind = parts[1]
@@ -159,10 +184,62 @@ class Handler(BaseHTTPRequestHandler):
                 entity["id"] = cid
             elif "id" in body:
                 return self.error(400, "the server assigns the id")
+            elif kind == "tags" and self.defect == "reuses-ids" and self.reusable():
+                entity["id"] = self.store.freed_tags.pop()[0]
             else:
                 entity["id"] = uuid7()
             table[entity["id"]] = entity
         self.answer(status, public(entity), [("Location", "/v1/%s/%s" % (kind, entity["id"]))])
+
+    def reusable(self):
+        # Only an id freed a moment ago: an older one would fail DATA-ID-001's
+        # time window first (the harness allows 5 s of clock skew).
+        freed = self.store.freed_tags
+        while freed and time.monotonic() - freed[-1][1] > 2:
+            freed.pop()
+        return bool(freed)
+
+    def runs(self, method, who, parts):
+        st = self.store
+        if parts[1] == "run-confirmations" and len(parts) == 2:
+            if method != "POST":
+                return self.error(405, "method not allowed")
+            body = self.body()
+            rid = body.get("run_id") if body is not None else None
+            if not isinstance(rid, str) or not ULID.fullmatch(rid):
+                return self.error(400, "run_id must be a lower-case ULID")
+            with st.lock:
+                if rid not in st.runs or st.runs[rid]["owner"] != who:
+                    return self.error(422, "run_id names no run of yours")
+                confirmation = {"id": ulid(), "run_id": rid}
+                st.confirmations.append(confirmation)
+            return self.answer(201, confirmation)
+        if parts[1] == "runs" and len(parts) == 2:
+            if method != "POST":
+                return self.error(405, "method not allowed")
+            body = self.body()
+            if body is None or not isinstance(body.get("name"), str):
+                return self.error(400, "name is required")
+            run = {"id": ulid(), "job_id": ulid(), "name": body["name"], "owner": who}
+            with st.lock:
+                st.runs[run["id"]] = run
+                st.jobs[run["job_id"]] = run["id"]
+            return self.answer(201, public(run), [("Location", "/v1/runs/%s" % run["id"])])
+        if len(parts) != 3:
+            return self.error(404, "no such route")
+        with st.lock:
+            if parts[1] == "run-jobs":
+                rid = st.jobs.get(parts[2]) if ULID.fullmatch(parts[2]) else None
+                run = st.runs.get(rid) if rid else None
+                if run is None or run["owner"] != who:
+                    return self.error(404, "not found")
+                return self.answer(200, {"id": parts[2], "run_id": rid, "state": "done"})
+            run = st.runs.get(parts[2]) if ULID.fullmatch(parts[2]) else None
+        if run is None or run["owner"] != who:
+            return self.error(404, "not found")
+        if method == "GET":
+            return self.answer(200, public(run))
+        return self.error(405, "runs cannot be deleted or changed")
 
     def list(self, kind, table, who, query):
         with self.store.lock:
@@ -204,6 +281,8 @@ class Handler(BaseHTTPRequestHandler):
                 return self.error(405, "reference data cannot be deleted")
             with self.store.lock:
                 table.pop(eid, None)
+                if kind == "tags":
+                    self.store.freed_tags.append((eid, time.monotonic()))
             if kind == "tags" and self.defect == "delete-answers-404":
                 return self.error(404, "not found")
             return self.answer(204)

@@ -183,3 +183,63 @@ TEST_CASE("cannot_delete: left behind by design, fewest creates, delete checks n
     only_error(shop("", "  jobs:\n    create: {path: /jobs}\n    cannot_delet: \"kept\"\n"), 18, 5,
                "unknown key 'cannot_delet' in resource", "did you mean 'cannot_delete'?");
 }
+
+TEST_CASE("cannot_delete holds for every pack: db-identifiers' own creates are left by design, fewest, and R5.2 too") {
+    const Profile p = loaded(
+        "name: ulids\n"
+        "base_url: http://127.0.0.1:9\n"
+        "principals: {a: {}, b: {}}\n"
+        "packs: [db-identifiers]\n"
+        "resources:\n"
+        "  jobs:\n"
+        "    create: {path: /jobs, body: {name: j}}\n"
+        "    read: {path: \"/jobs/{id}\"}\n"
+        "    action: {path: /job-confirmations, id_at: /job_id}\n"
+        "    id: {at: /id, kind: ulid}\n"
+        "    job: {at: /job_id, read: \"/runs/{id}\"}\n"
+        "    cannot_delete: \"jobs are kept for 30 days\"\n");
+    const Expansion e = expand(p, packs_dir);
+    REQUIRE(e.diagnostics.empty());
+    const std::string why = "the profile says 'jobs' cannot be deleted (jobs are kept for 30 days, shop.yaml:12:5)";
+    std::size_t creates = 0;
+    for (const auto& s : e.suites) {
+        auto look = [&](const suite::Step& st) {
+            if (!st.cleanup) return;
+            INFO(s.name << " > " << st.name);
+            CHECK(st.cleanup->by_design);
+            CHECK(st.cleanup->path.find("${") == std::string::npos);
+            if (st.is<suite::HttpRequest>() && st.as<suite::HttpRequest>().path == "${res.action}") {
+                CHECK(st.cleanup->impossible ==
+                      "the profile gives no delete for what the action of 'jobs' makes (/job-confirmations, "
+                      "shop.yaml:9:13)");
+            } else {
+                CHECK(st.cleanup->impossible == why);
+                creates += static_cast<std::size_t>(st.repeat);
+            }
+        };
+        for (const auto& st : s.setup) look(st);
+        for (const auto& c : s.cases)
+            for (const auto& st : c.steps) look(st);
+    }
+    CHECK(creates > 0);
+    // the 20 sequential creates of "ULID order" are two, and the case says why
+    const suite::Case& order = case_with_prefix(instance(e, "db-identifiers-order jobs"), "sequential creates");
+    REQUIRE(order.steps.size() == 1);
+    CHECK(order.steps[0].repeat == 2);
+    REQUIRE(order.collected.size() == 1);
+    CHECK(order.collected[0].min_count == 2);
+    CHECK(
+        order.description.find("2 creates instead of 20: the profile says 'jobs' cannot be deleted, shop.yaml:12:5") !=
+        std::string::npos);
+    // a resource with a delete keeps the profile's delete, not the pack's variable
+    const Profile q = loaded(
+        "name: ulids\nbase_url: http://127.0.0.1:9\nprincipals: {a: {}, b: {}}\n"
+        "packs: [db-identifiers]\nresources:\n  jobs:\n    create: {path: /jobs}\n"
+        "    delete: {path: \"/jobs/{id}\"}\n    id: {at: /id, kind: ulid}\n");
+    const Expansion f = expand(q, packs_dir);
+    REQUIRE(f.diagnostics.empty());
+    const suite::Suite& o = instance(f, "db-identifiers-order jobs");
+    REQUIRE(o.cases.at(0).steps.at(0).cleanup);
+    CHECK(o.cases[0].steps[0].cleanup->path == "/jobs/{id}");
+    CHECK(o.cases[0].steps[0].repeat == 20);
+}

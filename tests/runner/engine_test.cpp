@@ -685,3 +685,36 @@ TEST_CASE("engine: a case's name and classname do not depend on its outcome; the
     CHECK(failed.rules == passed.rules);
     CHECK(failed_rules(failed) == std::vector<std::string>{"DATA-ID-001"});
 }
+
+TEST_CASE("cleanup: tracks creations, not ids: a server reusing a deleted id for the next create gets both deleted") {
+    Script script;
+    // Both creates answer id 1: the first was deleted by its case before the second.
+    script.on("POST", "http://t/items", Reply::answer(201, R"({"id":"1"})"));
+    script.otherwise([](const Request& r) { return Reply::answer(r.method == "DELETE" ? 204 : 404); });
+    const auto s = load(head + R"(cases:
+  - name: made and deleted, then made again under the same id
+    steps:
+      - {http: {method: POST, path: /items}, cleanup: {path: "/items/{id}"}}
+      - {http: {method: DELETE, path: /items/1}}
+      - {http: {method: POST, path: /items}, cleanup: {path: "/items/{id}"}}
+)");
+    auto r = run({s}, script);
+    // The case's DELETE, then the cleanup's for the second creation.
+    CHECK(urls(script, "DELETE") == std::vector<std::string>{"http://t/items/1", "http://t/items/1"});
+    CHECK(r.rec.names() == std::vector<std::string>{"made and deleted, then made again under the same id"});
+}
+
+TEST_CASE("cleanup: one delete of a URL settles every earlier creation under it (a collision), once") {
+    Script script;
+    script.on("POST", "http://t/items", Reply::answer(201, R"({"id":"1"})"));
+    script.otherwise([](const Request& r) { return Reply::answer(r.method == "DELETE" ? 204 : 404); });
+    const auto s = load(head + R"(cases:
+  - name: two creates answered the same id
+    steps:
+      - {http: {method: POST, path: /items}, cleanup: {path: "/items/{id}"}}
+      - {http: {method: POST, path: /items}, cleanup: {path: "/items/{id}"}}
+)");
+    auto r = run({s}, script);
+    CHECK(urls(script, "DELETE") == std::vector<std::string>{"http://t/items/1"});
+    CHECK(r.rec.names() == std::vector<std::string>{"two creates answered the same id"});
+}
