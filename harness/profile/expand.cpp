@@ -592,6 +592,19 @@ private:
                 for (auto& ce : c.collected)
                     if (ce.min_count > fewest) ce.min_count = fewest;
             }
+            // A fresh entity per element (`fresh:` naming setup steps) would
+            // stay behind once per element: the elements share the suite's.
+            const auto before = c.fresh.size();
+            std::erase_if(c.fresh, [&](const std::string& n) {
+                return std::any_of(s_.setup.begin(), s_.setup.end(),
+                                   [&](const suite::Step& st) { return st.name == n; });
+            });
+            if (c.fresh.size() != before || c.fresh_all_setup) {
+                c.fresh_all_setup = false;
+                c.description += std::string(c.description.empty() ? "" : " ") +
+                                 "(one entity for every element instead of a fresh one each: the profile says '" +
+                                 r_.name + "' cannot be deleted, " + r_.cannot_delete_pos.str() + ")";
+            }
             if (!c.for_each || c.for_each->source != suite::ForEach::Source::count || c.for_each->count <= fewest)
                 continue;
             if (std::none_of(c.steps.begin(), c.steps.end(), creates)) continue;

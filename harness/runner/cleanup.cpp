@@ -298,8 +298,7 @@ awaitable<std::optional<CaseResult>> cleanup_created(SuiteRun& run, RateLimiter&
             ++unknown;
             ++done;
             r.detail += "may remain: what " + entity_label(c) + " created: not deleted, the interrupted run's cleanup "
-                        "deadline passed (" + req.method + " " + req.url + ")
-";
+                        "deadline passed (" + req.method + " " + req.url + ")\n";
             continue;
         }
         if (limiter.active()) co_await limiter.acquire();

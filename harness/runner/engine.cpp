@@ -26,6 +26,8 @@
 
 #include <algorithm>
 #include <csignal>
+#include <cctype>
+#include <cstdint>
 
 namespace idconform::runner {
 
@@ -77,6 +79,47 @@ bool any_failure(const std::vector<CheckResult>& checks) { return first_failure(
 // shape_findings.hpp.)
 bool unmet_precondition(const suite::Expect& e) { return !e.precondition.empty(); }
 
+// "step 2, the live entity is still there": where in its case a step ran
+// (1-based, as its report lists the steps) and what it was for (its name).
+std::string step_label(std::size_t index, const std::string& name) {
+    return "step " + std::to_string(index + 1) + (name.empty() ? "" : ", " + name);
+}
+
+// What a later case finds gone is keyed by the suite, the URL up to its
+// last segment (the collection) and that segment folded: lower-case letters
+// and digits only, so that the canonical id of an entity a non-canonical
+// spelling (case, braces, hyphens, a urn: prefix) deleted is found in it.
+struct GoneKey {
+    std::string collection;
+    std::string folded;
+};
+GoneKey gone_key(const SuiteRun& run, const Request& req) {
+    const std::string url = req.url.substr(0, req.url.find('?'));
+    const auto slash = url.rfind('/');
+    GoneKey k;
+    k.collection = std::to_string(reinterpret_cast<std::uintptr_t>(run.suite)) + "\n" + url.substr(0, slash);
+    for (std::size_t i = slash == std::string::npos ? 0 : slash + 1; i < url.size(); ++i) {
+        // the segment as sent: percent-encoded bytes count as what they encode
+        if (url[i] == '%' && i + 2 < url.size()) {
+            i += 2;
+            continue;
+        }
+        const unsigned char ch = static_cast<unsigned char>(url[i]);
+        if (std::isalnum(ch)) k.folded += static_cast<char>(std::tolower(ch));
+    }
+    return k;
+}
+
+bool answered(const StepRecord& st, int lo, int hi) {
+    const auto& x = st.exchange;
+    return !x.error && x.response && x.response->status >= lo && x.response->status <= hi;
+}
+
+bool changes_entity(const StepRecord& st) {
+    const std::string& m = st.exchange.request.method;
+    return (m == "DELETE" || m == "PUT" || m == "PATCH") && answered(st, 200, 299);
+}
+
 }  // namespace
 
 namespace {
@@ -84,6 +127,96 @@ namespace {
 const char* signal_name(int signo) { return signo == SIGTERM ? "SIGTERM" : signo == SIGINT ? "SIGINT" : "a signal"; }
 
 }  // namespace
+
+void Engine::note_gone(const SuiteRun& run, const CaseResult& r) {
+    std::string finding;
+    for (std::size_t i = 0; i < r.steps.size(); ++i) {
+        const StepRecord& st = r.steps[i];
+        const Request& req = st.exchange.request;
+        const bool change = changes_entity(st);
+        if (change && finding.empty())
+            finding = "case '" + r.name + "', " + step_label(i, st.name) + ": " + req.method + " " + req.url +
+                      " was answered " + std::to_string(st.exchange.response->status);
+        if (finding.empty()) continue;
+        if (change || answered(st, 404, 404) || answered(st, 410, 410)) {
+            GoneKey k = gone_key(run, req);
+            gone_.push_back({std::move(k.collection), std::move(k.folded), finding});
+        }
+    }
+}
+
+std::string Engine::gone_by(const SuiteRun& run, const StepRecord& st) const {
+    if (!answered(st, 404, 404) && !answered(st, 410, 410)) return "";
+    const GoneKey k = gone_key(run, st.exchange.request);
+    constexpr std::size_t shortest = 8;  // a folded id shorter than this matches too much by chance
+    if (k.folded.size() < shortest) return "";
+    for (const auto& g : gone_)
+        if (g.collection == k.collection && g.folded.find(k.folded) != std::string::npos) return g.finding;
+    return "";
+}
+
+awaitable<bool> Engine::make_fresh(SuiteRun& run, const Expanded& e, Scope& scope, const std::string& rule,
+                                   CaseResult& r) {
+    const suite::Case& c = *e.c;
+    const suite::Suite& s = *run.suite;
+    auto named = [&](const std::string& n) { return std::find(c.fresh.begin(), c.fresh.end(), n) != c.fresh.end(); };
+    for (const auto& v : s.vars) {
+        if (!named(v.name)) continue;
+        if (v.deferred) {
+            scope.set_deferred(v.name, v.value);
+            continue;
+        }
+        auto val = interpolate_json(v.value, scope);
+        if (!val) {
+            r.outcome = Outcome::error;
+            r.message = "fresh: " + v.pos.str() + ": variable '" + v.name + "': " + val.error();
+            ++report_.suite_errors;
+            co_return false;
+        }
+        scope.set(v.name, std::move(*val), v.secret);
+    }
+    for (const auto& st : s.setup) {
+        if (!c.fresh_all_setup && (st.name.empty() || !named(st.name))) continue;
+        StepOutcome so = co_await run_step(run, st, scope, rule);
+        so.record.name = "fresh: " + so.record.name;
+        r.steps.push_back(std::move(so.record));
+        const StepRecord& rec = r.steps.back();
+        const std::string where = step_label(r.steps.size() - 1, rec.name);
+        if (!so.suite_error.empty()) {
+            r.outcome = Outcome::error;
+            r.message = where + ": " + so.suite_error;
+            ++report_.suite_errors;
+        } else if (so.transport_error) {
+            r.outcome = Outcome::error;
+            r.message = where + ": " + describe_transport_error(rec.exchange);
+            ++report_.transport_errors;
+        } else if (so.failed) {
+            // The case's precondition: without its own entity it can say nothing.
+            r.outcome = Outcome::skipped;
+            r.message = "not checked: the fresh state this case needs could not be made (" + where + ": " +
+                        failure_message(*first_failure(rec.checks)) + ")";
+        } else {
+            continue;
+        }
+        co_return false;
+    }
+    if (c.for_each && c.for_each->source == suite::ForEach::Source::mutations) {
+        std::string name;
+        for (const auto& [k, v] : e.bindings)
+            if (k == c.for_each->as + ".name" && v.is_string()) name = std::string(v.as_string());
+        if (!name.empty()) {
+            bool not_applicable = false;
+            std::string why = rebind_mutation(*c.for_each, name, scope, &not_applicable);
+            if (!why.empty()) {
+                r.outcome = not_applicable ? Outcome::skipped : Outcome::error;
+                r.message = why;
+                if (!not_applicable) ++report_.suite_errors;
+                co_return false;
+            }
+        }
+    }
+    co_return true;
+}
 
 awaitable<void> Engine::run_all(const std::vector<suite::Suite>& suites) {
     const auto t0 = std::chrono::steady_clock::now();
@@ -328,7 +461,9 @@ awaitable<CaseResult> Engine::run_case(SuiteRun& run, const Expanded& e) {
         pending.clear();
     };
     bool stopped = false;
+    if (!c.fresh.empty() || c.fresh_all_setup) stopped = !co_await make_fresh(run, e, scope, rule, r);
     for (const auto& st : c.steps) {
+        if (stopped) break;
         for (int rep = 0; rep < st.repeat && !stopped; ++rep) {
             if (interrupted_) {
                 // Half a case is no verdict: it stops here and says so.
@@ -345,6 +480,9 @@ awaitable<CaseResult> Engine::run_case(SuiteRun& run, const Expanded& e) {
             if (so.evidence_pending) pending.emplace_back(r.steps.size() - 1, steps::wire(st));
             if (!so.suite_error.empty() || so.transport_error || so.failed) add_pending_evidence();
             const StepRecord& rec = r.steps.back();
+            const std::string where = step_label(r.steps.size() - 1, rec.name);
+            std::string gone;
+            if (so.failed && so.suite_error.empty() && !so.transport_error) gone = gone_by(run, rec);
             if (!so.suite_error.empty()) {
                 r.outcome = Outcome::error;
                 r.message = so.suite_error;
@@ -356,11 +494,17 @@ awaitable<CaseResult> Engine::run_case(SuiteRun& run, const Expanded& e) {
             } else if (so.failed && unmet_precondition(st.expect)) {
                 // What the case needs did not hold: it cannot say anything.
                 r.outcome = Outcome::skipped;
-                r.message = "not checked: the precondition '" + st.expect.precondition + "' did not hold (" +
-                            failure_message(*first_failure(rec.checks)) + ")";
+                r.message = "not checked: the precondition '" + st.expect.precondition + "' did not hold (" + where +
+                            ": " + failure_message(*first_failure(rec.checks)) + ")";
+            } else if (so.failed && !gone.empty()) {
+                // An earlier finding deleted or re-keyed what this step
+                // addresses: that finding is the failure, not this case.
+                r.outcome = Outcome::skipped;
+                r.message = "not checked: what this case needs is gone after an earlier finding (" + gone + "); " +
+                            where + ": " + failure_message(*first_failure(rec.checks));
             } else if (so.failed) {
                 r.outcome = Outcome::failed;
-                r.message = failure_message(*first_failure(rec.checks));
+                r.message = where + ": " + failure_message(*first_failure(rec.checks));
             }
             if (r.outcome != Outcome::passed) stopped = true;
         }
@@ -372,6 +516,7 @@ awaitable<CaseResult> Engine::run_case(SuiteRun& run, const Expanded& e) {
             r.steps.back().reproduce = replay_steps(r.steps, r.steps.size() - 1);
         }
     }
+    if (r.outcome == Outcome::failed) note_gone(run, r);
     if (r.outcome == Outcome::passed) {
         // Before compact_passed cuts long texts (a secret cut in half would
         // no longer be found), and only what it keeps.

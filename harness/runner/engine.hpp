@@ -53,6 +53,20 @@ private:
     boost::asio::awaitable<std::optional<CaseResult>> run_phase(SuiteRun& run, const std::vector<suite::Step>& steps,
                                                                 const char* phase);
     boost::asio::awaitable<CaseResult> run_case(SuiteRun& run, const Expanded& e);
+    // A case's `fresh:` (suite/model.hpp): its variables evaluated again and
+    // its setup steps run again into the case's scope, their steps recorded
+    // in `r`, the element's mutation made again from the new id. False when
+    // that state could not be made: `r` is then skipped (or an error) saying why.
+    boost::asio::awaitable<bool> make_fresh(SuiteRun& run, const Expanded& e, Scope& scope, const std::string& rule,
+                                            CaseResult& r);
+    // A failed case that had a DELETE, PUT or PATCH accepted: what it left
+    // deleted or changed (that request's URL, and every URL answered 404 or
+    // 410 after it) is noted in `gone_`, so that a later case answered 404 or
+    // 410 at one of them (or at the canonical spelling of an id a
+    // non-canonical one deleted) is skipped naming this finding, not failed.
+    void note_gone(const SuiteRun& run, const CaseResult& r);
+    // The earlier finding that removed what this failing step addressed, or "".
+    [[nodiscard]] std::string gone_by(const SuiteRun& run, const StepRecord& st) const;
     // With defer_evidence the redaction and the reproduce line are left to
     // the caller (out.evidence_pending): run_case builds them only for cases
     // that do not pass, whose reports show them.
@@ -82,6 +96,12 @@ private:
     std::size_t not_run_ = 0, suites_not_started_ = 0;  // what the interrupt left out
     SuiteRun* current_ = nullptr;                    // the suite in flight (for left_on_target)
     int failures_ = 0;
+    struct Gone {
+        std::string collection;  // the suite and the URL up to the entity's segment
+        std::string folded;      // that segment's letters and digits, lower-case
+        std::string finding;     // the earlier failed case and its step
+    };
+    std::vector<Gone> gone_;  // what failed cases deleted or changed (note_gone)
 };
 
 }  // namespace idconform::runner

@@ -166,6 +166,34 @@ void expand(const RunOptions& opts, const suite::Suite& s, const suite::Case& c,
         skip_unsendable(*check, c, scope, out, first);
 }
 
+std::string rebind_mutation(const suite::ForEach& f, const std::string& name, Scope& scope, bool* not_applicable) {
+    *not_applicable = false;
+    if (f.source != suite::ForEach::Source::mutations) return "";
+    auto idtext = interpolate(f.set, scope);
+    if (!idtext) return f.pos.str() + ": " + idtext.error();
+    ids::IdKind kind = ids::kind_of_text(*idtext);
+    if (!f.kind.empty()) {
+        auto k = interpolate(f.kind, scope);
+        const auto parsed = k ? ids::parse_kind(*k) : std::nullopt;
+        if (!parsed) return f.pos.str() + ": for_each kind " + (k ? "'" + *k + "' is not an id kind" : k.error());
+        kind = *parsed;
+    }
+    const ids::ViewableFormat viewable{f.viewable_prefix, f.viewable_length};
+    for (const auto& m : ids::mutations_of_kind(kind, *idtext, viewable)) {
+        if (m.name != name) continue;
+        if (!m.not_applicable.empty()) {
+            *not_applicable = true;
+            return m.not_applicable;
+        }
+        scope.set(f.as, json::value(m.text));
+        scope.set(f.as + ".value", json::value(m.text));
+        scope.set(f.as + ".breaks", json::value(m.breaks));
+        scope.set(f.as + ".source", json::value(*idtext));
+        return "";
+    }
+    return f.pos.str() + ": the fresh id '" + *idtext + "' has no mutation '" + name + "'";
+}
+
 // The case `e` stands for, with its name, bindings and properties: `e`
 // itself, or (a vector element kept as a pointer) `scratch` filled in.
 const Expanded& element(const Expanded& e, Expanded& scratch) {

@@ -40,6 +40,14 @@ void expand(const RunOptions& opts, const suite::Suite& s, const suite::Case& c,
 // itself, or (a vector element kept as a pointer) `scratch` filled in.
 [[nodiscard]] const Expanded& element(const Expanded& e, Expanded& scratch);
 
+// A case's element whose id the case made anew (`fresh:`): the mutation
+// named `name` of a for_each over mutations, made again from the id `f.set`
+// now names in `scope` and bound there in place of the suite's one. Returns
+// "" when bound (or nothing to rebind); else why not, `*not_applicable` set
+// when the new id does not admit the mutation (the element is then skipped).
+[[nodiscard]] std::string rebind_mutation(const suite::ForEach& f, const std::string& name, Scope& scope,
+                                          bool* not_applicable);
+
 // The number of testcases of a run when it is known before the run, else 0
 // (for_each over the mutations of a captured id, filters and tags).
 [[nodiscard]] std::size_t known_case_count(const std::vector<suite::Suite>& suites, const RunOptions& options);

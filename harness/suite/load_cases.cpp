@@ -20,7 +20,7 @@ namespace fs = std::filesystem;
 namespace {
 
 const std::vector<std::string> case_keys = {"name", "description", "rule", "tags", "skip", "for_each", "steps", "requires",
-                                            "collected"};
+                                            "collected", "fresh"};
 const std::vector<std::string> collected_keys = {"distinct", "same", "time_ordered", "random", "min_count"};
 const std::vector<std::string> random_keys = {"prefix"};
 const std::vector<std::string> for_each_keys = {"vectors", "mutations", "kind", "count", "as", "only", "except"};
@@ -31,6 +31,7 @@ void Loader::cases(Reader& r, const Entry& e, Suite& s) {
     auto items = r.sequence(e.val(), "cases", "\n  cases:\n    - name: first case\n      steps: [...]");
     if (!items) return;
     std::map<std::string, SourcePos> names;
+    suite_ = &s;
     for (const auto& item : *items) {
         auto c = parse_case(r, item);
         if (!c) continue;
@@ -76,6 +77,7 @@ std::optional<Case> Loader::parse_case(Reader& r, const Val& v) {
     if (const auto* x = m->find("for_each")) c.for_each = for_each(r, x->val());
     if (const auto* x = m->find("requires"))
         if (auto s = r.strings(x->val(), "requires", "requires: [res.put]")) c.needs = *s;
+    if (const auto* x = m->find("fresh")) fresh(r, x->val(), c);
     collected_marks_.clear();
     if (const auto* x = m->find("collected")) collected(r, x->val(), c);
     if (const auto* x = m->find("steps")) {
@@ -101,6 +103,55 @@ std::optional<Case> Loader::parse_case(Reader& r, const Val& v) {
     }
     if (diags.size() != before) return std::nullopt;
     return c;
+}
+
+// `fresh: setup` (every setup step) or `fresh: [NAME, ...]`, each NAME a
+// suite variable or the name of a setup step, each named once.
+void Loader::fresh(Reader& r, const Val& v, Case& c) {
+    const char* const example = "fresh: setup, or fresh: [create the live entity]";
+    std::vector<std::string> setup_names, known;
+    if (suite_) {
+        for (const auto& st : suite_->setup)
+            if (!st.name.empty()) setup_names.push_back(st.name);
+        known = setup_names;
+        for (const auto& var : suite_->vars) known.push_back(var.name);
+    }
+    if (v.node.IsScalar()) {
+        auto s = r.string(v, "fresh", example);
+        if (!s) return;
+        if (*s != "setup") {
+            r.error(v, "fresh takes 'setup' or a list of names, not '" + *s + "'",
+                    "write fresh: setup to run every setup step again for each element, or list the setup steps and "
+                    "variables to make anew, e.g. fresh: [" +
+                        (setup_names.empty() ? std::string("NAME") : setup_names.front()) + "]");
+            return;
+        }
+        if (!suite_ || suite_->setup.empty()) {
+            r.error(v, "fresh: setup, but the suite has no setup steps",
+                    "add the steps that make the state each element needs under setup:, or drop fresh:");
+            return;
+        }
+        c.fresh = setup_names;
+        c.fresh_all_setup = true;
+        return;
+    }
+    auto items = r.sequence(v, "fresh", example);
+    if (!items) return;
+    if (items->empty()) r.error(v, "fresh lists nothing", "name what each element makes anew, or drop fresh:");
+    for (const auto& item : *items) {
+        auto s = r.string(item, "fresh", example);
+        if (!s) continue;
+        if (std::find(known.begin(), known.end(), *s) == known.end()) {
+            r.error(item, "fresh names '" + *s + "', which is neither a setup step nor a suite variable",
+                    detail::suggest(*s, known, "setup steps and variables"));
+            continue;
+        }
+        if (std::find(c.fresh.begin(), c.fresh.end(), *s) != c.fresh.end()) {
+            r.error(item, "fresh names '" + *s + "' twice", "name each setup step or variable once");
+            continue;
+        }
+        c.fresh.push_back(*s);
+    }
 }
 
 // `collected: {LIST: {distinct: true, ...}}`; every LIST must be

@@ -195,6 +195,11 @@ private:
 
     std::optional<ForEach> for_each(Reader& r, const Val& v);
 
+    // `fresh: setup` or `fresh: [NAME, ...]`: suite variables and setup steps
+    // of `suite_` (read before the cases) made anew for each run of the case.
+    void fresh(Reader& r, const Val& v, Case& c);
+    const Suite* suite_ = nullptr;  // the suite whose cases are being read
+
     // ---------------------------------------------------- cross references
 
     void check_references(const Suite& s);

@@ -365,6 +365,14 @@ struct Case : Positioned {
     std::string skip;  // non-empty: skipped with this reason
     std::vector<std::string> needs;    // variables that must be defined (not null), else skipped
     std::vector<CollectedExpect> collected;  // checks over collected ids, after the steps
+    // `fresh:` what each run of the case (each for_each element) makes anew in
+    // its own scope before its steps: suite variables by name, evaluated again
+    // (a `${gen:...}` gives a new value), and setup steps by name, run again
+    // (their captures rebind the live ids, their creates are cleaned up like
+    // any other). An element that deleted or changed the entity then leaves
+    // the next one a known state. `fresh: setup` names every setup step.
+    std::vector<std::string> fresh;
+    bool fresh_all_setup = false;  // `fresh: setup`: every setup step, named or not
 };
 
 // --------------------------------------------------------------- vectors

@@ -592,7 +592,7 @@ cases:
     auto r = run({s}, script);
     const CaseResult& v = r.rec.named("vacuous");
     CHECK(v.outcome == Outcome::skipped);
-    CHECK(v.message.rfind("not checked: the precondition 'the owner's list shows the entity' did not hold (body contains", 0) == 0);
+    CHECK(v.message.rfind("not checked: the precondition 'the owner's list shows the entity' did not hold (step 1, GET /owner: body contains", 0) == 0);
     CHECK(script.count("GET", "http://t/other") == 0);  // the rest of the case would prove nothing
     // The upper-case id is a finding about GET /upper, filed on its own.
     CHECK(r.rec.named("scan finding").outcome == Outcome::skipped);
