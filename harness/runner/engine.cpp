@@ -303,7 +303,15 @@ void Engine::judge_answer(SuiteRun& run, const suite::Step& st, const Request& r
         if (!scan.findings.empty()) {
             // Filed under the endpoint, not under this step: the case goes on
             // to be judged on its own expectations.
-            for (auto& c : scan.findings) c.pos = st.pos;
+            // What a finding quotes is masked like the rest of the evidence
+            // (a UUID-shaped API key echoed upper-case is a finding too).
+            redact::Secrets secrets(scope.secrets());
+            secrets.add_credentials_of(x);
+            for (auto& c : scan.findings) {
+                c.pos = st.pos;
+                secrets.mask(c.actual);
+                secrets.mask(c.expected);
+            }
             shape_.add(site, steps::to_string(steps::wire(st)), std::move(scan), [&] {
                 StepRecord rec;
                 rec.name = run.suite->name + " \xE2\x80\xBA " + out.record.name;

@@ -718,3 +718,23 @@ TEST_CASE("cleanup: one delete of a URL settles every earlier creation under it 
     CHECK(urls(script, "DELETE") == std::vector<std::string>{"http://t/items/1"});
     CHECK(r.rec.names() == std::vector<std::string>{"two creates answered the same id"});
 }
+
+TEST_CASE("engine: a shape-scan finding never quotes a secret (a UUID-shaped key the target echoes upper-case)") {
+    const std::string key = "3FA85F64-5717-4562-B3FC-2C963F66AFA6";
+    Script script;
+    script.otherwise([&](const Request&) { return Reply::answer(200, R"({"api_key_id":")" + key + R"("})"); });
+    const auto s = load(R"(name: s
+target: {base_url: "http://t"}
+scan: true
+vars:
+  key: {value: ")" + key + R"(", secret: true}
+cases:
+  - name: c
+    steps: [{http: {path: /a, headers: {X-Key: "${key}"}}, expect: {status: 200}}]
+)");
+    auto r = run({s}, script);
+    const CaseResult& f = r.rec.named("DATA-ID-002 /api_key_id in GET /a");
+    CHECK(f.message.find(key) == std::string::npos);
+    for (const auto& st : f.steps)
+        for (const auto& chk : st.checks) CHECK(chk.actual.find(key) == std::string::npos);
+}
