@@ -158,7 +158,8 @@ TEST_CASE("the fresh client-chosen id is of the declared kind") {
     SUBCASE("existing with a pattern: a text of the pattern") {
         const auto e = expanded("    id: {at: /id, kind: existing, pattern: \"^[0-9a-f]{4}$\"}\n");
         const suite::Suite& s = instance(e, "data-id-006 products");
-        const json::value* fresh = scope_of(s, {}).find("fresh");
+        const runner::Scope scope = scope_of(s, {});  // kept: find() points into it
+        const json::value* fresh = scope.find("fresh");
         REQUIRE(fresh);
         REQUIRE(fresh->is_string());
         const std::string text(fresh->as_string());
@@ -168,7 +169,9 @@ TEST_CASE("the fresh client-chosen id is of the declared kind") {
     SUBCASE("existing without a pattern: the client-id checks are not applicable, naming the key to add") {
         const auto e = expanded("    id: {at: /id, kind: existing}\n");
         const suite::Suite& s = instance(e, "data-id-006 products");
-        CHECK(scope_of(s, {}).find("fresh")->is_null());  // no suite error at its start
+        const runner::Scope scope = scope_of(s, {});
+        REQUIRE(scope.find("fresh"));
+        CHECK(scope.find("fresh")->is_null());  // no suite error at its start
         for (const auto& c : s.cases) {
             const bool needs_fresh = std::find(c.needs.begin(), c.needs.end(), "res.fresh_id") != c.needs.end();
             if (!needs_fresh) continue;
