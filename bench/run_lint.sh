@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Time and peak memory of `idconform lint` on the third-party documents of
-# ../shared/openapi/ (best of 5 wall-clock runs each; max RSS from GNU time).
+# tests/schema/documents/ (best of 5 wall-clock runs each; max RSS from GNU time).
 # Usage: bench/run_lint.sh [path/to/idconform]
 set -euo pipefail
 bin=$(readlink -f "${1:-build/harness/cli/idconform}")
-shared=$(cd "$(dirname "$0")/../../shared/openapi" && pwd)
+shared=$(cd "$(dirname "$0")/../tests/schema/documents" && pwd)
 cd "$shared"
 for doc in hatchet/api-contracts/openapi/openapi.yaml outline/spec3.yml qdrant/openapi.json ory-kratos/api.json harbor/swagger.yaml; do
   best=

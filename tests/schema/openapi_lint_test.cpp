@@ -1,6 +1,6 @@
 // The OpenAPI lint: the example server's document is clean; each broken copy
 // of it (one per finding kind) fails with that kind on the broken line; the
-// third-party documents of ../shared/openapi/ give the findings checked by
+// third-party documents of tests/schema/documents/ give the findings checked by
 // hand and pinned here.
 #include "schema/lint.hpp"
 #include "schema/lint_output.hpp"
@@ -21,7 +21,7 @@ namespace {
 
 const std::string src = IDCONFORM_SOURCE_DIR;
 const std::string example = src + "/examples/openapi/products.openapi.yaml";
-const std::string shared = src + "/../shared/openapi/";
+const std::string shared = src + "/tests/schema/documents/";
 
 std::string slurp(const std::string& p) {
     std::ifstream in(p, std::ios::binary);
@@ -50,8 +50,8 @@ bool has_line(const LintResult& r, const std::string& line) {
 
 LintResult lint_shared(const std::string& rel) {
     const std::string p = shared + rel;
-    REQUIRE_MESSAGE(std::filesystem::exists(p), "the third-party documents are expected in ../shared/openapi/ beside the checkout: " << p);
-    // positions are printed as given: lint relative to ../shared/openapi like a user in that folder
+    REQUIRE_MESSAGE(std::filesystem::exists(p), "the third-party documents are expected in tests/schema/documents/: " << p);
+    // positions are printed as given: lint relative to tests/schema/documents like a user in that folder
     const auto cwd = std::filesystem::current_path();
     std::filesystem::current_path(shared);
     LintResult r = lint_path(rel);

@@ -47,7 +47,7 @@ TEST_CASE("the example document's draft: resources, ids, references and guesses 
 }
 
 TEST_CASE("every third-party document gives a draft that loads without edits") {
-    const std::string shared = src + "/../shared/openapi/";
+    const std::string shared = src + "/tests/schema/documents/";
     for (const char* rel : {"ory-kratos/api.json", "outline/spec3.yml", "hatchet/api-contracts/openapi/openapi.yaml",
                             "harbor/swagger.yaml", "svix/openapi.json", "qdrant/openapi.json", "supabase-auth/openapi.yaml"}) {
         CAPTURE(rel);
