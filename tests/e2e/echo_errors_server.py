@@ -35,6 +35,7 @@ import time
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import unquote, urlsplit
+from fixture_ids import uuid7  # this folder is on sys.path when run as a script
 
 DEFECTS = ["lenient-read", "suggests-entity"]
 CANON = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[89ab][0-9a-f]{3}-[0-9a-f]{12}")
@@ -44,12 +45,6 @@ ROWS = {r: {} for r in RESOURCES}  # resource -> id -> {"row": ..., "owner": ...
 DEFECT = ""
 
 
-def uuid7():
-    ms = int(time.time() * 1000)
-    b = bytearray(ms.to_bytes(6, "big") + secrets.token_bytes(10))
-    b[6] = (b[6] & 0x0F) | 0x70
-    b[8] = (b[8] & 0x3F) | 0x80
-    return str(uuid.UUID(bytes=bytes(b)))
 
 
 def normalised(text):

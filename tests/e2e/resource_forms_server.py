@@ -38,6 +38,7 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, unquote, urlsplit
+from fixture_ids import uuid7  # this folder is on sys.path when run as a script
 
 V7 = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$")
 DEFECTS = ["shared-writable", "post-id-overwrites", "me-changes", "delete-answers-404", "reuses-ids"]
@@ -45,14 +46,6 @@ ULID = re.compile(r"^[0-9a-hjkmnp-tv-z]{26}$")
 CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz"
 
 
-def uuid7():
-    ms = time.time_ns() // 1_000_000
-    rnd = int.from_bytes(os.urandom(10), "big")
-    rand_a = rnd >> 68 & 0xFFF
-    rand_b = rnd & ((1 << 62) - 1)
-    n = ms << 80 | 0x7 << 76 | rand_a << 64 | 0b10 << 62 | rand_b
-    h = "%032x" % n
-    return "%s-%s-%s-%s-%s" % (h[:8], h[8:12], h[12:16], h[16:20], h[20:])
 
 
 def ulid():

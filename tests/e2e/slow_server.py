@@ -13,17 +13,12 @@ import threading
 import time
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from fixture_ids import uuid7  # this folder is on sys.path when run as a script
 
 LOCK = threading.Lock()
 ITEMS = {}
 
 
-def uuid7():
-    ms = int(time.time() * 1000)
-    b = bytearray(ms.to_bytes(6, "big") + secrets.token_bytes(10))
-    b[6] = (b[6] & 0x0F) | 0x70
-    b[8] = (b[8] & 0x3F) | 0x80
-    return str(uuid.UUID(bytes=bytes(b)))
 
 
 class Handler(BaseHTTPRequestHandler):
