@@ -80,7 +80,8 @@ std::vector<Header> headers_of(const json::object& o) {
 
 TransportErrorKind error_kind_of(const std::string& s) {
     for (const auto k : {TransportErrorKind::resolve, TransportErrorKind::connect, TransportErrorKind::tls,
-                         TransportErrorKind::timeout, TransportErrorKind::protocol, TransportErrorKind::body_too_large})
+                         TransportErrorKind::timeout, TransportErrorKind::protocol, TransportErrorKind::body_too_large,
+                         TransportErrorKind::unauthenticated})
         if (s == to_string(k)) return k;
     return TransportErrorKind::other;
 }
@@ -194,6 +195,9 @@ void read_run(const json::object& run, ReportHead& h) {
         h.info.total_units = static_cast<std::size_t>(u_of(*q, "total_units"));
         for (const auto& u : a_of(*q, "units"))
             if (u.is_int64() || u.is_uint64()) h.info.units.push_back(static_cast<std::size_t>(u.to_number<std::uint64_t>()));
+        for (const auto& u : a_of(*q, "every_shard"))
+            if (u.is_int64() || u.is_uint64())
+                h.info.every_shard.push_back(static_cast<std::size_t>(u.to_number<std::uint64_t>()));
     }
     h.started = s_of(run, "started");
     h.finished = s_of(run, "finished");

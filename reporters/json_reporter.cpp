@@ -333,10 +333,16 @@ json::value run_json(const RunInfo& info) {
     if (info.shard_count > 0) {
         json::array units;
         for (std::size_t u : info.units) units.push_back(u);
-        run["shard"] = json::object{{"index", info.shard_index},
-                                    {"count", info.shard_count},
-                                    {"units", std::move(units)},
-                                    {"total_units", info.total_units}};
+        json::object shard{{"index", info.shard_index},
+                           {"count", info.shard_count},
+                           {"units", std::move(units)},
+                           {"total_units", info.total_units}};
+        if (!info.every_shard.empty()) {
+            json::array every;
+            for (std::size_t u : info.every_shard) every.push_back(u);
+            shard["every_shard"] = std::move(every);
+        }
+        run["shard"] = std::move(shard);
     }
     return run;
 }

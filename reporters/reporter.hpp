@@ -27,6 +27,7 @@ struct RunInfo {
     std::string plan{};
     std::size_t shard_index = 0, shard_count = 0;  // 1-based K of N; 0 when not sharded
     std::vector<std::size_t> units{};
+    std::vector<std::size_t> every_shard{};        // of `units`, those every shard runs (the preflight)
     std::size_t total_units = 0;                   // suites of the whole (unsharded) run
     // What an auditor needs to know about the run, in display order: target
     // and base URL, profile file and its SHA-256, options that change

@@ -59,6 +59,7 @@ std::string expected(const suite::Case& c) {
             for (int x : e.status->exact) codes.push_back(std::to_string(x));
             for (int x : e.status->classes) codes.push_back(std::to_string(x) + "xx");
             for (int x : e.status->grpc_codes) codes.push_back(std::string(grpc_status::name(x)));
+            if (e.status->refused) codes.push_back("refused (the profile's refused:, 403/404 by default)");
             out.push_back(std::string(e.status->negate ? "status not " : "status ") + join(codes, "/"));
         }
         for (const auto& id : e.ids) {

@@ -116,6 +116,17 @@ Runner add_merge(CLI::App& app) {
             }
             for (std::size_t i = 0; i < r.info.units.size(); ++i) {
                 const std::size_t u = r.info.units[i];
+                // A unit every shard runs (the preflight) is kept once: the
+                // first shard's result, or the first that did not pass.
+                const bool every = std::find(r.info.every_shard.begin(), r.info.every_shard.end(), u) !=
+                                   r.info.every_shard.end();
+                if (every && u < total_units && by_unit[u]) {
+                    const auto clean = [](const SuiteResult& s) {
+                        return s.count(Outcome::failed) + s.count(Outcome::error) == 0;
+                    };
+                    if (clean(*by_unit[u]) && !clean(r.summary.suites[i])) by_unit[u] = &r.summary.suites[i];
+                    continue;
+                }
                 if (u >= total_units || by_unit[u]) {
                     std::cerr << "idconform merge: " << r.path << ": suite number " << u
                               << " is out of range or in two shards; the reports are damaged\n";

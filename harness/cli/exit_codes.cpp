@@ -8,7 +8,8 @@ const std::vector<ExitMeaning>& exit_codes() {
         {exit_ok, "every case passed (inspect: every id valid)"},
         {exit_broken, "a contract was broken: at least one failure (inspect: an id is not valid)"},
         {exit_usage, "usage error, a suite or profile that does not load, or reports that do not merge"},
-        {exit_transport, "target unreachable or transport errors (timeouts, TLS, refused), and nothing broken"},
+        {exit_transport, "target unreachable, transport errors (timeouts, TLS, refused) or a principal the target does not "
+                         "let in (401) or allow to create (403): errors of the run, and nothing broken"},
         {exit_internal, "internal error"},
         {exit_sigint, "run interrupted by SIGINT: no new case started, what it created deleted, reports written and "
                       "marked interrupted (a second signal exits at once, 128 + the signal, without reports)"},

@@ -36,6 +36,7 @@ bool plan_run(std::vector<suite::Suite>& suites, const std::string& shard_text, 
     std::vector<suite::Suite> mine;
     mine.reserve(extras.units.size());
     for (std::size_t u : extras.units) {
+        if (suites[u].preflight) extras.every_shard.push_back(u);
         cases += shard::estimated_cases(suites[u]);
         mine.push_back(std::move(suites[u]));
     }
@@ -52,6 +53,7 @@ void PlanReporter::run_started(const reporters::RunInfo& info) {
     merged.shard_index = extras_.shard_index;
     merged.shard_count = extras_.shard_count;
     merged.units = extras_.units;
+    merged.every_shard = extras_.every_shard;
     merged.total_units = extras_.total_units;
     inner_.run_started(merged);
 }

@@ -23,6 +23,7 @@ const char* to_string(TransportErrorKind k) noexcept {
         case TransportErrorKind::timeout: return "timeout";
         case TransportErrorKind::protocol: return "protocol";
         case TransportErrorKind::body_too_large: return "body_too_large";
+        case TransportErrorKind::unauthenticated: return "unauthenticated";
         case TransportErrorKind::other: return "other";
     }
     return "other";

@@ -57,7 +57,9 @@ struct Response {
     [[nodiscard]] const std::string* header(std::string_view name) const;  // case-insensitive
 };
 
-enum class TransportErrorKind { resolve, connect, tls, timeout, protocol, body_too_large, other };
+// unauthenticated: the target answered 401 to a principal that should be let
+// in, where the check does not expect a 401 (runner/auth.hpp): not a contract result.
+enum class TransportErrorKind { resolve, connect, tls, timeout, protocol, body_too_large, unauthenticated, other };
 [[nodiscard]] const char* to_string(TransportErrorKind k) noexcept;
 
 struct TransportError {

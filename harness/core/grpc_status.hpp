@@ -11,7 +11,8 @@
 
 namespace idconform::grpc_status {
 
-inline constexpr int max_code = 16;  // UNAUTHENTICATED
+inline constexpr int unauthenticated = 16;  // UNAUTHENTICATED
+inline constexpr int max_code = unauthenticated;
 
 // "NOT_FOUND" for 5; "" for a number outside 0..16.
 [[nodiscard]] std::string_view name(int code) noexcept;

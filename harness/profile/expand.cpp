@@ -55,11 +55,10 @@ public:
         static_cast<suite::TargetTimeouts&>(s_.target) = p_;
         s_.principals.clear();
         const char* roles[] = {"owner", "other"};
-        for (std::size_t i = 0; i < p_.principals.size() && i < 2; ++i) {
-            suite::Principal pr = p_.principals[i];
-            pr.name = roles[i];
-            s_.principals[roles[i]] = std::move(pr);
-        }
+        // Keyed by role; each keeps the name the profile gives it, which the
+        // errors about its credential use ("principal 'alice' (the owner)").
+        for (std::size_t i = 0; i < p_.principals.size() && i < 2; ++i) s_.principals[roles[i]] = p_.principals[i];
+        s_.refused = r_.refused.value_or(p_.refused);
         std::vector<suite::Variable> vars;
         resource_vars(vars);
         if (over_grpc_) grpc_vars(vars);
@@ -406,6 +405,18 @@ private:
         if (!r_.time_field.empty()) var(out, "res.time_field", json::value(r_.time_field), r_.pos);
         pack_vars(out);
         if (p_.principals.size() >= 2) var(out, "other_principal", json::value("other"), p_.principals[1].pos);
+        // A 401 to the other principal can say "refused" or "not let in"
+        // only when the profile says which: the preflight's check that the
+        // other principal is let in reads an entity of the owner's only when
+        // the API never refuses with 401.
+        const std::vector<int>& refused = r_.refused.value_or(p_.refused);
+        if (std::find(refused.begin(), refused.end(), 401) == refused.end())
+            var(out, "res.refusals_exclude_401", json::value(true), r_.pos);
+        else
+            unset_reasons_["res.refusals_exclude_401"] =
+                "not applicable: the profile says the API refuses another principal's access to '" + r_.name +
+                "' with 401, so a 401 to a read of the owner's entity cannot tell a refusal from a credential it "
+                "does not accept (the list check tells them apart)";
     }
 
     // Which rule judges the id's form: DATA-ID-001 a field declared (or
@@ -678,10 +689,38 @@ private:
     std::map<std::string, std::string> unset_reasons_;  // variable -> why it is undefined here
 };
 
+// The preflight suite (packs_dir/preflight.yaml, runner/preflight.hpp) for
+// the first resource the run can create, preferring one it can also delete
+// (the preflight's entity is then gone at once): over HTTP, else over gRPC.
+// None for a profile that can create nothing (the 401 rule still holds on
+// every step, runner/auth.hpp).
+void add_preflight(const Profile& profile, const std::string& packs_dir, Expansion& out) {
+    const auto file = std::filesystem::path(packs_dir) / "preflight.yaml";
+    if (!std::filesystem::is_regular_file(file)) return;
+    const Resource* chosen = nullptr;
+    bool over_grpc = false;
+    for (int pass = 0; pass < 3 && !chosen; ++pass)
+        for (const auto& r : profile.resources) {
+            if (r.singleton) continue;
+            const bool http = r.create && (pass > 0 || r.del);
+            const bool grpc = pass == 2 && profile.grpc && r.grpc && r.grpc->create;
+            if (http || grpc) {
+                chosen = &r;
+                over_grpc = !http;
+                break;
+            }
+        }
+    if (!chosen) return;
+    auto loaded = suite::load_file(file.string());
+    for (auto& d : loaded.diagnostics) out.diagnostics.push_back(std::move(d));
+    if (loaded.suite) out.suites.push_back(Instance(profile, *chosen, *loaded.suite, over_grpc).build());
+}
+
 }  // namespace
 
 Expansion expand(const Profile& profile, const std::string& packs_dir) {
     Expansion out;
+    add_preflight(profile, packs_dir, out);
     std::vector<std::string> packs = profile.packs;
     if (packs.empty())
         for (const auto& k : known_packs())

@@ -17,7 +17,7 @@ namespace {
 
 const std::vector<std::string> profile_keys = {"name",      "base_url",   "headers",    "tls",
                                                "timeout",   "clock_skew", "principals", "packs",
-                                               "resources", "request_id", "grpc"};
+                                               "resources", "request_id", "grpc",       "refused"};
 
 const char* const profile_example =
     "\n  name: my-api\n  base_url: http://127.0.0.1:8080\n  principals:\n    alice: {headers: {Authorization: "
@@ -70,6 +70,8 @@ std::optional<Profile> Loader::load(const std::string& text) {
     if (const auto* e = m->find("headers")) p.headers = r_.pairs(e->val(), "headers", "{Accept: application/json}");
     if (const auto* e = m->find("tls")) detail::read_tls(r_, e->val(), p);
     if (const auto* e = m->find("timeout")) detail::read_timeouts(r_, e->val(), p);
+    if (const auto* e = m->find("refused"))
+        if (auto v = detail::read_refused(r_, e->val())) p.refused = std::move(*v);
     if (const auto* e = m->find("clock_skew")) p.clock_skew_ms = r_.duration(e->val(), "clock_skew");
     if (const auto* e = m->find("principals")) principals(*e, p);
     else

@@ -2,6 +2,8 @@
 // API cannot delete, singletons read without an id.
 #include "profile/load_forms.hpp"
 
+#include "suite/target_reader.hpp"
+
 namespace idconform::profile::forms {
 
 namespace detail = suite::detail;
@@ -9,7 +11,7 @@ using detail::Mapping;
 using detail::Reader;
 
 const std::vector<std::string>& resource_keys() {
-    static const std::vector<std::string> keys = {"shared", "cannot_delete", "singleton"};
+    static const std::vector<std::string> keys = {"shared", "cannot_delete", "singleton", "refused"};
     return keys;
 }
 
@@ -68,6 +70,7 @@ void singleton(Reader& r, const Mapping& m, Resource& res) {
 }  // namespace
 
 void read(Reader& r, const Mapping& m, Resource& res) {
+    if (const auto* x = m.find("refused")) res.refused = detail::read_refused(r, x->val());
     shared(r, m, res);
     cannot_delete(r, m, res);
     singleton(r, m, res);

@@ -150,6 +150,9 @@ struct Resource {
     // `singleton: true`: one entity per principal read without an id
     // (`GET /v1/me`); only the singleton checks of the data-id pack run on it.
     std::optional<SourcePos> singleton;
+    // `refused: [401, 404]`: how the API refuses another principal access
+    // to an entity of this resource; unset: the profile's `refused:`.
+    std::optional<std::vector<int>> refused;
 };
 
 // A principal (headers templates, e.g. Bearer ${env:TOKEN_A}; none for
@@ -170,6 +173,9 @@ struct Profile : suite::TargetTls, suite::TargetTimeouts {
     std::vector<Resource> resources;              // in file order
     std::optional<GrpcTarget> grpc;               // gRPC address and schemas, when resources bind gRPC methods
     std::string request_id;                       // answer header with a request/correlation id ("" = none)
+    // How the API refuses another principal access to an entity (`refused:`,
+    // 4xx statuses): 403 and 404 unless it says otherwise (suite::default_refused).
+    std::vector<int> refused = suite::default_refused();
 };
 
 struct LoadResult {

@@ -15,6 +15,7 @@
 #include <boost/json/serialize.hpp>
 #include <re2/re2.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace idconform::runner {
@@ -49,9 +50,16 @@ std::optional<int> grpc_code(const Response& r) {
     return std::stoi(*h);
 }
 
-bool status_matches(const Response& r, const suite::StatusExpect& s) {
+const std::vector<int>& refused_of(const CheckContext& ctx) {
+    static const std::vector<int> fallback = suite::default_refused();
+    return ctx.refused ? *ctx.refused : fallback;
+}
+
+bool status_matches(const Response& r, const suite::StatusExpect& s, const std::vector<int>& refused) {
     const int status = r.status;
     for (int e : s.exact) if (status == e) return true;
+    if (s.refused)
+        for (int e : refused) if (status == e) return true;
     for (int c : s.classes) if (status / 100 == c) return true;
     if (!s.grpc_codes.empty())
         if (auto g = grpc_code(r))
@@ -65,9 +73,13 @@ std::string actual_status(const Response& r) {
     return std::to_string(r.status);
 }
 
-std::string status_text(const suite::StatusExpect& s) {
+std::string status_text(const suite::StatusExpect& s, const std::vector<int>& refused) {
     std::string t;
     for (int e : s.exact) t += (t.empty() ? "" : " or ") + std::to_string(e);
+    if (s.refused)  // the suite's refusals, as if written out
+        for (int e : refused)
+            if (std::find(s.exact.begin(), s.exact.end(), e) == s.exact.end())
+                t += (t.empty() ? "" : " or ") + std::to_string(e);
     for (int c : s.classes) t += (t.empty() ? "" : " or ") + std::to_string(c) + "xx";
     for (int c : s.grpc_codes) t += (t.empty() ? "" : " or ") + std::string(grpc_status::name(c));
     return (s.negate ? "not " : "") + t;
@@ -392,8 +404,8 @@ std::vector<CheckResult> evaluate(const suite::Expect& e, const Exchange& x, con
     const Response& resp = *x.response;
 
     if (e.status) {
-        bool m = status_matches(resp, *e.status);
-        std::string want = status_text(*e.status), got = actual_status(resp);
+        bool m = status_matches(resp, *e.status, refused_of(ctx));
+        std::string want = status_text(*e.status, refused_of(ctx)), got = actual_status(resp);
         if (const auto& nf = e.status->not_found; nf && !e.status->negate) {
             want += " or " + std::to_string(nf->status) + " with " + excerpt(json::serialize(nf->body)) +
                     " (the profile's not-found answer)";

@@ -24,6 +24,7 @@ struct CheckContext {
     std::chrono::milliseconds clock_skew{5000};   // widening of the send/receive window for `minted`
     std::set<std::string>* seen_ids = nullptr;    // ids seen so far in the suite, for `unique`
     std::map<std::string, std::vector<std::string>>* collected = nullptr;  // the case's `collect:` lists
+    const std::vector<int>* refused = nullptr;    // what `status: refused` matches (nullptr: 403, 404)
 };
 
 // Evaluates every expectation of `e` against `x`. A transport error yields no

@@ -4,6 +4,8 @@
 #include "ids/ids.hpp"
 #include "core/redact.hpp"
 #include "runner/answer_scan.hpp"
+#include "runner/auth.hpp"
+#include "runner/preflight.hpp"
 #include "runner/captures.hpp"
 #include "runner/checks.hpp"
 #include "runner/cleanup.hpp"
@@ -220,9 +222,14 @@ awaitable<bool> Engine::make_fresh(SuiteRun& run, const Expanded& e, Scope& scop
 
 awaitable<void> Engine::run_all(const std::vector<suite::Suite>& suites) {
     const auto t0 = std::chrono::steady_clock::now();
+    std::size_t not_started_by_preflight = 0;
     for (const auto& s : suites) {
         if (interrupted_) {
             ++suites_not_started_;
+            continue;
+        }
+        if (!stopped_.empty()) {  // the target cannot be tested with these principals
+            ++not_started_by_preflight;
             continue;
         }
         report_.summary.suites.push_back(co_await run_suite(s));
@@ -230,6 +237,9 @@ awaitable<void> Engine::run_all(const std::vector<suite::Suite>& suites) {
     if (!shape_.empty()) report_.summary.suites.push_back(report_shape_findings());
     report_.summary.seconds = seconds_since(t0);
     report_.summary.notes = left_behind_notes(left_behind_);
+    if (!stopped_.empty())
+        report_.summary.notes.insert(report_.summary.notes.begin(),
+                                     preflight_stop_note(stopped_, not_started_by_preflight));
     if (interrupted_) {
         report_.summary.interrupted = signal_name(interrupted_);
         std::string note = "the run was interrupted by " + report_.summary.interrupted + ": " +
@@ -283,6 +293,14 @@ void Engine::judge_answer(SuiteRun& run, const suite::Step& st, const Request& r
     CheckContext ctx{&scope, rule, opts_.clock_skew, &run.seen_ids, collected};
     BodyJson body(*x.response);  // parsed once for checks, scan, captures and cleanup
     auto& checks = out.record.checks;
+    ctx.refused = &run.suite->refused;
+    if (auto why = unauthenticated(*run.suite, st, req, *x.response, confirmed_)) {
+        out.unauthenticated = std::move(*why);  // nothing about the contract: no checks, captures or scan
+        return;
+    }
+    if (run.suite->preflight && !answered_unauthenticated(*x.response))
+        confirmed_.emplace(step_principal(st), req.method + " " + redact::redact_url(req.url) + " answered " +
+                                                   std::to_string(x.response->status));
     checks = evaluate(st.expect, x, ctx, body);
     if (const auto* k = std::get_if<suite::KafkaRequest>(&st.request))
         add_message_check(*k, x, st.expect.rule.empty() ? rule : st.expect.rule, checks);
@@ -388,7 +406,11 @@ awaitable<StepOutcome> Engine::run_step(SuiteRun& run, const suite::Step& st, Sc
     } else {
         out.transport_error = true;
     }
-    if (!out.harness_limit.empty()) {
+    if (!out.unauthenticated.empty()) {
+        x.error = TransportError{TransportErrorKind::unauthenticated, out.unauthenticated, false};
+        out.failed = false;
+        out.transport_error = true;
+    } else if (!out.harness_limit.empty()) {
         x.error =
             TransportError{x.response->body_truncated ? TransportErrorKind::body_too_large : TransportErrorKind::other,
                            out.harness_limit, false};
@@ -590,7 +612,7 @@ awaitable<void> Engine::run_cases(SuiteRun& run, const std::vector<Expanded>& ca
                         results.emplace(i, std::move(r));
                     } else {
                         CaseResult r = co_await run_case(run, e);
-                        if (r.outcome == Outcome::failed && (!opts_.failure_counts || opts_.failure_counts(r)))
+                        if (r.outcome == Outcome::failed && !run.suite->preflight && (!opts_.failure_counts || opts_.failure_counts(r)))
                             ++failures_;
                         results.emplace(i, std::move(r));
                     }
@@ -678,6 +700,11 @@ awaitable<SuiteResult> Engine::run_suite(const suite::Suite& s) {
     // result not passed is scrubbed of secrets on its way (setup, teardown,
     // cleanup, scan findings; run_case scrubbed its own, passed ones included).
     auto report = [&](CaseResult& r) {
+        if (s.preflight) {
+            const Outcome before = r.outcome;
+            if (auto why = judge_preflight(s, r); why && stopped_.empty()) stopped_ = std::move(*why);
+            if (before == Outcome::failed && r.outcome == Outcome::error) ++report_.transport_errors;
+        }
         if (r.outcome != Outcome::passed) redact::scrub_case(r, run.scope.secrets());
         result.count_streamed(r.outcome);
         reporter_.take_case(std::move(r));

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "reporters/reporter.hpp"
+#include "runner/auth.hpp"
 #include "runner/expansion.hpp"
 #include "runner/rate_limiter.hpp"
 #include "runner/shape_findings.hpp"
@@ -102,6 +103,8 @@ private:
         std::string finding;     // the earlier failed case and its step
     };
     std::vector<Gone> gone_;  // what failed cases deleted or changed (note_gone)
+    Confirmed confirmed_;     // principals the preflight saw let in (auth.hpp)
+    std::string stopped_;     // why the preflight stopped the run ("" = it did not)
 };
 
 }  // namespace idconform::runner

@@ -15,6 +15,8 @@ using steps::iequals;
 // "timeout: no answer after 300 ms (GET http://..., 2 attempts)"
 std::string describe_transport_error(const Exchange& x) {
     const auto& err = *x.error;
+    // Says which principal, which request and what to check already (auth.hpp).
+    if (err.kind == TransportErrorKind::unauthenticated) return err.message;
     return std::string(to_string(err.kind)) + ": " + err.message + " (" + x.request.method + " " + x.request.url + ", " +
            std::to_string(x.attempts) + " attempt" + (x.attempts == 1 ? "" : "s") + ")";
 }

@@ -18,6 +18,9 @@ struct StepOutcome {
     // The answer could not be judged for a limit of the harness (its body cut
     // at the cap, nested too deep: BodyJson::limit): the step is an error.
     std::string harness_limit;
+    // A 401 to a principal that should be let in, which the check does not
+    // expect (runner/auth.hpp): the step is an error, its checks not judged.
+    std::string unauthenticated;
 };
 
 }  // namespace idconform::runner

@@ -76,13 +76,20 @@ std::vector<std::size_t> assign(const std::vector<std::size_t>& weights, std::si
 }
 
 std::vector<std::size_t> select(const std::vector<suite::Suite>& suites, const ShardSpec& spec) {
-    std::vector<std::size_t> weights;
-    weights.reserve(suites.size());
-    for (const auto& s : suites) weights.push_back(estimated_cases(s));
+    // A preflight (`preflight: true`) checks that this shard's principals
+    // are let in: every shard runs it, and it weighs on none.
+    std::vector<std::size_t> mine, units, weights;
+    for (std::size_t i = 0; i < suites.size(); ++i) {
+        if (suites[i].preflight) {
+            mine.push_back(i);
+            continue;
+        }
+        units.push_back(i);
+        weights.push_back(estimated_cases(suites[i]));
+    }
     const auto where = assign(weights, spec.count);
-    std::vector<std::size_t> mine;
-    for (std::size_t i = 0; i < where.size(); ++i)
-        if (where[i] == spec.index - 1) mine.push_back(i);
+    for (std::size_t u = 0; u < where.size(); ++u)
+        if (where[u] == spec.index - 1) mine.push_back(units[u]);
     return mine;
 }
 

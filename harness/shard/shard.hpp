@@ -33,7 +33,8 @@ struct ShardSpec {
 // (ties: the lower shard). Pure and deterministic.
 [[nodiscard]] std::vector<std::size_t> assign(const std::vector<std::size_t>& weights, std::size_t shards);
 
-// Indices (in load order) of the suites shard `spec` runs.
+// Indices (in load order) of the suites shard `spec` runs: the preflight
+// suites (every shard runs them), then the shard's share of the others.
 [[nodiscard]] std::vector<std::size_t> select(const std::vector<suite::Suite>& suites, const ShardSpec& spec);
 
 // A digest of what a run was asked to do (the profile's bytes and every

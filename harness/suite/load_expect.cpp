@@ -154,8 +154,8 @@ std::optional<StatusExpect> Loader::status_expect(Reader& r, const Val& v, bool 
         items.push_back(v);
     }
     const char* const hint =
-        "write a code from 100 to 599 (e.g. 201) or a class such as 4xx, alone or in a list: [200, 201]; "
-        "grpc steps also take a gRPC status (NOT_FOUND, or 0 to 16)";
+        "write a code from 100 to 599 (e.g. 201), a class such as 4xx or `refused` (the suite's refused: "
+        "statuses), alone or in a list: [200, 201]; grpc steps also take a gRPC status (NOT_FOUND, or 0 to 16)";
     bool ok = true;
     for (const auto& item : items) {
         if (!item.node.IsScalar()) {
@@ -164,6 +164,10 @@ std::optional<StatusExpect> Loader::status_expect(Reader& r, const Val& v, bool 
             continue;
         }
         const std::string& s = item.node.Scalar();
+        if (s == "refused") {  // the suite's `refused:` statuses, resolved when the check runs
+            st.refused = true;
+            continue;
+        }
         const bool digits = !s.empty() && s.size() <= 4 &&
                             std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
         if (digits) {

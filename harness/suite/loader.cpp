@@ -9,6 +9,7 @@
 #include "suite/loader_impl.hpp"
 
 #include "suite/simple_vectors.hpp"
+#include "suite/target_reader.hpp"
 
 #include <re2/re2.h>
 
@@ -27,7 +28,8 @@ namespace {
 
 const std::vector<std::string> suite_keys = {"name",       "description", "tags",     "include",
                                              "vars",       "target",      "principals", "vectors",
-                                             "fragments",  "setup",       "teardown", "cases", "scan"};
+                                             "fragments",  "setup",       "teardown", "cases", "scan",
+                                             "refused",    "preflight"};
 const char* const suite_example = "\n  name: my-suite\n  cases:\n    - name: first case\n      steps: [...]";
 
 }  // namespace
@@ -91,6 +93,10 @@ std::optional<Suite> Loader::load_suite(const std::string& text, const std::stri
     if (const auto* e = m->find("principals")) principals(r, *e, s);
     if (const auto* e = m->find("scan"))
         if (auto b = r.boolean(e->val(), "scan")) s.scan = *b;
+    if (const auto* e = m->find("refused"))
+        if (auto codes = read_refused(r, e->val())) s.refused = std::move(*codes);
+    if (const auto* e = m->find("preflight"))
+        if (auto b = r.boolean(e->val(), "preflight")) s.preflight = *b;
     if (const auto* e = m->find("setup")) s.setup = step_list(r, e->val(), "setup");
     if (const auto* e = m->find("teardown")) s.teardown = step_list(r, e->val(), "teardown");
     if (const auto* e = m->find("cases"))

@@ -67,7 +67,16 @@ struct Target : Positioned, TargetTls, TargetTimeouts {
 struct Principal : Positioned {
     std::string name;
     std::vector<std::pair<std::string, std::string>> headers;  // templates, e.g. Authorization
+    // `authenticated: false`: a caller the API does not know (no or a bad
+    // credential on purpose). Every other principal is authenticated: a 401
+    // answer to it says nothing about the contract (runner/auth.hpp).
+    bool authenticated = true;
 };
+
+// The statuses with which an API refuses another principal access to an
+// entity (`refused:` of a suite or profile; `status: refused` in an
+// expectation): 403 and 404 unless the API says otherwise.
+[[nodiscard]] inline std::vector<int> default_refused() { return {403, 404}; }
 
 struct Variable : Positioned {
     std::string name;
@@ -84,6 +93,7 @@ struct StatusExpect : Positioned {
     std::vector<int> classes;    // 4 for "4xx"
     std::vector<int> grpc_codes; // NOT_FOUND (5), or a number 0..16: the gRPC status code of a grpc step
     bool negate = false;         // `status_not:` - none of these may match
+    bool refused = false;        // `refused` in the list: the suite's `refused:` statuses (Suite::refused)
     // Set by the profile expander on negative checks of an endpoint whose
     // "nothing there" answer is a 2xx (`not_found:` in the profile): that
     // status with exactly that JSON body matches too.
@@ -94,9 +104,9 @@ struct StatusExpect : Positioned {
     std::optional<NotFound> not_found;
 };
 
-// A check that wants a refusal: only 4xx statuses (404, [403, 404], 4xx).
+// A check that wants a refusal: only 4xx statuses (404, [403, 404], 4xx, refused).
 [[nodiscard]] inline bool is_refusal(const StatusExpect& s) {
-    if (s.negate || (s.exact.empty() && s.classes.empty())) return false;
+    if (s.negate || (s.exact.empty() && s.classes.empty() && !s.refused)) return false;
     for (int c : s.exact)
         if (c / 100 != 4) return false;
     for (int c : s.classes)
@@ -404,6 +414,13 @@ struct Suite : Positioned {
     std::vector<Step> teardown;   // run once after, always (cleanup)
     std::vector<Case> cases;
     bool scan = false;  // shape-based scan of every 2xx JSON answer (see runner/checks.hpp)
+    // `refused: [403, 404]`: what `status: refused` matches (4xx codes).
+    std::vector<int> refused = default_refused();
+    // `preflight: true`: the suite checks that the target can be tested at
+    // all (the principals are let in). It runs before every other suite,
+    // whatever --filter, --tags or --shard select; a case of it answered 401,
+    // 403 to the owner, or not at all stops the run (runner/preflight.hpp).
+    bool preflight = false;
 };
 
 }  // namespace idconform::suite

@@ -1,6 +1,8 @@
 // The one reader of a target (see target_reader.hpp).
 #include "suite/target_reader.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <string_view>
 #include <vector>
@@ -13,7 +15,7 @@ namespace {
 
 const std::vector<std::string> tls_keys = {"cacert", "cert", "key", "insecure"};
 const std::vector<std::string> timeout_keys = {"connect", "read"};
-const std::vector<std::string> principal_keys = {"headers"};
+const std::vector<std::string> principal_keys = {"headers", "authenticated"};
 const std::vector<std::string> grpc_target_keys = {"address", "protos", "import_paths", "reflection", "tls"};
 const std::vector<std::string> grpc_tls_keys = {"cacert", "cert", "key"};
 
@@ -94,7 +96,45 @@ std::optional<Principal> read_principal(Reader& r, const Entry& entry) {
     if (!pm) return std::nullopt;
     if (const auto* h = pm->find("headers"))
         p.headers = r.pairs(h->val(), "headers", "{Authorization: \"Bearer ${token_a}\"}");
+    if (const auto* a = pm->find("authenticated"))
+        if (auto b = r.boolean(a->val(), "authenticated")) p.authenticated = *b;
     return p;
+}
+
+std::optional<std::vector<int>> read_refused(Reader& r, const Val& v) {
+    const char* const hint =
+        "list the 4xx statuses with which the API refuses another principal's access, e.g. refused: [403, 404] "
+        "or refused: [401, 404]";
+    std::vector<Val> items;
+    if (v.node.IsSequence())
+        for (const auto& item : v.node) items.push_back(Val{item, item.Mark()});
+    else
+        items.push_back(v);
+    if (items.empty()) {
+        r.error(v, "empty 'refused' list", hint);
+        return std::nullopt;
+    }
+    std::vector<int> out;
+    bool ok = true;
+    for (const auto& item : items) {
+        const std::string s = item.node.IsScalar() ? item.node.Scalar() : std::string();
+        const bool code = s.size() == 3 && s[0] == '4' && std::isdigit(static_cast<unsigned char>(s[1])) &&
+                          std::isdigit(static_cast<unsigned char>(s[2]));
+        if (!code) {
+            r.error(item, item.node.IsScalar() ? "'" + s + "' is not a 4xx status" : "expected a 4xx status here", hint);
+            ok = false;
+            continue;
+        }
+        const int c = std::stoi(s);
+        if (std::find(out.begin(), out.end(), c) != out.end()) {
+            r.error(item, "status " + s + " is listed twice in 'refused'", "list each status once");
+            ok = false;
+            continue;
+        }
+        out.push_back(c);
+    }
+    if (!ok) return std::nullopt;
+    return out;
 }
 
 std::optional<Target::Grpc> read_grpc_target(Reader& r, const Val& v, const GrpcFiles& base_dir) {

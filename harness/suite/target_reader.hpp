@@ -21,9 +21,14 @@ void read_tls(Reader& r, const Val& v, TargetTls& out);
 void read_timeouts(Reader& r, const Val& v, TargetTimeouts& out);
 
 // One entry of `principals:`: `alice: {headers: {Authorization: ...}}`, or
-// `anonymous:` (null) / `anonymous: {}`: a principal that sends no headers.
+// `anonymous:` (null) / `anonymous: {}`: a principal that sends no headers;
+// `authenticated: false` says the API must not know it (runner/auth.hpp).
 // nullopt after a diagnostic.
 [[nodiscard]] std::optional<Principal> read_principal(Reader& r, const Entry& entry);
+
+// `refused: [403, 404]` (a suite's or a profile's, or a resource's): 4xx
+// codes, each once. nullopt after a diagnostic.
+[[nodiscard]] std::optional<std::vector<int>> read_refused(Reader& r, const Val& v);
 
 // `grpc: {address, protos, import_paths, reflection, tls}`. Files are
 // resolved against files.base_dir. The schemas come from server

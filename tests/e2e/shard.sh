@@ -54,11 +54,16 @@ assert md["shards started"] <= md["shards finished"], md
 shards = [json.load(open(p)) for p in sys.argv[5:]]
 def scan_cases(d):
     return sum(len(s["cases"]) for s in d["suites"] if s["name"] == "shape scan")
-# each shard reports the findings it saw; merge folds them into one each
-sizes = [s["summary"]["tests"] - scan_cases(s) for s in shards]
-assert sum(sizes) == full["summary"]["tests"] - scan_cases(full), sizes
+def preflight_cases(d):
+    return sum(len(s["cases"]) for s in d["suites"] if s["name"].startswith("preflight "))
+# each shard reports the findings it saw, and runs the preflight; merge
+# folds the findings into one each and keeps one preflight
+assert all(preflight_cases(s) > 0 for s in shards), "a shard did not run the preflight"
+assert len({tuple(s["run"]["shard"]["every_shard"]) for s in shards}) == 1 and shards[0]["run"]["shard"]["every_shard"], [s["run"]["shard"].get("every_shard") for s in shards]
+sizes = [s["summary"]["tests"] - scan_cases(s) - preflight_cases(s) for s in shards]
+assert sum(sizes) == full["summary"]["tests"] - scan_cases(full) - preflight_cases(full), sizes
 assert min(sizes) * 2 >= max(sizes), ("unbalanced", sizes)   # balanced by cases
-units = sorted(u for s in shards for u in s["run"]["shard"]["units"])
+units = sorted(set(u for s in shards for u in s["run"]["shard"]["units"]))
 assert units == list(range(shards[0]["run"]["shard"]["total_units"])), units
 def testcases(p):
     return sorted((ts.get("name"), tc.get("name"), tc.get("classname"), tuple(ch.tag for ch in tc if ch.tag in ("failure", "error", "skipped")))

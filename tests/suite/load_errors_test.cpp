@@ -250,7 +250,7 @@ TEST_CASE("bad status codes") {
                                    "inline.yaml");
     CHECK_FALSE(r.ok());
     REQUIRE(r.diagnostics.size() == 4);
-    const std::string hint = "write a code from 100 to 599 (e.g. 201) or a class such as 4xx";
+    const std::string hint = "write a code from 100 to 599 (e.g. 201), a class such as 4xx or `refused`";
     check(r.diagnostics, "inline.yaml", 6, 27, "bad status '4xy'", hint);
     check(r.diagnostics, "inline.yaml", 6, 32, "bad status '99'", hint);
     check(r.diagnostics, "inline.yaml", 6, 36, "bad status '600'", hint);
