@@ -38,13 +38,6 @@ const suite::Step* step_of(const suite::Suite& s, const CaseResult& r, std::size
     return steps && i < steps->size() ? &(*steps)[i] : nullptr;
 }
 
-// "create" for the step of a create, else the step's own words.
-std::string purpose(const suite::Step& st, const StepRecord& rec) {
-    if (const auto* op = std::get_if<suite::OpCall>(&st.request))
-        return std::string("call its ") + suite::traits(op->op).name + " operation";
-    return "do '" + rec.name + "'";
-}
-
 }  // namespace
 
 std::optional<std::string> judge_preflight(const suite::Suite& s, CaseResult& r) {
@@ -60,11 +53,12 @@ std::optional<std::string> judge_preflight(const suite::Suite& s, CaseResult& r)
         const suite::Step* st = step_of(s, r, i);
         if (rec.exchange.response && answered_forbidden(*rec.exchange.response) && st) {
             const std::string& key = step_principal(*st);
-            std::string msg = principal_label(s, key.empty() ? "owner" : key) + " is let in but not allowed to " +
-                              purpose(*st, rec) + ": " + std::to_string(rec.exchange.response->status) + " on " +
-                              rec.exchange.request.method + " " + redact::redact_url(rec.exchange.request.url) +
-                              "; the checks need it: give its credential the permissions (scopes, roles) to create, "
-                              "read, update and delete the test entities";
+            std::string msg = principal_label(s, key.empty() ? "owner" : key) +
+                              " is let in but not allowed to do what the checks need: " +
+                              std::to_string(rec.exchange.response->status) + " on " + rec.exchange.request.method +
+                              " " + redact::redact_url(rec.exchange.request.url) +
+                              "; give its credential the permissions (scopes, roles) to create, read, update and "
+                              "delete entities of its own";
             if (const std::string hint = credential_hint(s, key); !hint.empty()) msg += " (" + hint + ")";
             r.outcome = Outcome::error;
             r.message = msg;

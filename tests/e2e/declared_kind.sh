@@ -12,19 +12,6 @@
 source "$(dirname "$0")/lib.sh"
 mode=$1
 
-start_fixture() {
-  local out="$WORK/fixture.$RANDOM.out"
-  : >"$out"
-  python3 "$SRC/tests/e2e/declared_kind_server.py" "$@" >"$out" 2>&1 &
-  PIDS+=($!)
-  for _ in $(seq 1 200); do
-    BASE_URL=$(sed -n 's/^listening on \(http:\/\/[^ ]*\).*/\1/p' "$out" | head -n 1)
-    [ -n "$BASE_URL" ] && return 0
-    sleep 0.05
-  done
-  cat "$out" >&2
-  fail "declared_kind_server.py did not start"
-}
 
 # passes PROFILE: the run against the fixture exits 0 with no failure, no error.
 passes() {
@@ -66,7 +53,7 @@ PY
 
 case "$mode" in
 v4)
-  start_fixture --ids v4
+  start_fixture declared_kind_server.py --ids v4
   passes "$SRC/tests/e2e/declared_kind/v4.target.yaml"
   ran_and_passed "data-id-006 things" "a create with a fresh client-supplied id keeps that id"
   ran_and_passed "data-id-006 things" "the id is unchanged after an update whose body carries another id"
@@ -76,7 +63,7 @@ v4)
   ;;
 opaque)
   for style in viewable-like plain; do
-    start_fixture --ids opaque --style "$style"
+    start_fixture declared_kind_server.py --ids opaque --style "$style"
     passes "$SRC/tests/e2e/declared_kind/opaque.target.yaml"
     ran_and_passed "data-id-006 things" "a create with a fresh client-supplied id keeps that id"
     ran_and_passed "data-id-002 things" "a mutated live id in a read path is rejected [upper-case]"

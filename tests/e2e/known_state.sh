@@ -13,20 +13,11 @@ source "$(dirname "$0")/lib.sh"
 PROFILE="$SRC/tests/e2e/known_state/target.yaml"
 mode=$1
 
-out="$WORK/server.out"
-: >"$out"
 if [ "$mode" = conformant ]; then
-  python3 "$SRC/tests/e2e/known_state_server.py" >"$out" 2>&1 &
+  start_fixture known_state_server.py
 else
-  python3 "$SRC/tests/e2e/known_state_server.py" --defect "$mode" >"$out" 2>&1 &
+  start_fixture known_state_server.py --defect "$mode"
 fi
-PIDS+=($!)
-for _ in $(seq 1 200); do
-  BASE_URL=$(sed -n 's/^listening on \(http:\/\/[^ ]*\).*/\1/p' "$out" | head -n 1)
-  [ -n "$BASE_URL" ] && break
-  sleep 0.05
-done
-[ -n "$BASE_URL" ] || { cat "$out" >&2; fail "known_state_server.py did not start"; }
 
 run_idconform --target "$PROFILE" --concurrency 4 --json "$WORK/report.json"
 case "$mode" in

@@ -40,6 +40,24 @@ start_server() {
   fail "server did not start"
 }
 
+# start_fixture SCRIPT [ARGS...]: starts a Python fixture server of
+# tests/e2e/ (it listens on a free loopback port and prints "listening on
+# URL"); sets BASE_URL.
+start_fixture() {
+  local script=$1 out="$WORK/fixture.$RANDOM.out"
+  shift
+  : >"$out"
+  python3 "$SRC/tests/e2e/$script" "$@" >"$out" 2>&1 &
+  PIDS+=($!)
+  for _ in $(seq 1 600); do  # up to 30 s: a loaded CI runner starts slowly
+    BASE_URL=$(sed -n 's/^listening on \(http:\/\/[^ ]*\).*/\1/p' "$out" | head -n 1)
+    [ -n "$BASE_URL" ] && return 0
+    sleep 0.05
+  done
+  cat "$out" >&2
+  fail "$script did not start"
+}
+
 # run_idconform ARGS...: runs idconform; sets CODE, and leaves stdout/stderr
 # in $WORK/out and $WORK/err, the JUnit report in $WORK/junit.xml.
 run_idconform() {

@@ -9,19 +9,7 @@ source "$(dirname "$0")/lib.sh"
 PROFILE="$SRC/tests/e2e/resource_forms/target.yaml"
 mode=$1
 
-start_forms() {
-  local out="$WORK/forms.$RANDOM.out"
-  : >"$out"
-  python3 "$SRC/tests/e2e/resource_forms_server.py" "$@" >"$out" 2>&1 &
-  PIDS+=($!)
-  for _ in $(seq 1 200); do
-    BASE_URL=$(sed -n 's/^listening on \(http:\/\/[^ ]*\).*/\1/p' "$out" | head -n 1)
-    [ -n "$BASE_URL" ] && return 0
-    sleep 0.05
-  done
-  cat "$out" >&2
-  fail "resource_forms_server.py did not start"
-}
+start_forms() { start_fixture resource_forms_server.py "$@"; }
 api() { curl -sS -H "Authorization: Bearer $1" "${@:2}"; }
 count() { python3 -c 'import json,sys; print(len(json.load(sys.stdin)["items"]))'; }
 

@@ -213,8 +213,8 @@ TEST_CASE("preflight: an owner let in but not allowed to create stops the run, n
     const CaseResult* setup = o.rec.named("setup");
     REQUIRE(setup);
     CHECK(setup->outcome == Outcome::error);
-    CHECK(setup->message.find("principal 'owner' is let in but not allowed to do 'the owner is let in to create': "
-                              "403 on POST http://t/items") != std::string::npos);
+    CHECK(setup->message.find("principal 'owner' is let in but not allowed to do what the checks need: 403 on POST "
+                              "http://t/items") != std::string::npos);
     CHECK(o.report.transport_errors == 1);
     CHECK(o.rec.suites.size() == 1);
 }
