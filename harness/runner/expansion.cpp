@@ -14,6 +14,7 @@ namespace json = boost::json;
 namespace {
 
 bool selected(const RunOptions& opts, const suite::Suite& s, const suite::Case& c) {
+    if (s.preflight) return true;  // checks the target can be tested at all, whatever is selected
     auto has_tag = [&](const std::string& t) {
         return std::find(c.tags.begin(), c.tags.end(), t) != c.tags.end() ||
                std::find(s.tags.begin(), s.tags.end(), t) != s.tags.end();
@@ -43,7 +44,7 @@ void expand_case(const RunOptions& opts, const suite::Suite& s, const suite::Cas
         }
     }
     auto push = [&](Expanded e) {
-        if (!opts.filter.empty()) {
+        if (!opts.filter.empty() && !s.preflight) {
             Expanded scratch;
             if (!glob_match(opts.filter, element(e, scratch).name)) return;
         }

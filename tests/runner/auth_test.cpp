@@ -266,3 +266,21 @@ TEST_CASE("auth: a gRPC UNAUTHENTICATED is a 401") {
     CHECK(c->outcome == Outcome::error);
     CHECK(c->message.find("is not authenticated: UNAUTHENTICATED on GET") != std::string::npos);
 }
+
+TEST_CASE("preflight: --filter and tags do not remove it") {
+    Recorder rec;
+    Script script;
+    script.otherwise([](const Request& r) {
+        if (r.method == "POST") return Reply::answer(201, R"({"id":"017f22e2-79b0-7cc3-98c4-dc0c0c073901"})");
+        return Reply::answer(r.url == "http://t/items" ? 200 : 404, r.url == "http://t/items" ? "[]" : "{}");
+    });
+    runner::RunOptions opts;
+    opts.filter = "other cannot*";
+    opts.tags = {"nothing-has-this-tag-but-the-contract"};
+    auto s = load(contract);
+    s.tags = {"nothing-has-this-tag-but-the-contract"};
+    (void)runner::run({load(preflight), s}, opts, rec, script.factory());
+    REQUIRE(rec.named("the other principal is let in to list"));
+    CHECK(rec.named("the other principal is let in to list")->outcome == Outcome::passed);
+    REQUIRE(rec.named("other cannot read"));
+}
