@@ -73,11 +73,12 @@ std::string principal_label(const suite::Suite& s, const std::string& key) {
     return out;
 }
 
-std::string credential_hint(const suite::Suite& s, const std::string& key) {
-    const auto* p = find(s, key);
-    if (!p) return {};
+namespace {
+
+// The hint of credential_hint over one list of header templates.
+std::string hint_of(const suite::Suite& s, const std::vector<std::pair<std::string, std::string>>& headers) {
     Refs refs;
-    for (const auto& [name, value] : p->headers) collect_refs(value, refs);
+    for (const auto& [name, value] : headers) collect_refs(value, refs);
     // One level of suite variables (`Bearer ${token_a}`).
     for (const auto& var : refs.vars)
         for (const auto& v : s.vars)
@@ -95,15 +96,42 @@ std::string credential_hint(const suite::Suite& s, const std::string& key) {
     return out;
 }
 
+// The credential headers among the target's (sent with every request).
+std::vector<std::pair<std::string, std::string>> target_credentials(const suite::Suite& s) {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const auto& h : s.target.headers)
+        if (redact::is_sensitive_header(h.first)) out.push_back(h);
+    return out;
+}
+
+}  // namespace
+
+std::string credential_hint(const suite::Suite& s, const std::string& key) {
+    const auto* p = find(s, key);
+    return p ? hint_of(s, p->headers) : std::string();
+}
+
 std::optional<std::string> unauthenticated(const suite::Suite& s, const suite::Step& st, const Request& req,
                                            const Response& resp, const Confirmed& confirmed) {
     if (!answered_unauthenticated(resp)) return std::nullopt;
+    if (expects_unauthenticated(s, st)) return std::nullopt;
     const std::string& key = step_principal(st);
-    const auto* p = key.empty() ? nullptr : find(s, key);
-    if (!p || !p->authenticated || expects_unauthenticated(s, st)) return std::nullopt;
-    const std::string who = principal_label(s, key);
     const std::string where = req.method + " " + redact::redact_url(req.url);
     const std::string code = resp.status == unauthorized ? "401" : "UNAUTHENTICATED";
+    if (key.empty()) {
+        // No principal: the target's credential headers, if it sends any,
+        // are the caller's (a suite with `Authorization` under target.headers).
+        const auto creds = target_credentials(s);
+        if (creds.empty()) return std::nullopt;
+        std::string out = "the target's credential (" + creds.front().first + " under target.headers) was not "
+                          "accepted: " + code + " on " + where;
+        const std::string hint = hint_of(s, creds);
+        out += hint.empty() ? "; check the credential it sends" : "; check it: " + hint;
+        return out + "; a step that must be refused 401 says so (status: 401)";
+    }
+    const auto* p = find(s, key);
+    if (!p || !p->authenticated) return std::nullopt;
+    const std::string who = principal_label(s, key);
     if (const auto it = confirmed.find(key); it != confirmed.end())
         return code + " to " + who + ", whom the API let in before (" + it->second + "), on " + where +
                ": " + code + " is not an answer this check judges. If the API refuses another principal's access "

@@ -284,3 +284,30 @@ TEST_CASE("preflight: --filter and tags do not remove it") {
     CHECK(rec.named("the other principal is let in to list")->outcome == Outcome::passed);
     REQUIRE(rec.named("other cannot read"));
 }
+
+TEST_CASE("auth: without a principal, the target's credential header is the caller's") {
+    const std::string yaml = R"(name: s
+target: {base_url: "http://t", headers: {X-Api-Key: "${env:IDCONFORM_AUTH_TEST_KEY:-}"}}
+cases:
+  - name: bad id refused
+    steps:
+      - http: {path: /items/NOT-AN-ID}
+        expect: {status: 4xx}
+)";
+    ::unsetenv("IDCONFORM_AUTH_TEST_KEY");
+    auto o = run_one({load(yaml)}, 401);
+    const CaseResult* c = o.rec.named("bad id refused");
+    CHECK(c->outcome == Outcome::error);
+    CHECK(c->message.find("the target's credential (X-Api-Key under target.headers) was not accepted: 401 on GET "
+                          "http://t/items/NOT-AN-ID; check it: IDCONFORM_AUTH_TEST_KEY is not set") != std::string::npos);
+    // a target without credential headers: a 401 is an answer like any other
+    const std::string plain = R"(name: s
+target: {base_url: "http://t", headers: {Accept: application/json}}
+cases:
+  - name: bad id refused
+    steps:
+      - http: {path: /items/NOT-AN-ID}
+        expect: {status: 4xx}
+)";
+    CHECK(run_one({load(plain)}, 401).rec.named("bad id refused")->outcome == Outcome::passed);
+}
