@@ -271,10 +271,23 @@ bool ConsoleReporter::run_finished(const RunSummary& run, std::string&) {
                           : failed == 0                   ? paint(unreachable == errors ? "UNREACHABLE" : "ERROR", magenta)
                           : only_new_fail_ && errors == 0 ? paint("OK (no new failures)", green)
                                                           : paint("FAILED", red);
+    // A selection that picked nothing ran nothing: not a pass.
+    if (tests == 0 && run.filtered_out > 0) verdict = paint("NOTHING SELECTED", magenta);
     if (!run.interrupted.empty()) verdict = paint("INTERRUPTED (" + run.interrupted + ")", magenta) + " " + verdict;
+    const std::size_t skipped = run.count(Outcome::skipped);
     out_ << verdict << " " << tests << " tests: passed " << run.count(Outcome::passed) << ", failed " << failed
-         << ", errors " << errors << ", skipped " << run.count(Outcome::skipped) << ", warnings " << warnings;
+         << ", errors " << errors << ", skipped " << skipped;
+    if (skipped > 0) {
+        // Skipped cases by cause (they add up to the number skipped).
+        std::string causes;
+        for (const SkipCause k : skip_causes)
+            if (const std::size_t n = run.skipped(k); n > 0)
+                causes += (causes.empty() ? "" : ", ") + std::to_string(n) + " " + skip_cause_words(k);
+        out_ << " (" << causes << ")";
+    }
+    out_ << ", warnings " << warnings;
     if (const std::size_t waived = run.count(Outcome::waived); waived > 0) out_ << ", waived " << waived;
+    if (run.filtered_out > 0) out_ << ", " << run.filtered_out << " filtered out";
     out_ << " in " << format_seconds(run.seconds) << " s\n" << std::flush;
     return true;
 }

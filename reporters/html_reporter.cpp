@@ -43,6 +43,7 @@ dl.meta dt{font-weight:600}dl.meta dd{margin:0;word-break:break-all}
 .case.o-passed{border-left-color:var(--ok)}.case.o-failed{border-left-color:var(--fail)}
 .case.o-error{border-left-color:var(--err)}.case.o-skipped{border-left-color:var(--skip)}.case.o-waived{border-left-color:var(--waive)}
 .oc{display:inline-block;min-width:5.5em;font-weight:600;text-transform:uppercase;font-size:12px}
+.cause{color:var(--skip);font-size:12px;margin-right:.6em}.skips{margin:.3em 0}
 .rules,.time,.pos{color:#656d76;font-size:12px;margin-left:8px}
 summary{cursor:pointer}
 pre{background:var(--soft);border:1px solid var(--line);padding:6px 8px;white-space:pre-wrap;word-break:break-all;margin:4px 0;font-size:12px}
@@ -115,6 +116,8 @@ void case_html(std::string& out, const CaseResult& c, const std::string& anchor,
     out += evidence ? " open>" : ">";
     out += evidence ? "<summary>" : "";
     out += std::string("<span class=\"oc c-") + oname + "\">" + oname + "</span>";
+    if (c.outcome == Outcome::skipped)  // why it was not checked
+        out += std::string("<span class=\"cause\">") + skip_cause_words(counted_skip_cause(c)) + "</span>";
     esc(out, c.name.empty() ? "unnamed case" : c.name);
     if (!rules.empty()) {
         out += "<span class=\"rules\">";
@@ -352,6 +355,7 @@ void HtmlReporter::case_finished(const CaseResult& c) {
     }
     e.end = spool_.size();
     ++e.counts[o];
+    if (c.outcome == Outcome::skipped) ++skipped_by_[static_cast<std::size_t>(counted_skip_cause(c))];
     ++cases_;
 }
 
@@ -372,6 +376,10 @@ bool HtmlReporter::run_finished(const RunSummary& run, std::string& error) {
             for (std::size_t o = 0; o < outcome_count; ++o) total[o] += s.counts[o];
         const char* vcss = "";
         std::string verdict = verdict_of(total, audit_, &vcss);
+        if (cases_ == 0 && run.filtered_out > 0) {
+            verdict = "NOTHING SELECTED";  // a selection that picked nothing ran nothing
+            vcss = "v-error";
+        }
         if (!run.interrupted.empty()) {
             // Whatever it found so far: the run did not finish (the notes say what was left out).
             verdict = "INTERRUPTED (" + run.interrupted + ")";
@@ -394,6 +402,20 @@ bool HtmlReporter::run_finished(const RunSummary& run, std::string& error) {
         h += "<th>time</th></tr>\n<tr>";
         counts_cells(h, total);
         h += "<td class=\"n\">" + format_seconds(run.seconds) + " s</td></tr></table>\n";
+        // Skipped cases by cause (adding up to the skipped count), and the
+        // cases the selection left out (not tests: not counted above).
+        std::string skips;
+        for (const SkipCause k : skip_causes)
+            if (const std::size_t n = skipped_by_[static_cast<std::size_t>(k)]; n > 0)
+                skips += (skips.empty() ? "" : ", ") + std::to_string(n) + " " + skip_cause_words(k);
+        if (!skips.empty() || run.filtered_out > 0) {
+            h += "<p class=\"skips\">";
+            if (!skips.empty()) h += "skipped: " + skips;
+            if (run.filtered_out > 0)
+                h += std::string(skips.empty() ? "" : "; ") + std::to_string(run.filtered_out) +
+                     " filtered out (not selected by --filter or --tags)";
+            h += "</p>\n";
+        }
         h += "<dl class=\"meta\">";
         const auto meta = [&](std::string_view name, std::string_view value) {
             h += "<dt>";

@@ -57,6 +57,7 @@ private:
     std::map<std::pair<std::size_t, std::size_t>, Cell> cells_;  // (suite, rule column) -> counts
     std::optional<AuditSummary> audit_;
     std::size_t cases_ = 0;
+    std::array<std::size_t, skip_cause_count> skipped_by_{};  // skipped cases per SkipCause
     Spool spool_;
     std::string scratch_;
     std::string error_;

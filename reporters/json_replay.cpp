@@ -23,6 +23,7 @@ public:
         info.metadata.push_back({"rendered from", path_});
         summary.seconds = h.seconds;
         summary.interrupted = h.interrupted;
+        summary.filtered_out = h.filtered_out;
         to_.run_started(info);
     }
     void suite_started(const SuiteResult& s) override { to_.suite_started(s.name, s.file); }

@@ -145,6 +145,16 @@ std::string case_of(const json::object& o, const std::string& suite, bool outlin
             known = true;
         }
     if (!known) return "case '" + c.name + "' has the unknown outcome '" + std::string(outcome->get_string()) + "'";
+    if (c.outcome == Outcome::skipped) {
+        // A report written before causes were recorded has none: the
+        // message says it (counted_skip_cause).
+        if (const auto* cause = o.if_contains("skip_cause"); cause && cause->is_string()) {
+            const auto k = parse_skip_cause(cause->get_string());
+            if (!k)
+                return "case '" + c.name + "' has the unknown skip_cause '" + std::string(cause->get_string()) + "'";
+            c.skip_cause = *k;
+        }
+    }
     c.classname = s_of(o, "classname");
     for (const auto& r : a_of(o, "rules"))
         if (r.is_string()) c.rules.emplace_back(r.get_string());
@@ -372,6 +382,7 @@ private:
         if (const auto* sum = o_of(root_, "summary")) {
             head_.seconds = d_of(*sum, "time");
             head_.interrupted = s_of(*sum, "interrupted");
+            head_.filtered_out = static_cast<std::size_t>(u_of(*sum, "filtered_out"));
             head_.tests = static_cast<std::size_t>(u_of(*sum, "tests"));
         }
         root_ = json::object();
@@ -420,7 +431,7 @@ private:
             if (std::string why = case_of(v.get_object(), suite_.name, opts_.case_outline_only, c); !why.empty())
                 return fail(why);
             v = nullptr;  // the case's JSON goes before the reporter works on it
-            suite_.count_streamed(c.outcome);
+            suite_.count_streamed(c);
             to_.take_case(std::move(c));
             return true;
         }
@@ -547,6 +558,7 @@ public:
         out_.has_run = h.has_run;
         out_.summary.seconds = h.seconds;
         out_.summary.interrupted = h.interrupted;
+        out_.summary.filtered_out = h.filtered_out;
         out_.started = h.started;
         out_.finished = h.finished;
         out_.metadata = h.metadata;

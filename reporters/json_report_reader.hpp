@@ -26,6 +26,7 @@ struct ReportHead {
     double seconds = 0;    // "summary" "time"
     std::size_t tests = 0; // "summary" "tests"
     std::string interrupted;  // "summary" "interrupted" ("" for a run that ran to its end)
+    std::size_t filtered_out = 0;  // "summary" "filtered_out" (cases the selection left out)
 };
 
 // Receives a report in document order. A reader that fails part-way (a

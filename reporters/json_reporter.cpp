@@ -89,16 +89,20 @@ json::value case_json(const CaseResult& c, const ReportOptions& opts) {
         props.push_back(json::object{{"name", str(p.name)}, {"value", str(redact_text(p.value, opts.redact_headers))}});
     json::array steps;
     for (const auto& s : c.steps) steps.push_back(step_json(s, opts));
-    return json::object{{"name", str(c.name)},
-                        {"classname", str(c.classname)},
-                        {"rules", std::move(rules)},
-                        {"outcome", to_string(c.outcome)},
-                        {"message", str(redact_text(c.message, opts.redact_headers))},
-                        {"detail", str(redact_text(c.detail, opts.redact_headers))},
-                        {"properties", std::move(props)},
-                        {"time", seconds_value(c.seconds)},
-                        {"position", position(c.pos)},
-                        {"steps", std::move(steps)}};
+    json::object out{{"name", str(c.name)},
+                     {"classname", str(c.classname)},
+                     {"rules", std::move(rules)},
+                     {"outcome", to_string(c.outcome)}};
+    // why a skipped case was not checked (core/result.hpp's SkipCause); only
+    // on skipped cases
+    if (c.outcome == Outcome::skipped) out["skip_cause"] = to_string(counted_skip_cause(c));
+    out["message"] = str(redact_text(c.message, opts.redact_headers));
+    out["detail"] = str(redact_text(c.detail, opts.redact_headers));
+    out["properties"] = std::move(props);
+    out["time"] = seconds_value(c.seconds);
+    out["position"] = position(c.pos);
+    out["steps"] = std::move(steps);
+    return out;
 }
 
 void pretty(std::string& out, const json::value& v, std::size_t depth) {
@@ -179,12 +183,18 @@ void tally(RuleTotals& t, const CaseResult& c) {
 // under the rule of each failing check, as the console table and the HTML
 // matrix count it).
 json::object summary_json(std::size_t passed, std::size_t failed, std::size_t errors, std::size_t skipped,
-                          std::size_t waived, double seconds, const RuleTotals& rules) {
+                          std::size_t waived, double seconds, const RuleTotals& rules, const SkipTotals& causes,
+                          std::size_t filtered_out) {
+    // skipped_by_cause adds up to skipped; filtered_out cases are not tests
+    json::object by_cause;
+    for (const SkipCause k : skip_causes) by_cause[to_string(k)] = causes[static_cast<std::size_t>(k)];
     json::object out{{"tests", passed + failed + errors + skipped + waived},
                      {"passed", passed},
                      {"failed", failed},
                      {"errors", errors},
                      {"skipped", skipped},
+                     {"skipped_by_cause", std::move(by_cause)},
+                     {"filtered_out", filtered_out},
                      {"waived", waived},
                      {"time", seconds_value(seconds)}};
     if (!rules.empty()) {
@@ -204,8 +214,11 @@ json::object summary_of(const RunSummary& run) {
     RuleTotals rules;
     for (const auto& s : run.suites)
         for (const auto& c : s.cases) tally(rules, c);
+    SkipTotals causes{};
+    for (const SkipCause k : skip_causes) causes[static_cast<std::size_t>(k)] = run.skipped(k);
     json::object out = summary_json(run.count(Outcome::passed), run.count(Outcome::failed), run.count(Outcome::error),
-                                    run.count(Outcome::skipped), run.count(Outcome::waived), run.seconds, rules);
+                                    run.count(Outcome::skipped), run.count(Outcome::waived), run.seconds, rules, causes,
+                                    run.filtered_out);
     if (!run.interrupted.empty()) out["interrupted"] = str(run.interrupted);
     return out;
 }
@@ -395,7 +408,7 @@ void JsonReporter::case_finished(const CaseResult& c) {
         if (error_.empty()) error_ = std::string("cannot build JSON report: ") + ex.what();
     }
     e.end = spool_.size();
-    e.suite.count_streamed(c.outcome);
+    e.suite.count_streamed(c);
     tally(rules_, c);
 }
 
@@ -412,8 +425,11 @@ bool JsonReporter::run_finished(const RunSummary& run, std::string& error) {
     AtomicFileWriter out(path_, "JSON report");
     try {
         std::size_t n[outcome_count] = {};
-        for (const auto& e : suites_)
+        SkipTotals causes{};
+        for (const auto& e : suites_) {
             for (std::size_t o = 0; o < outcome_count; ++o) n[o] += e.suite.streamed[o];
+            for (std::size_t k = 0; k < skip_cause_count; ++k) causes[k] += e.suite.skipped_streamed[k];
+        }
         // one "run" object: what merge needs (plan, shard) and what an
         // audit needs (start, end, metadata)
         json::value run_info = run_json(info_);
@@ -427,7 +443,8 @@ bool JsonReporter::run_finished(const RunSummary& run, std::string& error) {
             o["finished"] = str(iso8601_utc(Clock::now()));
             o["metadata"] = std::move(meta);
         }
-        json::object summary = summary_json(n[0], n[1], n[2], n[3], n[4], run.seconds, rules_);
+        json::object summary =
+            summary_json(n[0], n[1], n[2], n[3], n[4], run.seconds, rules_, causes, run.filtered_out);
         if (!run.interrupted.empty()) summary["interrupted"] = str(run.interrupted);  // the verdict is incomplete
         out.write(report_head(tool_version_, std::move(summary), !suites_.empty(),
                               run_info));

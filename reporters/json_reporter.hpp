@@ -23,6 +23,8 @@ namespace idconform::reporters {
 
 // Per rule, the count of each Outcome (indexed by its value).
 using RuleTotals = std::map<std::string, std::array<std::size_t, outcome_count>>;
+// Skipped cases per SkipCause (indexed by its value).
+using SkipTotals = std::array<std::size_t, skip_cause_count>;
 
 // The "run" object of a report for `info` (profile, plan, shard, units);
 // null when info.plan is empty (the report then has no "run" member).

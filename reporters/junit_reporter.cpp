@@ -71,7 +71,8 @@ void add_case(pugi::xml_node suite, const CaseResult& c, const SuiteResult& s, c
     // keys test history on them): the rules a failure broke are properties.
     const std::vector<std::string> broke =
         c.outcome == Outcome::failed || c.outcome == Outcome::waived ? failed_rules(c) : std::vector<std::string>{};
-    if (any_property || !c.rules.empty() || !broke.empty()) {
+    const bool skipped = c.outcome == Outcome::skipped;
+    if (any_property || !c.rules.empty() || !broke.empty() || skipped) {
         auto props = tc.append_child("properties");
         for (const auto& p : c.properties) {
             if (p.name.empty()) continue;  // a nameless property cannot be read back
@@ -88,6 +89,11 @@ void add_case(pugi::xml_node suite, const CaseResult& c, const SuiteResult& s, c
             auto prop = props.append_child("property");
             attr(prop, "name", "failed_rule");
             attr(prop, "value", r);
+        }
+        if (skipped) {  // why it was not checked (core/result.hpp's SkipCause)
+            auto prop = props.append_child("property");
+            attr(prop, "name", "idconform.skip_cause");
+            attr(prop, "value", to_string(counted_skip_cause(c)));
         }
     }
 

@@ -146,7 +146,7 @@ void AuditStage::apply(CaseResult& c) {
 
 void AuditStage::emit(CaseResult c) {
     if (suites_.empty()) suite_started(c.suite, "");
-    suites_.back().count_streamed(c.outcome);
+    suites_.back().count_streamed(c);
     inner_->take_case(std::move(c));
 }
 
@@ -201,13 +201,19 @@ void AuditStage::finish_waivers() {
                             std::to_string(st.matched_expired) + " failure" + (st.matched_expired == 1 ? "" : "s") +
                             " it covers fail the run; renew it or fix them";
             } else {
-                c.outcome = Outcome::skipped;
-                c.message = "waiver expired after " + w.expires + " and covers no failure of this run: remove it";
+                // a waiver of nothing: nothing in this run to apply it to
+                skip(c, SkipCause::not_applicable,
+                     "waiver expired after " + w.expires + " and covers no failure of this run: remove it");
             }
         } else {
-            c.outcome = cfg_.strict_waivers ? Outcome::failed : Outcome::skipped;
-            c.message = "stale waiver: covers no failure of this run (today " + day_text(cfg_.today) +
-                        "); remove or narrow it" + (cfg_.strict_waivers ? " (--strict-waivers)" : "");
+            std::string why = "stale waiver: covers no failure of this run (today " + day_text(cfg_.today) +
+                              "); remove or narrow it" + (cfg_.strict_waivers ? " (--strict-waivers)" : "");
+            if (cfg_.strict_waivers) {
+                c.outcome = Outcome::failed;
+                c.message = std::move(why);
+            } else {
+                skip(c, SkipCause::not_applicable, std::move(why));
+            }
         }
         if (c.outcome == Outcome::failed) ++failing_;
         cases.push_back(std::move(c));
@@ -244,6 +250,7 @@ bool AuditStage::run_finished(const RunSummary& run, std::string& error) {
     summary_.seconds = run.seconds;
     summary_.notes = run.notes;
     summary_.interrupted = run.interrupted;
+    summary_.filtered_out = run.filtered_out;
     return inner_->run_finished(summary_, error);
 }
 

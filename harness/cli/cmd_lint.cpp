@@ -44,7 +44,7 @@ SuiteResult junit_suite(reporters::Reporter& rep, const schema::LintedSpec& s, d
                        ", " + std::to_string(s.result.id_fields) + " id fields";
     }
     rep.case_finished(read);
-    suite.count_streamed(read.outcome);
+    suite.count_streamed(read);
     for (const auto& rule : lint_rules) {
         CaseResult c;
         c.suite = s.path;
@@ -77,13 +77,12 @@ SuiteResult junit_suite(reporters::Reporter& rep, const schema::LintedSpec& s, d
             c.message = std::to_string(n) + " finding" + (n == 1 ? "" : "s") + " of " + rule + "; first at " + c.message;
             c.steps.push_back(std::move(rec));
         } else if (!s.result.errors.empty()) {
-            c.outcome = Outcome::skipped;
-            c.message = "not linted: the document could not be read";
+            skip(c, SkipCause::precondition, "not linted: the document could not be read");
         } else {
             c.message = "no finding in " + std::to_string(s.result.id_fields) + " id fields";
         }
         rep.case_finished(c);
-        suite.count_streamed(c.outcome);
+        suite.count_streamed(c);
     }
     rep.suite_finished(suite);
     return suite;

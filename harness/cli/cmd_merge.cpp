@@ -157,6 +157,8 @@ Runner add_merge(CLI::App& app) {
         // One interrupted shard makes the merged run interrupted.
         for (const auto& r : in)
             if (merged.interrupted.empty()) merged.interrupted = r.summary.interrupted;
+        // Cases the selection left out, in every shard.
+        for (const auto& r : in) merged.filtered_out += r.summary.filtered_out;
         // Each shard's notes (what it left on the target), in shard order.
         for (const auto& r : in)
             for (const auto& n : r.summary.notes) merged.notes.push_back(n);

@@ -12,6 +12,7 @@
 #include "reporters/console_reporter.hpp"
 #include "reporters/threaded_reporter.hpp"
 #include "profile/profile.hpp"
+#include "runner/expansion.hpp"
 #include "runner/runner.hpp"
 #include "suite/loader.hpp"
 
@@ -156,6 +157,17 @@ void add_verdict_options(const Opts& o, AuditCli& audit) {
     }
 }
 
+// The selection options given, as the user wrote them: "--filter 'X'",
+// "--tags a,b", "--exclude-tags c", joined with "and".
+std::string selection_text(const Opts& o) {
+    std::string out;
+    auto add = [&](const std::string& part) { out += (out.empty() ? "" : " and ") + part; };
+    if (!o.filter.empty()) add("--filter '" + o.filter + "'");
+    if (!o.tags.empty()) add("--tags " + CLI::detail::join(o.tags, ","));
+    if (!o.exclude_tags.empty()) add("--exclude-tags " + CLI::detail::join(o.exclude_tags, ","));
+    return out;
+}
+
 }  // namespace
 
 Runner add_run(CLI::App& app) {
@@ -254,6 +266,15 @@ Runner add_run(CLI::App& app) {
         }
         if (!report.summary.interrupted.empty())  // whatever it found: the verdict is incomplete
             return report.summary.interrupted == "SIGTERM" ? exit_sigterm : exit_sigint;
+        if (runner::selects(ro) && report.summary.total() == 0) {
+            // Most likely a typo in the pattern: a green run of nothing must not pass for a verdict.
+            std::cerr << "idconform run: " << selection_text(*o) << " selects none of the "
+                      << report.summary.filtered_out << " cases; "
+                      << (report.summary.suites.empty() ? "nothing was run and nothing was created on the target"
+                                                        : "no case was run")
+                      << '\n';
+            return exit_usage;
+        }
         if (audit->failing() > 0) return exit_broken;  // waived failures do not count
         if (report.transport_errors > 0) return exit_transport;
         if (report.suite_errors > 0) return exit_usage;

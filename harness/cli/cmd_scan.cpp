@@ -98,7 +98,7 @@ int run_scan(const Opts& o, AuditCli& audit, const ReportFlags& reports) {
         multi.suite_started(file, file);
         auto report = [&](const CaseResult& c) {
             multi.case_finished(c);
-            suite.count_streamed(c.outcome);
+            suite.count_streamed(c);
         };
         auto finish_suite = [&]() {
             suite.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -18,7 +18,11 @@ std::size_t char_length(std::string_view t, std::size_t i) noexcept {
 
 }  // namespace
 
-bool glob_match(std::string_view p, std::string_view t) noexcept {
+namespace {
+
+// The matcher of both: with `prefix`, reaching the end of `t` is enough
+// (whatever is left of the pattern, some text matches it).
+bool match(std::string_view p, std::string_view t, bool prefix) noexcept {
     // Greedy with one backtrack point: on a mismatch after a '*', let that
     // '*' swallow one more character and retry. Enough because a later '*'
     // can absorb whatever an earlier one would have. A '*' in the pattern is
@@ -42,8 +46,15 @@ bool glob_match(std::string_view p, std::string_view t) noexcept {
             return false;
         }
     }
+    if (prefix) return true;
     while (pi < p.size() && p[pi] == '*') ++pi;
     return pi == p.size();
 }
+
+}  // namespace
+
+bool glob_match(std::string_view p, std::string_view t) noexcept { return match(p, t, false); }
+
+bool glob_match_prefix(std::string_view p, std::string_view prefix) noexcept { return match(p, prefix, true); }
 
 }  // namespace idconform

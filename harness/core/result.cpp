@@ -16,6 +16,69 @@ const char* to_string(Outcome o) noexcept {
     return "error";
 }
 
+const char* to_string(SkipCause c) noexcept {
+    switch (c) {
+        case SkipCause::none: return "none";
+        case SkipCause::not_applicable: return "not_applicable";
+        case SkipCause::not_described: return "not_described";
+        case SkipCause::precondition: return "precondition";
+        case SkipCause::stopped: return "stopped";
+    }
+    return "none";
+}
+
+const char* skip_cause_words(SkipCause c) noexcept {
+    switch (c) {
+        case SkipCause::none: return "not skipped";
+        case SkipCause::not_applicable: return "not applicable";
+        case SkipCause::not_described: return "not described";
+        case SkipCause::precondition: return "precondition not met";
+        case SkipCause::stopped: return "run stopped";
+    }
+    return "not skipped";
+}
+
+std::optional<SkipCause> parse_skip_cause(std::string_view name) noexcept {
+    for (const SkipCause c : skip_causes)
+        if (name == to_string(c)) return c;
+    if (name == to_string(SkipCause::none)) return SkipCause::none;
+    return std::nullopt;
+}
+
+SkipCause skip_cause_of_message(std::string_view m) noexcept {
+    auto starts = [&](std::string_view p) { return m.substr(0, p.size()) == p; };
+    auto has = [&](std::string_view p) { return m.find(p) != std::string_view::npos; };
+    if (starts("not applicable")) return SkipCause::not_applicable;
+    if (starts("not described")) return SkipCause::not_described;
+    if ((starts("not run") || starts("not finished") || starts("not scanned")) &&
+        (has("interrupted") || has("--max-failures") || has("--max-violations")))
+        return SkipCause::stopped;
+    return SkipCause::precondition;
+}
+
+void skip(CaseResult& c, SkipCause cause, std::string message) {
+    c.outcome = Outcome::skipped;
+    c.skip_cause = cause == SkipCause::none ? SkipCause::precondition : cause;
+    c.message = std::move(message);
+}
+
+SkipCause counted_skip_cause(const CaseResult& c) noexcept {
+    if (c.outcome != Outcome::skipped) return SkipCause::none;
+    return c.skip_cause != SkipCause::none ? c.skip_cause : skip_cause_of_message(c.message);
+}
+
+void SuiteResult::count_streamed(const CaseResult& c) noexcept {
+    ++streamed[static_cast<std::size_t>(c.outcome)];
+    if (c.outcome == Outcome::skipped) ++skipped_streamed[static_cast<std::size_t>(counted_skip_cause(c))];
+}
+
+std::size_t SuiteResult::skipped(SkipCause cause) const {
+    return skipped_streamed[static_cast<std::size_t>(cause)] +
+           static_cast<std::size_t>(std::count_if(cases.begin(), cases.end(), [cause](const CaseResult& c) {
+               return c.outcome == Outcome::skipped && counted_skip_cause(c) == cause;
+           }));
+}
+
 std::size_t SuiteResult::count(Outcome o) const {
     return streamed[static_cast<std::size_t>(o)] +
            static_cast<std::size_t>(
@@ -75,6 +138,12 @@ std::vector<RuleCount> rule_counts(const CaseResult& c) {
 std::size_t RunSummary::count(Outcome o) const {
     std::size_t n = 0;
     for (const auto& s : suites) n += s.count(o);
+    return n;
+}
+
+std::size_t RunSummary::skipped(SkipCause cause) const {
+    std::size_t n = 0;
+    for (const auto& s : suites) n += s.skipped(cause);
     return n;
 }
 

@@ -1,6 +1,7 @@
 // Results of a run, as reporters see them. A case ends in exactly one
 // outcome: passed, failed (a broken contract), error (transport problem,
-// timeout, bad suite data at run time), skipped (an unmet precondition) or
+// timeout, bad suite data at run time), skipped (with its SkipCause: not
+// applicable, not described, precondition not met, run stopped) or
 // waived (a failure knowingly accepted by a waiver until its expiry date; the
 // runner never produces it, the audit stage turns failed into waived before
 // reporters see the case, see harness/audit/).
@@ -10,6 +11,7 @@
 
 #include <array>
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,6 +22,36 @@ enum class Outcome { passed, failed, error, skipped, waived };
 // Number of Outcome values (the size of per-outcome count arrays).
 inline constexpr std::size_t outcome_count = 5;
 [[nodiscard]] const char* to_string(Outcome o) noexcept;
+
+// Why a skipped case was not checked: what every summary splits its skipped
+// cases by. `none` on every case that was not skipped. Cases a run's
+// selection (--filter, --tags, --exclude-tags) left out are not skipped
+// cases: they are only counted (RunSummary::filtered_out, "N filtered out",
+// as pytest says "N deselected").
+enum class SkipCause {
+    none,
+    not_applicable,  // the API declares something the case does not apply to (a uuidv4 id, cannot_delete)
+    not_described,   // the profile (or suite) does not describe what the case needs: "add `update:` to ..."
+    precondition,    // what the case needs did not hold at run time (setup failed, an unset env variable)
+    stopped,         // the run stopped before it (--max-failures, a signal, --max-violations)
+};
+// Number of SkipCause values, `none` included (the size of per-cause arrays).
+inline constexpr std::size_t skip_cause_count = 5;
+// The causes a skipped case can have, in summary order (`none` left out).
+inline constexpr SkipCause skip_causes[] = {SkipCause::not_applicable, SkipCause::not_described,
+                                            SkipCause::precondition, SkipCause::stopped};
+// The name in reports ("not_applicable", ...; "none").
+[[nodiscard]] const char* to_string(SkipCause c) noexcept;
+// The words of summaries: "not applicable", "not described", "precondition
+// not met", "run stopped".
+[[nodiscard]] const char* skip_cause_words(SkipCause c) noexcept;
+// A name of to_string back; nullopt for any other text.
+[[nodiscard]] std::optional<SkipCause> parse_skip_cause(std::string_view name) noexcept;
+// The cause a skip message says, for a skipped case that carries none (a
+// JSON report written before causes were recorded): "not applicable: ...",
+// "not described ...", "not run: the run was interrupted ...", "not run:
+// --max-failures ..."; anything else: precondition.
+[[nodiscard]] SkipCause skip_cause_of_message(std::string_view message) noexcept;
 
 // One expectation applied to one exchange.
 struct CheckResult {
@@ -50,6 +82,7 @@ struct CaseResult {
     std::string classname;           // "<suite>.<rule>" for JUnit
     std::vector<std::string> rules;
     Outcome outcome = Outcome::passed;
+    SkipCause skip_cause = SkipCause::none;  // set with skip(); none unless skipped
     std::string message;             // one line: why failed / error / skipped
     std::string detail;              // multi-line evidence for failure/error
     std::vector<Property> properties;
@@ -57,6 +90,13 @@ struct CaseResult {
     double seconds = 0.0;
     SourcePos pos;
 };
+
+// Marks `c` skipped for `cause`, saying why: every skip site calls this, so
+// no skipped case lacks a cause.
+void skip(CaseResult& c, SkipCause cause, std::string message);
+// The cause a skipped case counts under in summaries: its own, else the one
+// its message says (skip_cause_of_message); none for any other outcome.
+[[nodiscard]] SkipCause counted_skip_cause(const CaseResult& c) noexcept;
 
 struct SuiteResult {
     std::string name;
@@ -68,11 +108,16 @@ struct SuiteResult {
     // Cases reported but not kept in `cases`, per Outcome (indexed by its
     // value). count() adds both, so code that fills `cases` needs no tally.
     std::array<std::size_t, outcome_count> streamed{};
+    // Of the skipped cases in `streamed`, how many per SkipCause (indexed by
+    // its value): they add up to streamed[skipped].
+    std::array<std::size_t, skip_cause_count> skipped_streamed{};
     double seconds = 0.0;
     std::string timestamp;           // ISO-8601 start time
-    // Counts a case that is not kept in `cases`.
-    void count_streamed(Outcome o) noexcept { ++streamed[static_cast<std::size_t>(o)]; }
+    // Counts a case that is not kept in `cases` (a skipped one under its cause).
+    void count_streamed(const CaseResult& c) noexcept;
     [[nodiscard]] std::size_t count(Outcome o) const;
+    // Skipped cases of `cause`, kept or streamed.
+    [[nodiscard]] std::size_t skipped(SkipCause cause) const;
     [[nodiscard]] std::size_t total() const;  // every case, kept or streamed
 };
 
@@ -113,7 +158,12 @@ struct RunSummary {
     // a run that ran to its end. An interrupted run started no case after
     // the signal, deleted what it had created and says so in its notes.
     std::string interrupted;
+    // Cases the selection (--filter, --tags, --exclude-tags) left out: not
+    // run, not reported as cases, not in total(); a suite none of whose cases
+    // was selected ran no setup and is not in `suites`.
+    std::size_t filtered_out = 0;
     [[nodiscard]] std::size_t count(Outcome o) const;
+    [[nodiscard]] std::size_t skipped(SkipCause cause) const;
     [[nodiscard]] std::size_t total() const;
 };
 

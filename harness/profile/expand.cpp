@@ -39,6 +39,13 @@ json::value body_with_refs(const Resource& r, const std::optional<json::value>& 
 
 class Instance {
 public:
+    // Why a variable is undefined for this resource, and the cause of the
+    // skip of the cases that need it.
+    struct Unset {
+        std::string why;
+        SkipCause cause = SkipCause::not_applicable;
+    };
+
     // over_grpc: the instance runs the resource's gRPC operations (its
     // `grpc:` section) instead of its HTTP endpoints.
     Instance(const Profile& p, const Resource& r, const suite::Suite& pack, bool over_grpc = false)
@@ -71,14 +78,24 @@ public:
         own_cleanups();
         fewest_creates();
         // Cases that need a variable this target cannot have are skipped
-        // with the reason and what to do about it.
+        // with the reason and what to do about it, in the profile's words:
+        // what the API declares that rules the case out, or the key to add.
+        std::set<std::string> defined;
+        for (const auto& v : s_.vars) defined.insert(v.name);
         for (auto& c : s_.cases) {
             if (!c.skip.empty()) continue;
-            for (const auto& need : c.needs)
+            for (const auto& need : c.needs) {
                 if (auto it = unset_reasons_.find(need); it != unset_reasons_.end()) {
-                    c.skip = it->second;
+                    c.skip = it->second.why;
+                    c.skip_cause = it->second.cause;
                     break;
                 }
+                if (defined.count(need) != 0 || need.rfind("env:", 0) == 0) continue;
+                const Unset u = undescribed(need);
+                c.skip = u.why;
+                c.skip_cause = u.cause;
+                break;
+            }
         }
         std::vector<suite::Step> setup;
         for (const auto& ref : r_.references) ensure_created(ref.resource, setup);
@@ -353,6 +370,68 @@ private:
         fill(s_.teardown);
     }
 
+    // Why a pack variable `need` is not defined for this resource, in the
+    // profile's words: the key to add ("add `update:` to resource
+    // `orders`"), or what the profile declares that rules the case out. The
+    // names are those of resource_vars, kind_vars, pack_vars and grpc_vars.
+    Unset undescribed(const std::string& need) const {
+        const std::string res = "resource `" + r_.name + "`";
+        const std::string grpc_res = "the `grpc:` section of " + res;
+        auto add = [](const std::string& what, const std::string& where) {
+            return Unset{"not described in the profile: add " + what + " to " + where, SkipCause::not_described};
+        };
+        auto not_applicable = [](const std::string& why) { return Unset{"not applicable: " + why}; };
+        if (need == "other_principal")
+            return {
+                "not described in the profile: add a second principal to `principals:` (the checks between two "
+                "users need one)",
+                SkipCause::not_described};
+        const std::string v = need.rfind("res.", 0) == 0 ? need.substr(4) : need;
+        auto is = [&](const std::string& base, std::initializer_list<const char*> suffixes = {}) {
+            if (v == base) return true;
+            for (const char* x : suffixes)
+                if (v == base + x) return true;
+            return false;
+        };
+        for (const auto& t : suite::operation_table) {
+            const std::string op = t.name;
+            if (is(op, {"_method", "_body", "_items", "_filter"}))
+                return add("`" + op + ":`", over_grpc_ ? grpc_res : res);
+        }
+        if (is("location")) {
+            if (over_grpc_) return not_applicable("a gRPC create answers no Location header");
+            return not_applicable("the profile says the create answer of '" + r_.name +
+                                  "' names no Location (`location: false`)");
+        }
+        if (is("singleton"))
+            return not_applicable("'" + r_.name + "' is a collection, not a singleton (`singleton: true`)");
+        if (is("other_read")) {
+            if (!p_.grpc)
+                return not_applicable("the profile declares no gRPC target (`grpc:`), so there is no second transport");
+            if (!r_.grpc) return add("a `grpc:` section with `read:`", res);
+            if (!r_.grpc->read) return add("`read:`", grpc_res);
+            return add("`read:`", res);
+        }
+        if (is("required_ref", {"_kind", "_value", "_v7"}))
+            return add("a reference with `required: true`", "`references:` of " + res);
+        if (is("optional_ref", {"_kind", "_value", "_v7"}))
+            return add("an optional reference (without `required: true`)", "`references:` of " + res);
+        if (is("v4_field")) return add("an id field of kind uuidv4", "`fields:` of " + res);
+        if (is("time_field")) return add("`time_field:`", res);
+        if (is("id_pattern")) return add("`pattern:`", "`id:` of " + res);
+        if (is("lookup", {"_param"})) return add("`lookup:`", res);
+        if (is("action", {"_method", "_body", "_id_at"})) return add("`action:`", res);
+        if (is("job_at")) return add("`job:`", res);
+        if (is("job_read")) return r_.job ? add("`read:`", "`job:` of " + res) : add("`job:` with `read:`", res);
+        if (is("request_id")) return add("`request_id:`", "the profile's top level");
+        if (v.rfind("legacy_", 0) == 0) return add("`legacy:`", res);
+        if (is("viewable_read"))
+            return r_.viewable ? add("`read:`", "`viewable:` of " + res) : add("`viewable:` with `read:`", res);
+        if (v.rfind("viewable_", 0) == 0) return add("`viewable:`", res);
+        return {"not described in the profile: nothing it says gives this pack's `" + need + "` for " + res,
+                SkipCause::not_described};
+    }
+
     void var(std::vector<suite::Variable>& out, const std::string& name, json::value v, SourcePos pos,
              bool deferred = false) {
         suite::Variable x;
@@ -381,8 +460,9 @@ private:
             var(out, "res.list_items", json::value(r_.list->items), r_.list->pos);
             if (!r_.list->filter.empty()) var(out, "res.list_filter", json::value(r_.list->filter), r_.list->pos);
             else
-                unset_reasons_["res.list_filter"] = "not applicable: the profile says the list of '" + r_.name + "' (" +
-                                                    r_.list->pos.str() + ") takes no filter (filter: false)";
+                unset_reasons_["res.list_filter"].why = "not applicable: the profile says the list of '" + r_.name +
+                                                        "' (" + r_.list->pos.str() +
+                                                        ") takes no filter (filter: false)";
         }
         var(out, "res.id_at", json::value(r_.id.pointer), r_.id.pos);
         var(out, "res.id_kind", json::value(ids::kind_name(r_.id.kind)), r_.id.pos);
@@ -390,8 +470,9 @@ private:
         if (r_.location) var(out, "res.location", json::value("Location"), r_.pos);
         if (r_.singleton) var(out, "res.singleton", json::value(true), *r_.singleton);
         if (!r_.cannot_delete.empty())
-            unset_reasons_["res.delete"] = "not applicable: the profile says '" + r_.name + "' cannot be deleted (" +
-                                           r_.cannot_delete + ", " + r_.cannot_delete_pos.str() + ")";
+            unset_reasons_["res.delete"].why = "not applicable: the profile says '" + r_.name +
+                                               "' cannot be deleted (" + r_.cannot_delete + ", " +
+                                               r_.cannot_delete_pos.str() + ")";
         for (const auto& f : r_.fields) {
             if (f.kind == ids::IdKind::uuidv4 && !has_(out, "res.v4_field")) var(out, "res.v4_field", json::value(f.pointer), f.pos);
         }
@@ -429,20 +510,19 @@ private:
         const std::string declared = "the profile declares the id of '" + r_.name + "' (" + r_.id.pos.str() + ") ";
         if (k == ids::IdKind::uuidv7) var(out, "res.id_v7", json::value(true), r_.id.pos);
         else if (k == ids::IdKind::uuidv4)
-            unset_reasons_["res.id_v7"] = "not applicable: " + declared +
-                                          "kind uuidv4, a field whose ids must not reveal their creation time: "
-                                          "DATA-ID-003 judges it (v4), not DATA-ID-001";
+            unset_reasons_["res.id_v7"].why = "not applicable: " + declared +
+                                              "kind uuidv4, a field whose ids must not reveal their creation time: "
+                                              "DATA-ID-003 judges it (v4), not DATA-ID-001";
         else if (k == ids::IdKind::existing)
-            unset_reasons_["res.id_v7"] =
+            unset_reasons_["res.id_v7"].why =
                 "not applicable: " + declared +
                 "kind existing, a field that kept its format from before the rule (DATA-ID-001's exception: it MAY "
-                "keep its current format" + (r_.id.pattern.empty() ? std::string() : ", " + r_.id.pattern) +
-                "); every other rule is checked";
-        else
-            unset_reasons_["res.id_v7"] = "not applicable: " + declared + "kind " + k_name + ", not uuidv7";
+                "keep its current format" +
+                (r_.id.pattern.empty() ? std::string() : ", " + r_.id.pattern) + "); every other rule is checked";
+        else unset_reasons_["res.id_v7"].why = "not applicable: " + declared + "kind " + k_name + ", not uuidv7";
         if (k == ids::IdKind::uuidv4) var(out, "res.id_v4", json::value(true), r_.id.pos);
         else
-            unset_reasons_["res.id_v4"] =
+            unset_reasons_["res.id_v4"].why =
                 "not applicable: " + declared + "kind " + k_name + ", not uuidv4 (DATA-ID-003 applies to v4 fields)";
         if (!r_.id.pattern.empty()) var(out, "res.id_pattern", json::value(r_.id.pattern), r_.id.pos);
         fresh_id_var(out);
@@ -450,16 +530,18 @@ private:
             if (!ref.required) continue;
             if (ref.kind == ids::IdKind::uuidv7) var(out, "res.required_ref_v7", json::value(true), ref.pos);
             else
-                unset_reasons_["res.required_ref_v7"] = "not applicable: the reference '" + ref.field + "' (" +
-                                                        ref.pos.str() + ") holds ids of kind " + std::string(ids::kind_name(ref.kind)) + ", not uuidv7";
+                unset_reasons_["res.required_ref_v7"].why = "not applicable: the reference '" + ref.field + "' (" +
+                                                            ref.pos.str() + ") holds ids of kind " +
+                                                            std::string(ids::kind_name(ref.kind)) + ", not uuidv7";
             break;  // the first required reference is res.required_ref
         }
         for (const auto& ref : r_.references) {
             if (ref.required) continue;
             if (ref.kind == ids::IdKind::uuidv7) var(out, "res.optional_ref_v7", json::value(true), ref.pos);
             else
-                unset_reasons_["res.optional_ref_v7"] = "not applicable: the reference '" + ref.field + "' (" +
-                                                        ref.pos.str() + ") holds ids of kind " + std::string(ids::kind_name(ref.kind)) + ", not uuidv7";
+                unset_reasons_["res.optional_ref_v7"].why = "not applicable: the reference '" + ref.field + "' (" +
+                                                            ref.pos.str() + ") holds ids of kind " +
+                                                            std::string(ids::kind_name(ref.kind)) + ", not uuidv7";
             break;  // the first optional reference is res.optional_ref
         }
     }
@@ -485,7 +567,7 @@ private:
             return;
         }
         var(out, "res.fresh_id", json::value(nullptr), r_.id.pos);
-        unset_reasons_["res.fresh_id"] =
+        unset_reasons_["res.fresh_id"].why =
             "not applicable: no fresh client-chosen id can be made: the profile declares "
             "the id of '" +
             r_.name + "' (" + r_.id.pos.str() + ") kind " + std::string(ids::kind_name(k)) + ": " + why;
@@ -517,9 +599,10 @@ private:
                 var(out, "res.legacy_salt", json::value("${env:" + l.salt_env + "}"), l.pos);
                 out.back().secret = true;
             } else {
-                unset_reasons_["res.legacy_salt"] =
+                unset_reasons_["res.legacy_salt"].why =
                     "not run: the hash bits can only be verified with the salt; set the environment variable " +
                     l.salt_env + " (profile legacy.salt_env) to the target's salt";
+                unset_reasons_["res.legacy_salt"].cause = SkipCause::precondition;  // the profile said it all
             }
         }
         if (r_.viewable) {
@@ -686,7 +769,7 @@ private:
     suite::Suite s_;
     bool over_grpc_ = false;
     std::set<std::string> created_;
-    std::map<std::string, std::string> unset_reasons_;  // variable -> why it is undefined here
+    std::map<std::string, Unset> unset_reasons_;  // variable -> why it is undefined here
 };
 
 // The preflight suite (packs_dir/preflight.yaml, runner/preflight.hpp) for

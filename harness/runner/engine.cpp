@@ -194,9 +194,9 @@ awaitable<bool> Engine::make_fresh(SuiteRun& run, const Expanded& e, Scope& scop
             ++report_.transport_errors;
         } else if (so.failed) {
             // The case's precondition: without its own entity it can say nothing.
-            r.outcome = Outcome::skipped;
-            r.message = "not checked: the fresh state this case needs could not be made (" + where + ": " +
-                        failure_message(*first_failure(rec.checks)) + ")";
+            skip(r, SkipCause::precondition,
+                 "not checked: the fresh state this case needs could not be made (" + where + ": " +
+                     failure_message(*first_failure(rec.checks)) + ")");
         } else {
             continue;
         }
@@ -210,9 +210,12 @@ awaitable<bool> Engine::make_fresh(SuiteRun& run, const Expanded& e, Scope& scop
             bool not_applicable = false;
             std::string why = rebind_mutation(*c.for_each, name, scope, &not_applicable);
             if (!why.empty()) {
-                r.outcome = not_applicable ? Outcome::skipped : Outcome::error;
-                r.message = why;
-                if (!not_applicable) ++report_.suite_errors;
+                if (not_applicable) skip(r, SkipCause::not_applicable, std::move(why));
+                else {
+                    r.outcome = Outcome::error;
+                    r.message = std::move(why);
+                    ++report_.suite_errors;
+                }
                 co_return false;
             }
         }
@@ -223,9 +226,20 @@ awaitable<bool> Engine::make_fresh(SuiteRun& run, const Expanded& e, Scope& scop
 awaitable<void> Engine::run_all(const std::vector<suite::Suite>& suites) {
     const auto t0 = std::chrono::steady_clock::now();
     std::size_t not_started_by_preflight = 0;
+    const bool any_contract_selected = std::any_of(suites.begin(), suites.end(), [&](const suite::Suite& s) {
+        return !s.preflight && may_select_any(opts_, s);
+    });
     for (const auto& s : suites) {
         if (interrupted_) {
             ++suites_not_started_;
+            continue;
+        }
+        // --filter and --tags select setups too: a suite none of whose cases
+        // they can pick runs nothing, not even its setup, so it creates
+        // nothing; its cases are only counted. A preflight suite is exempt
+        // from the selection, but runs only when some contract case does.
+        if (selects(opts_) && (s.preflight ? !any_contract_selected : !may_select_any(opts_, s))) {
+            if (!s.preflight) report_.summary.filtered_out += unselected_count(s);
             continue;
         }
         if (!stopped_.empty()) {  // the target cannot be tested with these principals
@@ -467,8 +481,7 @@ awaitable<CaseResult> Engine::run_case(SuiteRun& run, const Expanded& e) {
     CaseResult r = case_skeleton(*run.suite, e);
     steps::add_properties(c.steps.empty() ? nullptr : &c.steps.front(), r.properties);
     if (!e.pre_skip.empty()) {
-        r.outcome = Outcome::skipped;
-        r.message = e.pre_skip;
+        skip(r, e.pre_skip_cause, e.pre_skip);
         co_return r;
     }
     if (!e.pre_error.empty()) {
@@ -497,9 +510,9 @@ awaitable<CaseResult> Engine::run_case(SuiteRun& run, const Expanded& e) {
         for (int rep = 0; rep < st.repeat && !stopped; ++rep) {
             if (interrupted_) {
                 // Half a case is no verdict: it stops here and says so.
-                r.outcome = Outcome::skipped;
-                r.message = std::string("not finished: the run was interrupted by ") + signal_name(interrupted_) +
-                            " before step '" + (st.name.empty() ? suite::default_step_name(st.request) : st.name) + "'";
+                skip(r, SkipCause::stopped,
+                     std::string("not finished: the run was interrupted by ") + signal_name(interrupted_) +
+                         " before step '" + (st.name.empty() ? suite::default_step_name(st.request) : st.name) + "'");
                 ++not_run_;
                 stopped = true;
                 break;
@@ -523,15 +536,15 @@ awaitable<CaseResult> Engine::run_case(SuiteRun& run, const Expanded& e) {
                 ++report_.transport_errors;
             } else if (so.failed && unmet_precondition(st.expect)) {
                 // What the case needs did not hold: it cannot say anything.
-                r.outcome = Outcome::skipped;
-                r.message = "not checked: the precondition '" + st.expect.precondition + "' did not hold (" + where +
-                            ": " + failure_message(*first_failure(rec.checks)) + ")";
+                skip(r, SkipCause::precondition,
+                     "not checked: the precondition '" + st.expect.precondition + "' did not hold (" + where + ": " +
+                         failure_message(*first_failure(rec.checks)) + ")");
             } else if (so.failed && !gone.empty()) {
                 // An earlier finding deleted or re-keyed what this step
                 // addresses: that finding is the failure, not this case.
-                r.outcome = Outcome::skipped;
-                r.message = "not checked: what this case needs is gone after an earlier finding (" + gone + "); " +
-                            where + ": " + failure_message(*first_failure(rec.checks));
+                skip(r, SkipCause::precondition,
+                     "not checked: what this case needs is gone after an earlier finding (" + gone + "); " + where +
+                         ": " + failure_message(*first_failure(rec.checks)));
             } else if (so.failed) {
                 r.outcome = Outcome::failed;
                 r.message = where + ": " + failure_message(*first_failure(rec.checks));
@@ -601,14 +614,14 @@ awaitable<void> Engine::run_cases(SuiteRun& run, const std::vector<Expanded>& ca
                     const Expanded& e = element(cases[i], scratch);
                     if (interrupted_) {
                         CaseResult r = case_skeleton(*run.suite, e);
-                        r.outcome = Outcome::skipped;
-                        r.message = std::string("not run: the run was interrupted by ") + signal_name(interrupted_);
+                        skip(r, SkipCause::stopped,
+                             std::string("not run: the run was interrupted by ") + signal_name(interrupted_));
                         ++not_run_;
                         results.emplace(i, std::move(r));
                     } else if (opts_.max_failures > 0 && failures_ >= opts_.max_failures) {
                         CaseResult r = case_skeleton(*run.suite, e);
-                        r.outcome = Outcome::skipped;
-                        r.message = "not run: --max-failures " + std::to_string(opts_.max_failures) + " reached";
+                        skip(r, SkipCause::stopped,
+                             "not run: --max-failures " + std::to_string(opts_.max_failures) + " reached");
                         results.emplace(i, std::move(r));
                     } else {
                         CaseResult r = co_await run_case(run, e);
@@ -664,7 +677,7 @@ SuiteResult Engine::report_shape_findings() {
     result.timestamp = ids::iso8601_ms(ids::system_unix_ms());
     reporter_.suite_started(result.name, "");
     for (auto& c : shape_.take_results()) {
-        result.count_streamed(c.outcome);
+        result.count_streamed(c);
         reporter_.take_case(std::move(c));
     }
     reporter_.suite_finished(result);
@@ -695,7 +708,7 @@ awaitable<SuiteResult> Engine::run_suite(const suite::Suite& s) {
     }
 
     std::vector<Expanded> cases;
-    for (const auto& c : s.cases) expand(opts_, s, c, run.scope, cases);
+    for (const auto& c : s.cases) expand(opts_, s, c, run.scope, cases, &report_.summary.filtered_out);
     // The result goes to the reporter, moved: nothing reads it after. Every
     // result not passed is scrubbed of secrets on its way (setup, teardown,
     // cleanup, scan findings; run_case scrubbed its own, passed ones included).
@@ -706,7 +719,7 @@ awaitable<SuiteResult> Engine::run_suite(const suite::Suite& s) {
             if (before == Outcome::failed && r.outcome == Outcome::error) ++report_.transport_errors;
         }
         if (r.outcome != Outcome::passed) redact::scrub_case(r, run.scope.secrets());
-        result.count_streamed(r.outcome);
+        result.count_streamed(r);
         reporter_.take_case(std::move(r));
     };
     if (setup_result) {
@@ -718,8 +731,7 @@ awaitable<SuiteResult> Engine::run_suite(const suite::Suite& s) {
         for (const auto& e : cases) {
             Expanded scratch;
             CaseResult r = case_skeleton(s, element(e, scratch));
-            r.outcome = Outcome::skipped;
-            r.message = why;
+            skip(r, SkipCause::precondition, why);
             report(r);
         }
     } else {

@@ -2,6 +2,7 @@
 #include "runner/expansion.hpp"
 
 #include "core/glob.hpp"
+#include "ids/ids.hpp"
 #include "ids/of_kind.hpp"
 #include "runner/send_check.hpp"
 
@@ -24,32 +25,53 @@ bool selected(const RunOptions& opts, const suite::Suite& s, const suite::Case& 
     return true;
 }
 
-// The elements of `c` (expand() without the send check).
+// The elements of `c` (expand() without the send check); those the options
+// do not select are counted in `filtered`.
 void expand_case(const RunOptions& opts, const suite::Suite& s, const suite::Case& c, const Scope& scope,
-                 std::vector<Expanded>& out) {
-    if (!selected(opts, s, c)) return;
+                 std::vector<Expanded>& out, std::size_t& filtered) {
+    const bool chosen = selected(opts, s, c);
     auto keep = [&](const std::string& element_name) {
         const auto& f = *c.for_each;
         if (!f.only.empty() && std::find(f.only.begin(), f.only.end(), element_name) == f.only.end()) return false;
         return std::find(f.except.begin(), f.except.end(), element_name) == f.except.end();
     };
+    // (A profile's pack cases say what they lack in the profile's words
+    // already, as their `skip`: see profile/expand.cpp.)
     std::string unmet;
+    SkipCause unmet_cause = SkipCause::none;
     for (const auto& need : c.needs) {
         auto v = scope.resolve(need);
         if (!v || v->is_null()) {
-            unmet = need.rfind("env:", 0) == 0
-                        ? "not run: needs the environment variable " + need.substr(4) + ", which is not set"
-                        : "not run: needs ${" + need + "}, which the target profile does not describe";
+            if (need.rfind("env:", 0) == 0) {
+                unmet = "not run: needs the environment variable " + need.substr(4) + ", which is not set";
+                unmet_cause = SkipCause::precondition;
+            } else {
+                unmet = "not described: the case needs the variable '" + need +
+                        "', which nothing defines (define it under vars:, or give --var " + need + "=VALUE)";
+                unmet_cause = SkipCause::not_described;
+            }
             break;
         }
     }
     auto push = [&](Expanded e) {
+        if (!chosen) {
+            ++filtered;
+            return;
+        }
         if (!opts.filter.empty() && !s.preflight) {
             Expanded scratch;
-            if (!glob_match(opts.filter, element(e, scratch).name)) return;
+            if (!glob_match(opts.filter, element(e, scratch).name)) {
+                ++filtered;
+                return;
+            }
         }
-        if (!c.skip.empty()) e.pre_skip = c.skip;
-        else if (!unmet.empty()) e.pre_skip = unmet;
+        if (!c.skip.empty()) {
+            e.pre_skip = c.skip;
+            e.pre_skip_cause = c.skip_cause;
+        } else if (!unmet.empty()) {
+            e.pre_skip = unmet;
+            e.pre_skip_cause = unmet_cause;
+        }
         out.push_back(std::move(e));
     };
     if (!c.for_each) {
@@ -121,6 +143,7 @@ void expand_case(const RunOptions& opts, const suite::Suite& s, const suite::Cas
         e.properties.push_back({"mutation", m.name});
         if (!m.not_applicable.empty()) {
             e.pre_skip = m.not_applicable;
+            e.pre_skip_cause = SkipCause::not_applicable;
             push(std::move(e));
             continue;
         }
@@ -150,6 +173,7 @@ void skip_unsendable(const SendCheck& check, const suite::Case& c, const Scope& 
         for (const auto& st : c.steps) {
             if (std::string why = check.unsendable(st, scoped, value); !why.empty()) {
                 e.pre_skip = std::move(why);
+                e.pre_skip_cause = SkipCause::not_applicable;
                 break;
             }
         }
@@ -159,9 +183,11 @@ void skip_unsendable(const SendCheck& check, const suite::Case& c, const Scope& 
 }  // namespace
 
 void expand(const RunOptions& opts, const suite::Suite& s, const suite::Case& c, const Scope& scope,
-            std::vector<Expanded>& out) {
+            std::vector<Expanded>& out, std::size_t* filtered_out) {
     const std::size_t first = out.size();
-    expand_case(opts, s, c, scope, out);
+    std::size_t filtered = 0;
+    expand_case(opts, s, c, scope, out, filtered);
+    if (filtered_out) *filtered_out += filtered;
     const SendCheck* check = scope.send_check();
     if (check && c.for_each && c.for_each->source != suite::ForEach::Source::count && has_typed_steps(c))
         skip_unsendable(*check, c, scope, out, first);
@@ -212,7 +238,76 @@ const Expanded& element(const Expanded& e, Expanded& scratch) {
     scratch.properties.push_back({"vector", f.set + "/" + v.name});
     scratch.pre_error = e.pre_error;
     scratch.pre_skip = e.pre_skip;
+    scratch.pre_skip_cause = e.pre_skip_cause;
     return scratch;
+}
+
+bool selects(const RunOptions& opts) noexcept {
+    return !opts.filter.empty() || !opts.tags.empty() || !opts.exclude_tags.empty();
+}
+
+namespace {
+
+bool kept(const suite::ForEach& f, const std::string& name) {
+    const bool in = f.only.empty() || std::find(f.only.begin(), f.only.end(), name) != f.only.end();
+    return in && std::find(f.except.begin(), f.except.end(), name) == f.except.end();
+}
+
+bool may_select(const RunOptions& opts, const suite::Suite& s, const suite::Case& c) {
+    if (s.preflight) return true;  // exempt from the selection, as in selected()
+    if (!selected(opts, s, c)) return false;
+    if (opts.filter.empty()) return true;
+    if (!c.for_each) return glob_match(opts.filter, c.name);
+    const auto& f = *c.for_each;
+    switch (f.source) {
+        case suite::ForEach::Source::count:
+            for (int i = 1; i <= f.count; ++i)
+                if (glob_match(opts.filter, c.name + " [" + std::to_string(i) + "]")) return true;
+            return false;
+        case suite::ForEach::Source::vectors: {
+            const auto it = s.vector_sets.find(f.set);
+            if (it == s.vector_sets.end()) return glob_match(opts.filter, c.name);  // the error is its case
+            for (const auto& v : it->second.vectors)
+                if (kept(f, v.name) && glob_match(opts.filter, c.name + " [" + v.name + "]")) return true;
+            return false;
+        }
+        case suite::ForEach::Source::mutations:
+            return glob_match(opts.filter, c.name) || glob_match_prefix(opts.filter, c.name + " [");
+    }
+    return true;
+}
+
+}  // namespace
+
+bool may_select_any(const RunOptions& opts, const suite::Suite& s) {
+    return std::any_of(s.cases.begin(), s.cases.end(), [&](const suite::Case& c) { return may_select(opts, s, c); });
+}
+
+std::size_t unselected_count(const suite::Suite& s) {
+    static const std::size_t mutation_count = ids::mutations(ids::nil_uuid).size();  // as shard/ estimates
+    std::size_t n = 0;
+    for (const auto& c : s.cases) {
+        if (!c.for_each) {
+            ++n;
+            continue;
+        }
+        const auto& f = *c.for_each;
+        if (f.source == suite::ForEach::Source::count) {
+            n += static_cast<std::size_t>(std::max(f.count, 0));
+        } else if (f.source == suite::ForEach::Source::vectors) {
+            const auto it = s.vector_sets.find(f.set);
+            if (it == s.vector_sets.end()) {
+                ++n;
+                continue;
+            }
+            for (const auto& v : it->second.vectors) n += kept(f, v.name);
+        } else if (!f.only.empty()) {
+            n += f.only.size();
+        } else {
+            n += mutation_count > f.except.size() ? mutation_count - f.except.size() : 1;
+        }
+    }
+    return n;
 }
 
 std::size_t known_case_count(const std::vector<suite::Suite>& suites, const RunOptions& options) {

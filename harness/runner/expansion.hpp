@@ -29,12 +29,27 @@ struct Expanded {
     std::vector<Property> properties;
     std::string pre_error;   // expansion failed: reported as an error
     std::string pre_skip;    // reported as skipped
+    SkipCause pre_skip_cause = SkipCause::none;  // why, with pre_skip
     const suite::Vector* vector = nullptr;  // set: name, bindings and properties not filled yet
 };
 
-// Appends the cases `c` stands for, when the options select it.
+// Appends the cases `c` stands for that the options select (--filter,
+// --tags, --exclude-tags); adds those they leave out to `*filtered_out`.
 void expand(const RunOptions& opts, const suite::Suite& s, const suite::Case& c, const Scope& scope,
-            std::vector<Expanded>& out);
+            std::vector<Expanded>& out, std::size_t* filtered_out = nullptr);
+
+// Whether the run selects cases by name or tag at all.
+[[nodiscard]] bool selects(const RunOptions& opts) noexcept;
+// Whether the options can select any case of `s`, told before its setup
+// runs: the names of a for_each over the mutations of a live id are known
+// only after it, so such a case counts when the filter can match a name
+// "NAME [..."). A suite for which this is false runs nothing, not even its
+// setup, and creates nothing.
+[[nodiscard]] bool may_select_any(const RunOptions& opts, const suite::Suite& s);
+// The cases of a suite not run at all because nothing in it was selected,
+// counted without its setup (a for_each over mutations: as many as a UUID
+// has, less its `except:`).
+[[nodiscard]] std::size_t unselected_count(const suite::Suite& s);
 
 // The case `e` stands for, with its name, bindings and properties: `e`
 // itself, or (a vector element kept as a pointer) `scratch` filled in.

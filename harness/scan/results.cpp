@@ -60,6 +60,8 @@ CaseResult unscanned_case(const std::string& file, Outcome outcome, std::string 
     read.pos = SourcePos{file, 0, 0};
     read.outcome = outcome;
     read.message = std::move(message);
+    // A file not scanned at all: the scan stopped before it (--max-violations).
+    if (outcome == Outcome::skipped) read.skip_cause = SkipCause::stopped;
     return read;
 }
 
@@ -102,10 +104,11 @@ FileCases file_cases(const std::string& file, Format fmt, const Stats& st, FileT
             rec.checks = std::move(t.kept);  // (the malformed-file check belongs to the read case)
             c.steps.push_back(std::move(rec));
         } else if (st.error || st.stopped) {
-            c.outcome = Outcome::skipped;
-            c.message = st.error ? "not checked past " + std::to_string(st.error->line) + ":" +
-                                       std::to_string(st.error->column) + ": the file could not be read on"
-                                 : stop_reason;
+            if (st.error)
+                skip(c, SkipCause::precondition,
+                     "not checked past " + std::to_string(st.error->line) + ":" + std::to_string(st.error->column) +
+                         ": the file could not be read on");
+            else skip(c, SkipCause::stopped, stop_reason);
         } else {
             c.message = "no violation in " + std::to_string(st.records) + " records";
         }

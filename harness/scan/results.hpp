@@ -74,7 +74,8 @@ struct FileCases {
 [[nodiscard]] FileCases file_cases(const std::string& file, Format fmt, const Stats& st, FileTally tally,
                                    const std::string& stop_reason);
 
-// The read case of a file that was not scanned (skipped or no format).
+// The read case of a file that was not scanned (skipped: the scan stopped
+// before it, SkipCause::stopped; or no format).
 [[nodiscard]] CaseResult unscanned_case(const std::string& file, Outcome outcome, std::string message);
 
 // The totals of a scan run and its one-line summary.

@@ -12,6 +12,7 @@
 #pragma once
 
 #include "core/exchange.hpp"
+#include "core/result.hpp"
 #include "suite/operation.hpp"
 
 #include <boost/json/value.hpp>
@@ -373,6 +374,9 @@ struct Case : Positioned {
     std::optional<ForEach> for_each;
     std::vector<Step> steps;
     std::string skip;  // non-empty: skipped with this reason
+    // Why, for the summaries: a suite's own `skip:` (a rule nothing outside
+    // can observe) is not applicable; profile expansion sets the others.
+    SkipCause skip_cause = SkipCause::not_applicable;
     std::vector<std::string> needs;    // variables that must be defined (not null), else skipped
     std::vector<CollectedExpect> collected;  // checks over collected ids, after the steps
     // `fresh:` what each run of the case (each for_each element) makes anew in

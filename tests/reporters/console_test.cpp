@@ -59,7 +59,8 @@ TEST_CASE("console, not a TTY, no colour: one line per problem, then the rule ta
     // two failed DATA-ID-002 checks count 2; the nil-max case (rules
     // DATA-ID-007 and NIL-MAX) broke only a DATA-ID-007 check.
     const std::string expected =
-        "FAIL data-id \xE2\x80\xBA upper-case id <rejected> & \"never\" normalised [DATA-ID-002] GET with an upper-case id was answered 200\n"
+        "FAIL data-id \xE2\x80\xBA upper-case id <rejected> & \"never\" normalised [DATA-ID-002] GET with an "
+        "upper-case id was answered 200\n"
         "    and FAIL [DATA-ID-002] json /id: expected absent, actual \"x\" (at suites/data-id.yaml:43:7)\n"
         "ERROR data-id \xE2\x80\xBA ids are unique across creates [DATA-ID-006] connect: connection refused\n"
         "FAIL nil-max \xE2\x80\xBA nil never emitted [DATA-ID-007]\n"
@@ -70,7 +71,7 @@ TEST_CASE("console, not a TTY, no colour: one line per problem, then the rule ta
         "DATA-ID-005       0       0       0        0         1\n"
         "DATA-ID-006       0       0       1        0         0\n"
         "DATA-ID-007       0       1       0        0         0\n"
-        "FAILED 5 tests: passed 1, failed 2, errors 1, skipped 1, warnings 1 in 2.346 s\n";
+        "FAILED 5 tests: passed 1, failed 2, errors 1, skipped 1 (1 precondition not met), warnings 1 in 2.346 s\n";
     const std::string out = feed(false, false);
     CHECK(out == expected);
     CHECK(out.find('\x1b') == std::string::npos);
@@ -337,4 +338,40 @@ TEST_CASE("console: every failed check of a case is shown, the first few and the
     CHECK(text.find("check 5") == std::string::npos);
     CHECK(text.find("    and 2 more failed checks (--verbose lists them)\n") != std::string::npos);
     CHECK(text.find("advisory") == std::string::npos);
+}
+
+TEST_CASE("console: skipped cases split by cause, adding up; what the selection left out is counted, not tested") {
+    std::ostringstream out;
+    ConsoleReporter r(out, false, false);
+    RunSummary run;
+    SuiteResult s;
+    s.name = "s";
+    for (const SkipCause k :
+         {SkipCause::not_described, SkipCause::not_applicable, SkipCause::not_described, SkipCause::stopped}) {
+        CaseResult c;
+        c.suite = "s";
+        c.name = std::string("c ") + to_string(k);
+        skip(c, k, "why");
+        r.case_finished(c);
+        s.cases.push_back(c);
+    }
+    run.suites.push_back(s);
+    run.filtered_out = 12;
+    std::string error;
+    CHECK(r.run_finished(run, error));
+    CHECK(
+        out.str().find("OK 4 tests: passed 0, failed 0, errors 0, skipped 4 (1 not applicable, 2 not described, 1 run "
+                       "stopped), warnings 0, 12 filtered out in 0.000 s\n") != std::string::npos);
+}
+
+TEST_CASE("console: a selection that picked nothing is not a pass") {
+    std::ostringstream out;
+    ConsoleReporter r(out, false, false);
+    RunSummary run;
+    run.filtered_out = 57;
+    std::string error;
+    CHECK(r.run_finished(run, error));
+    CHECK(out.str() ==
+          "NOTHING SELECTED 0 tests: passed 0, failed 0, errors 0, skipped 0, warnings 0, 57 filtered out in "
+          "0.000 s\n");
 }

@@ -11,6 +11,8 @@
 
 #include <doctest/doctest.h>
 
+#include <fstream>
+
 using namespace idconform;
 using namespace idconform::reporters;
 using namespace idconform::test;
@@ -318,4 +320,88 @@ TEST_CASE("json reader: a whole report in a ReadReport keeps the run's metadata 
     CHECK(r.audit->baseline_file == "old.json");
     CHECK(r.summary.suites.size() == sample_run().suites.size());
     CHECK(r.summary.total() == sample_run().total());
+}
+
+TEST_CASE("json reader: skip causes and the filtered-out count make the round trip (merge, report)") {
+    const fs::path dir = scratch_dir("json-reader-skips");
+    RunSummary run;
+    SuiteResult s;
+    s.name = "s";
+    const std::pair<SkipCause, const char*> skips[] = {
+        {SkipCause::not_applicable, "not applicable: the profile declares uuidv4"},
+        {SkipCause::not_described, "not described in the profile: add `update:` to resource `orders`"},
+        {SkipCause::precondition, "not run: the suite's setup did not succeed (x)"},
+        {SkipCause::stopped, "not run: --max-failures 1 reached"},
+        {SkipCause::not_described, "a message that says nothing of its cause"},
+    };
+    for (const auto& [cause, message] : skips) {
+        CaseResult c;
+        c.suite = "s";
+        c.name = message;
+        skip(c, cause, message);
+        s.cases.push_back(c);
+    }
+    CaseResult passed;
+    passed.suite = "s";
+    passed.name = "ok";
+    s.cases.push_back(passed);
+    run.suites.push_back(s);
+    run.filtered_out = 7;
+    JsonReporter r((dir / "report.json").string());
+    r.run_started({});
+    r.suite_started("s", "");
+    for (const auto& c : s.cases) r.case_finished(c);
+    r.suite_finished(s);
+    std::string error;
+    REQUIRE_MESSAGE(r.run_finished(run, error), error);
+    const std::string text = read_file(dir / "report.json");
+    CHECK(text.find("\"skipped_by_cause\": {\n      \"not_applicable\": 1,\n      \"not_described\": 2,\n"
+                    "      \"precondition\": 1,\n      \"stopped\": 1\n    },\n    \"filtered_out\": 7,") !=
+          std::string::npos);
+    CHECK(text.find("\"outcome\": \"skipped\",\n          \"skip_cause\": \"not_described\",") != std::string::npos);
+
+    ReadReport back;
+    REQUIRE_MESSAGE(read_json_report((dir / "report.json").string(), back, error), error);
+    CHECK(back.summary.filtered_out == 7);
+    REQUIRE(back.summary.suites.size() == 1);
+    const auto& cases = back.summary.suites[0].cases;
+    REQUIRE(cases.size() == std::size(skips) + 1);
+    for (std::size_t i = 0; i < std::size(skips); ++i) CHECK(cases[i].skip_cause == skips[i].first);
+    CHECK(cases.back().skip_cause == SkipCause::none);
+    for (const SkipCause k : skip_causes) CHECK(back.summary.skipped(k) == run.skipped(k));
+
+    // the replay (idconform report) hands the counts on to the reporters
+    struct Summary final : Reporter {
+        RunSummary got;
+        bool run_finished(const RunSummary& s, std::string&) override {
+            got = s;
+            return true;
+        }
+    } to;
+    REQUIRE_MESSAGE(replay_json_report((dir / "report.json").string(), to, error), error);
+    CHECK(to.got.filtered_out == 7);
+    CHECK(to.got.skipped(SkipCause::not_described) == 2);
+    CHECK(to.got.count(Outcome::skipped) == 5);
+
+    // a report written before causes were recorded: the message says it
+    std::string old = text;
+    for (std::size_t at; (at = old.find("          \"skip_cause\": ")) != std::string::npos;)
+        old.erase(at, old.find('\n', at) + 1 - at);
+    ReadReport older;
+    const fs::path old_path = dir / "old.json";
+    { std::ofstream(old_path) << old; }
+    REQUIRE_MESSAGE(read_json_report(old_path.string(), older, error), error);
+    const auto& oc = older.summary.suites[0].cases;
+    CHECK(oc[0].skip_cause == SkipCause::none);
+    CHECK(counted_skip_cause(oc[0]) == SkipCause::not_applicable);
+    CHECK(counted_skip_cause(oc[1]) == SkipCause::not_described);
+    CHECK(counted_skip_cause(oc[3]) == SkipCause::stopped);
+    CHECK(counted_skip_cause(oc[4]) == SkipCause::precondition);  // it said nothing: precondition
+
+    // an unknown cause is refused, naming the case
+    std::string bad = text;
+    bad.replace(bad.find("\"not_described\","), 16, "\"deselected\",");
+    Trace refused;
+    CHECK_FALSE(read_json_report_text(bad, "bad.json", refused, error));
+    CHECK(error.find("unknown skip_cause 'deselected'") != std::string::npos);
 }

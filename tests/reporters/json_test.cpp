@@ -49,7 +49,10 @@ TEST_CASE("JSON output parses and carries the documented fields") {
     CHECK(doc.at("tool") == "idconform");
     CHECK(doc.at("version") == "0.0.0-test");
     const auto& summary = doc.at("summary");
-    CHECK(keys(summary) == Keys{"tests", "passed", "failed", "errors", "skipped", "waived", "time", "rules"});
+    CHECK(keys(summary) == Keys{"tests", "passed", "failed", "errors", "skipped", "skipped_by_cause", "filtered_out",
+                                "waived", "time", "rules"});
+    CHECK(summary.at("skipped_by_cause").at("precondition").to_number<int>() == 1);  // adds up to skipped
+    CHECK(summary.at("filtered_out").to_number<int>() == 0);
     CHECK(summary.at("tests").to_number<int>() == 5);
     CHECK(summary.at("passed").to_number<int>() == 1);
     CHECK(summary.at("failed").to_number<int>() == 2);

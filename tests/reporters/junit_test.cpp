@@ -149,7 +149,11 @@ TEST_CASE("JUnit structure: counts, attributes, outcomes, properties") {
     const auto skipped = suite2.child("testcase");
     CHECK(std::string(skipped.child("skipped").attribute("message").value()) ==
           "precondition not met: no list endpoint configured");
-    CHECK_FALSE(skipped.child("properties"));  // no empty placeholder elements
+    // why it was skipped, as a property (name and classname stay as they are)
+    const auto cause = skipped.child("properties").child("property");
+    CHECK(std::string(cause.attribute("name").value()) == "idconform.skip_cause");
+    CHECK(std::string(cause.attribute("value").value()) == "precondition");
+    CHECK_FALSE(cause.next_sibling("property"));  // no empty placeholder elements
     CHECK_FALSE(skipped.child("system-out"));
 
     // No runner message: the first failed check stands in, both rules listed.

@@ -285,6 +285,23 @@ TEST_CASE("preflight: --filter and tags do not remove it") {
     REQUIRE(rec.named("other cannot read"));
 }
 
+TEST_CASE("preflight: a selection with no contract case runs no preflight either") {
+    Recorder rec;
+    Script script;
+    std::size_t sent = 0;
+    script.otherwise([&](const Request&) {
+        ++sent;
+        return Reply::answer(500, "{}");
+    });
+    runner::RunOptions opts;
+    opts.filter = "no case is called this";
+    const auto report = runner::run({load(preflight), load(contract)}, opts, rec, script.factory());
+    CHECK(sent == 0);  // nothing created on the target
+    CHECK(report.summary.total() == 0);
+    CHECK(report.summary.suites.empty());
+    CHECK(report.summary.filtered_out > 0);
+}
+
 TEST_CASE("auth: without a principal, the target's credential header is the caller's") {
     const std::string yaml = R"(name: s
 target: {base_url: "http://t", headers: {X-Api-Key: "${env:IDCONFORM_AUTH_TEST_KEY:-}"}}
