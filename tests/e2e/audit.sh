@@ -89,7 +89,7 @@ waivers:
 YAML
   run_idconform "$SRC/suites" --waivers "$WORK/stale.yaml" --filter '*path*'
   expect_stderr "STALE $WORK/stale.yaml:2:5 DATA-ID-007"
-  run_idconform "$SRC/suites" --waivers "$WORK/stale.yaml" --strict-waivers --filter 'nothing matches this'
+  run_idconform "$SRC/suites" --waivers "$WORK/stale.yaml" --strict-waivers --filter '*path*'
   expect_code 1
   # a broken waivers file is a usage error with file:line:col
   printf 'waivers:\n  - rule: DATA-ID-002\n    reason: r\n    owner: o\n    expires: 2027-02-30\n' >"$WORK/bad.yaml"

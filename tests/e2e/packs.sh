@@ -39,7 +39,10 @@ conformant)
     [ "${n%.*}" = 0 ] || fail "$rule is reported as run"
   done
   grep -q "$PRODUCTS_LEGACY_SALT" "$WORK/junit.xml" && fail "the legacy salt appears in the report"
-  grep -q 'not run: needs ${res.put}' "$WORK/junit.xml" || fail "a check without an endpoint is not reported as skipped with its reason"
+  grep -q 'not described in the profile: add `put:` to resource `categories`' "$WORK/junit.xml" ||
+    fail "a check without an endpoint is not reported as skipped with the key to add"
+  n=$(junit_xpath 'count(//skipped[contains(@message, "${")])')
+  [ "${n%.*}" = 0 ] || fail "$n skip reasons show a template variable instead of the profile's words"
   api alice "$BASE_URL/v1/products/$prod_id" >"$WORK/after.json"
   cmp -s "$WORK/before.json" "$WORK/after.json" || fail "the run changed an entity it did not create"
   left=$(api alice "$BASE_URL/v1/products" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["items"]))')
