@@ -6,9 +6,20 @@
 # so a relocated tree (an extracted .deb) works as well as the prefix.
 include(GNUInstallDirs)
 
+# The installed executable is stripped unless asked otherwise (the
+# RelWithDebInfo binary is about 150 MB with its debug info, 5 MB without):
+# `cmake --install build` strips by default; -DIDCONFORM_INSTALL_DEBUG=ON
+# keeps the symbols. (`--strip` still works as usual.)
+option(IDCONFORM_INSTALL_DEBUG "install the executable with its debug info" OFF)
+if(NOT IDCONFORM_INSTALL_DEBUG)
+  install(CODE "set(CMAKE_INSTALL_DO_STRIP 1)")
+endif()
 if(TARGET idconform)
   install(TARGETS idconform RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
+# The licence, and the machine-readable copyright file Debian policy asks for.
+install(FILES ${PROJECT_SOURCE_DIR}/LICENSE ${PROJECT_SOURCE_DIR}/cmake/debian/copyright
+        DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/suites/ DESTINATION ${CMAKE_INSTALL_DATADIR}/idconform/suites
         FILES_MATCHING PATTERN "*.yaml" PATTERN "*.md")
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/vectors/ DESTINATION ${CMAKE_INSTALL_DATADIR}/idconform/vectors

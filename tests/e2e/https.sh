@@ -12,6 +12,13 @@ expect_code 0
 run_idconform "$SRC/suites/data-id-001.yaml"
 expect_code 3
 grep -q 'tls' "$WORK/junit.xml" || fail "no tls error in the report"
+grep -q 'not signed by a CA of the system store; for a private CA give its certificate with --cacert FILE' \
+  "$WORK/junit.xml" || fail "an unknown issuer does not point at --cacert"
+# a machine without a CA store (a minimal container) is told so, and what to install
+SSL_CERT_FILE=$WORK/none.pem SSL_CERT_DIR=$WORK/no-certs run_idconform "$SRC/suites/data-id-001.yaml"
+expect_code 3
+grep -q "no system CA store was found: nothing in $WORK/none.pem or $WORK/no-certs; install the ca-certificates package" \
+  "$WORK/junit.xml" || fail "no CA store is not named as the cause"
 run_idconform "$SRC/suites/data-id-001.yaml" --insecure
 expect_code 0
 expect_stderr "WARNING: --insecure"

@@ -29,12 +29,23 @@ for pkg in $(echo "$depends" | tr ',' '\n' | sed 's/(.*//; s/|.*//; s/ //g'); do
   dpkg -s "$pkg" >/dev/null 2>&1 || fail "dependency $pkg is not a known (installed) package"
 done
 
+echo "$depends" | grep -q "\bca-certificates\b" || fail "Depends lacks ca-certificates (no HTTPS target verifies without it)"
+# control fields a distribution checks: no CMake list separators in the
+# Description, no placeholder homepage, a Maintainer with an address
+dpkg-deb -f "$deb" Description >"$WORK/description"
+grep -q ';' "$WORK/description" && fail "the Description holds CMake list separators: $(cat "$WORK/description")"
+[ "$(sed -n 2p "$WORK/description" | cut -c1)" = " " ] || fail "the Description has no indented long description"
+[ "$(sed -n 1p "$WORK/description")" = "$(sed -n 2p "$WORK/description" | cut -c2-)" ] &&
+  fail "the long description repeats the summary"
+dpkg-deb -f "$deb" Maintainer | grep -qE '^[^<]+ <[^@ ]+@[^> ]+>$' || fail "Maintainer is not 'Name <address>'"
+dpkg-deb -f "$deb" Homepage | grep -q 'example' && fail "Homepage is a placeholder"
 dpkg-deb -c "$deb" >"$WORK/contents"
 for f in ./usr/bin/idconform ./usr/share/idconform/suites/packs/data-id/001-minting.yaml \
          ./usr/share/idconform/suites/data-id-001.yaml ./usr/share/idconform/vectors/rfc9562.yaml \
          ./usr/share/idconform/vectors/negative.yaml ./usr/share/idconform/examples/products.target.yaml \
          ./usr/share/man/man1/idconform.1.gz ./usr/share/bash-completion/completions/idconform \
-         ./usr/share/doc/idconform/README.md ./usr/share/doc/idconform/ci.md; do
+         ./usr/share/doc/idconform/README.md ./usr/share/doc/idconform/ci.md \
+         ./usr/share/doc/idconform/copyright ./usr/share/doc/idconform/LICENSE; do
   grep -q " $f\$" "$WORK/contents" || fail "the package lacks $f"
 done
 grep -q "vectors/tools" "$WORK/contents" && fail "the package ships the vector generator"
@@ -42,6 +53,7 @@ grep -q "vectors/tools" "$WORK/contents" && fail "the package ships the vector g
 root="$WORK/root"
 dpkg-deb -x "$deb" "$root"
 bin="$root/usr/bin/idconform"
+readelf -S "$bin" | grep -qE '\.(debug_info|symtab)' && fail "the packaged binary is not stripped"
 ldd "$bin" | grep -q "not found" && fail "the packaged binary misses libraries: $(ldd "$bin" | grep 'not found')"
 gzip -t "$root/usr/share/man/man1/idconform.1.gz" || fail "the man page is not gzip"
 version=$("$bin" --version)
