@@ -50,6 +50,11 @@ for f in ./usr/bin/idconform ./usr/share/idconform/suites/packs/data-id/001-mint
 done
 grep -q "vectors/tools" "$WORK/contents" && fail "the package ships the vector generator"
 
+# a plain `cmake --install` of the build strips too
+cmake --install "$BUILD" --prefix "$WORK/inst" >"$WORK/install.log" 2>&1 || { cat "$WORK/install.log" >&2; fail "cmake --install failed"; }
+readelf -S "$WORK/inst/bin/idconform" | grep -qE '\.(debug_info|symtab)' && fail "cmake --install installs an unstripped binary"
+[ -f "$WORK/inst/share/doc/idconform/copyright" ] || fail "cmake --install installs no copyright file"
+
 root="$WORK/root"
 dpkg-deb -x "$deb" "$root"
 bin="$root/usr/bin/idconform"
