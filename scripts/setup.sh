@@ -18,6 +18,8 @@ packages=(
   libjemalloc-dev
   # tests: JUnit schema validation, TLS certificates, HTTP peers
   libxml2-utils openssl curl
+  # tests: the .deb installed into a clean Debian 12 root (tests/e2e/package_clean_root.sh)
+  debootstrap
   # tests: the HTML report loaded in a real browser (headless)
   chromium
   # fuzzing (scripts/fuzz.sh; the test command's smoke run): clang 14 with
