@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-bash scripts/setup.sh
+bash scripts/setup.sh main
 cmake -S . -B build -G Ninja >/dev/null
 cmake --build build --target idconform products_server
 

@@ -1,8 +1,20 @@
 #!/usr/bin/env bash
-# Installs the Debian packages idconform needs to build, test and benchmark.
+# Installs the Debian packages idconform needs, for one job:
+#   scripts/setup.sh main    build idconform and the example server, run the demo (scripts/demo.sh)
+#   scripts/setup.sh tests   main + what the tests use: JUnit schema checks, TLS, a browser for
+#                            the HTML report, clang for fuzzing, debootstrap, the third-party
+#                            npm servers (scripts/test.sh; the default)
+#   scripts/setup.sh bench   main + the benchmarks' baselines (wrk, ripgrep, Google Benchmark)
+#   scripts/setup.sh all     everything
 # Idempotent and non-interactive; run as root on Debian 12. Packages already
 # present are not touched, and apt is not even called when nothing is missing.
 set -euo pipefail
+
+job="${1:-tests}"
+case "$job" in
+  main|tests|bench|all) ;;
+  *) echo "setup: unknown job '$job' (main, tests, bench or all)" >&2; exit 2 ;;
+esac
 
 packages=(
   # build
@@ -12,22 +24,30 @@ packages=(
   libre2-dev doctest-dev libyaml-cpp-dev libcli11-dev libpugixml-dev libssl-dev
   # gRPC transport: dynamic messages, generated example service, reflection protos
   libgrpc++-dev libprotobuf-dev libprotoc-dev protobuf-compiler protobuf-compiler-grpc grpc-proto
-  # Kafka transport (librdkafka, with its in-process mock cluster) and kcat for tests
-  librdkafka-dev kcat
+  # Kafka transport (librdkafka, with its in-process mock cluster)
+  librdkafka-dev
   # allocator of the idconform executable (cmake -DIDCONFORM_JEMALLOC=OFF to do without)
   libjemalloc-dev
-  # tests: JUnit schema validation, TLS certificates, HTTP peers
-  libxml2-utils openssl curl
-  # tests: the .deb installed into a clean Debian 12 root (tests/e2e/package_clean_root.sh)
-  debootstrap
-  # tests: the HTML report loaded in a real browser (headless)
-  chromium
-  # fuzzing (scripts/fuzz.sh; the test command's smoke run): clang 14 with
-  # libFuzzer and the ASan/UBSan runtimes
-  clang-14 libclang-rt-14-dev
-  # benchmarks (run on demand)
-  libbenchmark-dev wrk ripgrep
 )
+if [ "$job" = tests ] || [ "$job" = all ]; then
+  packages+=(
+    # tests: JUnit schema validation, TLS certificates, HTTP peers, a Kafka client
+    libxml2-utils openssl curl kcat
+    # tests: the .deb installed into a clean Debian 12 root (tests/e2e/package_clean_root.sh)
+    debootstrap
+    # tests: the HTML report loaded in a real browser (headless)
+    chromium
+    # fuzzing (scripts/fuzz.sh; the test command's smoke run): clang 14 with
+    # libFuzzer and the ASan/UBSan runtimes
+    clang-14 libclang-rt-14-dev
+  )
+fi
+if [ "$job" = bench ] || [ "$job" = all ]; then
+  packages+=(
+    # benchmarks (run on demand) and their baselines
+    libbenchmark-dev wrk ripgrep curl
+  )
+fi
 
 missing=()
 for p in "${packages[@]}"; do
@@ -37,10 +57,12 @@ for p in "${packages[@]}"; do
 done
 # Node.js and npm run the third-party API servers of the tests (json-server,
 # Mockoon). A machine that has them from elsewhere keeps its own.
-command -v npm >/dev/null || missing+=(nodejs npm)
+if [ "$job" = tests ] || [ "$job" = all ]; then
+  command -v npm >/dev/null || missing+=(nodejs npm)
+fi
 
 if [ ${#missing[@]} -eq 0 ]; then
-  echo "setup: all ${#packages[@]} packages present"
+  echo "setup ($job): all ${#packages[@]} packages present"
 elif [ "$(id -u)" -ne 0 ]; then
   echo "setup: missing packages: ${missing[*]}; run this script as root to install them" >&2
   exit 1
@@ -53,4 +75,6 @@ fi
 
 # The third-party servers, pinned by tests/third_party/*/package-lock.json,
 # from the npm registry (skipped when installed).
-bash "$(dirname "$0")/third_party.sh" install
+if [ "$job" = tests ] || [ "$job" = all ]; then
+  bash "$(dirname "$0")/third_party.sh" install
+fi

@@ -9,7 +9,7 @@ jobs=$(nproc)
 # ccache: share hits between clones and CI checkouts on this machine.
 export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
 
-bash scripts/setup.sh
+bash scripts/setup.sh tests
 
 echo "== build (RelWithDebInfo, -Werror)"
 cmake -S . -B build -G Ninja -DIDCONFORM_WERROR=ON >/dev/null
