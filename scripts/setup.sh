@@ -6,6 +6,7 @@
 #                            npm servers (scripts/test.sh; the default)
 #   scripts/setup.sh bench   main + the benchmarks' baselines (wrk, ripgrep, Google Benchmark)
 #   scripts/setup.sh all     everything
+#   scripts/setup.sh JOB --list   print the job's packages and install nothing
 # Idempotent and non-interactive; run as root on Debian 12. Packages already
 # present are not touched, and apt is not even called when nothing is missing.
 set -euo pipefail
@@ -47,6 +48,11 @@ if [ "$job" = bench ] || [ "$job" = all ]; then
     # benchmarks (run on demand) and their baselines
     libbenchmark-dev wrk ripgrep curl
   )
+fi
+
+if [ "${2:-}" = --list ]; then
+  printf '%s\n' "${packages[@]}"
+  exit 0
 fi
 
 missing=()
