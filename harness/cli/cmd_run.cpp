@@ -3,6 +3,7 @@
 #include "cli/commands.hpp"
 #include "cli/install_paths.hpp"
 #include "cli/option_values.hpp"
+#include "cli/dry_run.hpp"
 #include "cli/run_plan.hpp"
 
 #include "audit/metadata.hpp"
@@ -40,6 +41,7 @@ struct Opts {
     int max_failures = 0;
     std::string cacert, cert, key;
     bool insecure = false, verbose = false, no_progress = false, fail_on_warnings = false, location = false;
+    bool dry_run = false;
     std::size_t body_cap = 1 << 20;
     std::string shard;
     std::string interrupt_cleanup = "30s";
@@ -208,6 +210,9 @@ Runner add_run(CLI::App& app) {
                   "Advisory findings (DATA-ID-005 warnings) fail their case instead of only being reported");
     cmd->add_flag("-v,--verbose", o->verbose, "Print every case and the evidence of failures");
     cmd->add_flag("--no-progress", o->no_progress, "No live progress line even on a terminal");
+    cmd->add_flag("--dry-run,--plan", o->dry_run,
+                  "Send nothing: print what the run would do (per suite: target, setup, cases, the endpoints it "
+                  "would create at, change and delete at, and how the cleanup deletes)");
     cmd->add_option("--shard", o->shard,
                     "Run shard K of N (K/N): a deterministic 1/N of the suites (a suite file, or a pack x resource, "
                     "with its setup, teardown and cleanup), balanced by cases; combine the --json reports with "
@@ -246,6 +251,15 @@ Runner add_run(CLI::App& app) {
         if (o->fail_on_warnings) audit->add_metadata("fail on warnings", "yes");
         add_verdict_options(*o, *audit);
         if (!audit->load(std::cerr)) return exit_usage;
+        if (o->dry_run) {
+            const DryRunTotals t = print_dry_run(std::cout, suites, ro);
+            if (runner::selects(ro) && t.cases == 0) {
+                std::cerr << "idconform run: " << selection_text(*o) << " selects none of the " << t.filtered_out
+                          << " cases\n";
+                return exit_usage;
+            }
+            return exit_ok;
+        }
 
         auto multi = std::make_unique<reporters::MultiReporter>();
         const bool tty = ::isatty(STDERR_FILENO) == 1;

@@ -1,0 +1,237 @@
+// `idconform run --dry-run` (see dry_run.hpp).
+#include "cli/dry_run.hpp"
+
+#include "core/glob.hpp"
+#include "core/overloaded.hpp"
+#include "core/redact.hpp"
+#include "ids/ids.hpp"
+#include "runner/expansion.hpp"
+#include "runner/scope.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+
+namespace idconform::cli {
+
+namespace {
+
+namespace json = boost::json;
+
+// What a request does to the target, as far as the suite says.
+enum class Effect { creates, changes, deletes, reads, publishes, other };
+
+std::string_view effect_word(Effect e) {
+    switch (e) {
+        case Effect::creates: return "create";
+        case Effect::changes: return "change";
+        case Effect::deletes: return "delete";
+        case Effect::reads: return "read";
+        case Effect::publishes: return "publish";
+        case Effect::other: return "other";
+    }
+    return "other";
+}
+
+// The endpoint a step reaches ("POST /v1/products", "grpc shop.v1.Products/Create",
+// "kafka produce orders", "scan exports/x.ndjson") and what it does there. A
+// gRPC method's effect is known when the step books a cleanup (it creates)
+// or when it is the method the suite's cleanup deletes with; otherwise it is
+// told as "other", not guessed from its name.
+std::pair<std::string, Effect> endpoint(const suite::Step& st, const std::set<std::string>& grpc_deletes) {
+    return std::visit(
+        overloaded{
+            [&](const suite::HttpRequest& h) -> std::pair<std::string, Effect> {
+                Effect e = Effect::reads;  // GET, HEAD, OPTIONS
+                if (h.method == "DELETE") e = Effect::deletes;
+                else if (st.cleanup) e = Effect::creates;  // a 2xx makes an entity the cleanup deletes
+                else if (h.method == "PUT" || h.method == "PATCH") e = Effect::changes;
+                else if (h.method != "GET" && h.method != "HEAD" && h.method != "OPTIONS") e = Effect::other;
+                return {h.method + " " + h.path, e};
+            },
+            [&](const suite::GrpcCall& g) -> std::pair<std::string, Effect> {
+                const Effect e = st.cleanup                     ? Effect::creates
+                                 : grpc_deletes.count(g.method) ? Effect::deletes
+                                                                : Effect::other;
+                return {"grpc " + g.method, e};
+            },
+            [](const suite::KafkaRequest& k) -> std::pair<std::string, Effect> {
+                const bool produce = k.op == suite::KafkaRequest::Op::produce;
+                return {std::string("kafka ") + (produce ? "produce " : "consume ") + k.topic,
+                        produce ? Effect::publishes : Effect::reads};
+            },
+            [](const suite::FileScan& f) -> std::pair<std::string, Effect> { return {"scan " + f.path, Effect::reads}; },
+            [](const suite::OpCall&) -> std::pair<std::string, Effect> { return {"operation", Effect::other}; },
+        },
+        st.request);
+}
+
+// What the cleanup deletes a created entity with.
+std::string deleted_by(const suite::Cleanup& cl) {
+    if (cl.by_design || !cl.impossible.empty()) return "not deleted: " + cl.impossible;
+    if (!cl.grpc_method.empty()) return "deleted at the end by grpc " + cl.grpc_method;
+    if (cl.at_location) return "deleted at the end by DELETE at its Location";
+    return "deleted at the end by DELETE " + cl.path;
+}
+
+// How many cases `c` stands for that the options select, and whether that
+// is an estimate (a for_each over the mutations of an id captured at run
+// time: as many as a UUID has, less its `except:`).
+std::pair<std::size_t, bool> selected_elements(const runner::RunOptions& o, const suite::Suite& s,
+                                               const suite::Case& c) {
+    suite::Suite one;  // may_select_any over this case alone
+    one.tags = s.tags;
+    one.preflight = s.preflight;
+    one.cases = {c};
+    if (c.for_each && c.for_each->source == suite::ForEach::Source::vectors) one.vector_sets = s.vector_sets;
+    if (runner::selects(o) && !runner::may_select_any(o, one)) return {0, false};
+    const bool by_name = !o.filter.empty() && !s.preflight;
+    auto keep = [&](const std::string& element_name) {
+        const auto& f = *c.for_each;
+        if (!f.only.empty() && std::find(f.only.begin(), f.only.end(), element_name) == f.only.end()) return false;
+        if (std::find(f.except.begin(), f.except.end(), element_name) != f.except.end()) return false;
+        return !by_name || glob_match(o.filter, c.name + " [" + element_name + "]");
+    };
+    if (!c.for_each) return {1, false};
+    const auto& f = *c.for_each;
+    std::size_t n = 0;
+    switch (f.source) {
+        case suite::ForEach::Source::count:
+            for (int i = 1; i <= f.count; ++i) n += keep(std::to_string(i)) ? 1 : 0;
+            return {n, false};
+        case suite::ForEach::Source::vectors: {
+            const auto it = s.vector_sets.find(f.set);
+            if (it == s.vector_sets.end()) return {1, false};  // its error is one case
+            for (const auto& v : it->second.vectors) n += keep(v.name) ? 1 : 0;
+            return {n, false};
+        }
+        case suite::ForEach::Source::mutations: {
+            for (const auto& m : ids::mutations(ids::nil_uuid)) {
+                const bool in = f.only.empty() || std::find(f.only.begin(), f.only.end(), m.name) != f.only.end();
+                n += in && std::find(f.except.begin(), f.except.end(), m.name) == f.except.end() ? 1 : 0;
+            }
+            return {n, true};
+        }
+    }
+    return {1, false};
+}
+
+// The base URL (and gRPC address) the suite would reach: its target's
+// templates filled in from its variables, --var and the environment, with
+// credentials masked; the template itself when a value is known only at run
+// time (a variable a setup captures).
+std::string where(const runner::RunOptions& o, const suite::Suite& s) {
+    runner::Scope scope;
+    for (const auto& v : s.vars) {
+        if (v.deferred) continue;
+        if (auto val = runner::interpolate_json(v.value, scope)) scope.set(v.name, std::move(*val), v.secret);
+    }
+    for (const auto& [k, v] : o.vars) scope.set(k, json::value(v));
+    auto fill = [&](const std::string& tmpl) {
+        auto r = runner::interpolate(tmpl, scope);
+        if (!r) return tmpl + " (" + r.error() + ")";
+        std::string text = redact::redact_url(*r);
+        redact::Secrets(scope.secrets()).mask(text);
+        return text;
+    };
+    std::string out;
+    if (o.base_url) out = redact::redact_url(*o.base_url) + " (--base-url)";
+    else if (!s.target.base_url.empty()) out = fill(s.target.base_url);
+    if (s.target.grpc) out += std::string(out.empty() ? "" : ", ") + "grpc " + fill(s.target.grpc->address);
+    if (!s.target.kafka.brokers.empty()) out += std::string(out.empty() ? "" : ", ") + "kafka " + fill(s.target.kafka.brokers);
+    return out.empty() ? "(no target)" : out;
+}
+
+struct Tally {
+    std::size_t times = 0;
+    std::string cleanup;  // what deletes what it creates
+};
+
+std::string with_commas(std::size_t n) {
+    std::string s = std::to_string(n);
+    for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<std::size_t>(i), ",");
+    return s;
+}
+
+}  // namespace
+
+DryRunTotals print_dry_run(std::ostream& out, const std::vector<suite::Suite>& suites, const runner::RunOptions& o) {
+    DryRunTotals t;
+    const bool any_contract = std::any_of(suites.begin(), suites.end(), [&](const suite::Suite& s) {
+        return !s.preflight && (!runner::selects(o) || runner::may_select_any(o, s));
+    });
+    std::map<Effect, std::size_t> all;
+    for (const auto& s : suites) {
+        const bool runs = s.preflight ? any_contract : (!runner::selects(o) || runner::may_select_any(o, s));
+        if (!runs) {
+            if (!s.preflight) t.filtered_out += runner::unselected_count(s);
+            continue;
+        }
+        ++t.suites;
+        out << "suite '" << s.name << "' (" << s.file << ")" << (s.preflight ? ", the preflight" : "") << '\n';
+        out << "  target   " << where(o, s) << '\n';
+        std::set<std::string> grpc_deletes;  // the methods the profile deletes with
+        auto note_delete = [&](const suite::Step& st) {
+            if (st.cleanup && !st.cleanup->grpc_method.empty()) grpc_deletes.insert(st.cleanup->grpc_method);
+        };
+        for (const auto& st : s.setup) note_delete(st);
+        for (const auto& c : s.cases)
+            for (const auto& st : c.steps) note_delete(st);
+        std::map<std::pair<Effect, std::string>, Tally> sends;
+        auto count = [&](const suite::Step& st, std::size_t times) {
+            auto [ep, effect] = endpoint(st, grpc_deletes);
+            auto& tally = sends[{effect, ep}];
+            tally.times += times * static_cast<std::size_t>(std::max(st.repeat, 1));
+            if (st.cleanup) tally.cleanup = deleted_by(*st.cleanup);
+        };
+        for (const auto& st : s.setup) {
+            const auto [ep, effect] = endpoint(st, grpc_deletes);
+            out << "  setup    " << ep << " (" << effect_word(effect)
+                << (st.cleanup ? "; " + deleted_by(*st.cleanup) : std::string()) << ")\n";
+            count(st, 1);
+        }
+        std::size_t cases = 0, skipped = 0;
+        bool estimate = false;
+        for (const auto& c : s.cases) {
+            const auto [n, about] = selected_elements(o, s, c);
+            if (!s.preflight && runner::selects(o))  // what the selection leaves out of this case
+                t.filtered_out += selected_elements(runner::RunOptions{}, s, c).first - n;
+            if (n == 0) continue;
+            cases += n;
+            estimate = estimate || about;
+            if (!c.skip.empty()) {  // known not to run: sends nothing
+                skipped += n;
+                continue;
+            }
+            for (const auto& st : c.steps) count(st, n);
+        }
+        for (const auto& st : s.teardown) count(st, 1);
+        t.cases += cases;
+        out << "  cases    " << (estimate ? "about " : "") << with_commas(cases);
+        if (skipped > 0) out << " (" << with_commas(skipped) << " skipped before sending anything: `run` says why)";
+        out << '\n';
+        for (const auto& [key, tally] : sends) {
+            const std::string_view word = effect_word(key.first);
+            out << "  " << word << std::string(word.size() < 9 ? 9 - word.size() : 1, ' ') << key.second << " x" << with_commas(tally.times);
+            if (!tally.cleanup.empty()) out << " (" << tally.cleanup << ")";
+            out << '\n';
+            all[key.first] += tally.times;
+        }
+    }
+    out << "in all: " << with_commas(t.suites) << " suite" << (t.suites == 1 ? "" : "s") << ", "
+        << with_commas(t.cases) << " case" << (t.cases == 1 ? "" : "s");
+    if (t.filtered_out > 0) out << " (" << with_commas(t.filtered_out) << " filtered out)";
+    out << "; requests, at most:";
+    bool first = true;
+    for (const auto& [e, n] : all) {
+        out << (first ? " " : ", ") << with_commas(n) << " " << (e == Effect::other ? "other" : effect_word(e));
+        first = false;
+    }
+    if (first) out << " none";
+    out << ". What the run creates is deleted at its suite's end unless a line above says otherwise. "
+           "Nothing was sent (--dry-run).\n";
+    return t;
+}
+
+}  // namespace idconform::cli
