@@ -5,6 +5,7 @@
 #include "cli/option_values.hpp"
 #include "cli/dry_run.hpp"
 #include "cli/run_plan.hpp"
+#include "runner/env_check.hpp"
 
 #include "audit/metadata.hpp"
 #include "cli/audit_cli.hpp"
@@ -251,14 +252,22 @@ Runner add_run(CLI::App& app) {
         if (o->fail_on_warnings) audit->add_metadata("fail on warnings", "yes");
         add_verdict_options(*o, *audit);
         if (!audit->load(std::cerr)) return exit_usage;
+        // An unset variable that every request of some suite needs: said once
+        // each, before anything is sent.
+        const std::vector<Diagnostic> unset = runner::missing_environment(suites, ro);
         if (o->dry_run) {
             const DryRunTotals t = print_dry_run(std::cout, suites, ro);
+            for (const auto& d : unset) std::cerr << render(d);
             if (runner::selects(ro) && t.cases == 0) {
                 std::cerr << "idconform run: " << selection_text(*o) << " selects none of the " << t.filtered_out
                           << " cases\n";
                 return exit_usage;
             }
-            return exit_ok;
+            return unset.empty() ? exit_ok : exit_usage;
+        }
+        if (!unset.empty()) {
+            for (const auto& d : unset) std::cerr << render(d);
+            return exit_usage;
         }
 
         auto multi = std::make_unique<reporters::MultiReporter>();

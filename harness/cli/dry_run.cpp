@@ -80,12 +80,7 @@ std::string deleted_by(const suite::Cleanup& cl) {
 // time: as many as a UUID has, less its `except:`).
 std::pair<std::size_t, bool> selected_elements(const runner::RunOptions& o, const suite::Suite& s,
                                                const suite::Case& c) {
-    suite::Suite one;  // may_select_any over this case alone
-    one.tags = s.tags;
-    one.preflight = s.preflight;
-    one.cases = {c};
-    if (c.for_each && c.for_each->source == suite::ForEach::Source::vectors) one.vector_sets = s.vector_sets;
-    if (runner::selects(o) && !runner::may_select_any(o, one)) return {0, false};
+    if (runner::selects(o) && !runner::may_select(o, s, c)) return {0, false};
     const bool by_name = !o.filter.empty() && !s.preflight;
     auto keep = [&](const std::string& element_name) {
         const auto& f = *c.for_each;

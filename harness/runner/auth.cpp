@@ -1,5 +1,6 @@
 // A 401 is not a contract result (auth.hpp).
 #include "runner/auth.hpp"
+#include "runner/scope.hpp"
 
 #include "core/grpc_status.hpp"
 #include "core/redact.hpp"
@@ -15,27 +16,6 @@ namespace idconform::runner {
 namespace {
 
 constexpr int unauthorized = 401;
-
-// `${env:NAME}` / `${env:NAME:-default}` in a template, and `${var}` names.
-struct Refs {
-    std::vector<std::pair<std::string, bool>> env;  // name, has a default
-    std::vector<std::string> vars;
-};
-
-void collect_refs(std::string_view t, Refs& out) {
-    for (std::size_t at = t.find("${"); at != std::string_view::npos; at = t.find("${", at + 2)) {
-        const auto end = t.find('}', at);
-        if (end == std::string_view::npos) return;
-        std::string_view body = t.substr(at + 2, end - at - 2);
-        if (body.substr(0, 4) == "env:") {
-            body.remove_prefix(4);
-            const auto dflt = body.find(":-");
-            out.env.emplace_back(std::string(body.substr(0, dflt)), dflt != std::string_view::npos);
-        } else if (body.find(':') == std::string_view::npos) {
-            out.vars.emplace_back(body);
-        }
-    }
-}
 
 const suite::Principal* find(const suite::Suite& s, const std::string& key) {
     const auto it = s.principals.find(key);
@@ -77,12 +57,12 @@ namespace {
 
 // The hint of credential_hint over one list of header templates.
 std::string hint_of(const suite::Suite& s, const std::vector<std::pair<std::string, std::string>>& headers) {
-    Refs refs;
-    for (const auto& [name, value] : headers) collect_refs(value, refs);
+    TemplateRefs refs;
+    for (const auto& [name, value] : headers) template_refs(value, refs);
     // One level of suite variables (`Bearer ${token_a}`).
     for (const auto& var : refs.vars)
         for (const auto& v : s.vars)
-            if (v.name == var && v.value.is_string()) collect_refs(v.value.get_string(), refs);
+            if (v.name == var && v.value.is_string()) template_refs(v.value.get_string(), refs);
     std::set<std::string> said;
     std::string out;
     for (const auto& [name, has_default] : refs.env) {

@@ -253,6 +253,8 @@ bool kept(const suite::ForEach& f, const std::string& name) {
     return in && std::find(f.except.begin(), f.except.end(), name) == f.except.end();
 }
 
+}  // namespace
+
 bool may_select(const RunOptions& opts, const suite::Suite& s, const suite::Case& c) {
     if (s.preflight) return true;  // exempt from the selection, as in selected()
     if (!selected(opts, s, c)) return false;
@@ -276,8 +278,6 @@ bool may_select(const RunOptions& opts, const suite::Suite& s, const suite::Case
     }
     return true;
 }
-
-}  // namespace
 
 bool may_select_any(const RunOptions& opts, const suite::Suite& s) {
     return std::any_of(s.cases.begin(), s.cases.end(), [&](const suite::Case& c) { return may_select(opts, s, c); });

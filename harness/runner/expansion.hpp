@@ -46,6 +46,8 @@ void expand(const RunOptions& opts, const suite::Suite& s, const suite::Case& c,
 // "NAME [..."). A suite for which this is false runs nothing, not even its
 // setup, and creates nothing.
 [[nodiscard]] bool may_select_any(const RunOptions& opts, const suite::Suite& s);
+// The same for one case of `s`.
+[[nodiscard]] bool may_select(const RunOptions& opts, const suite::Suite& s, const suite::Case& c);
 // The cases of a suite not run at all because nothing in it was selected,
 // counted without its setup (a for_each over mutations: as many as a UUID
 // has, less its `except:`).

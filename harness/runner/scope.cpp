@@ -178,4 +178,19 @@ Result<json::value> interpolate_json(const json::value& t, const Scope& scope) {
     }
 }
 
+void template_refs(std::string_view t, TemplateRefs& out) {
+    for (std::size_t at = t.find("${"); at != std::string_view::npos; at = t.find("${", at + 2)) {
+        const auto end = t.find('}', at);
+        if (end == std::string_view::npos) return;
+        std::string_view body = t.substr(at + 2, end - at - 2);
+        if (body.substr(0, 4) == "env:") {
+            body.remove_prefix(4);
+            const auto dflt = body.find(":-");
+            out.env.emplace_back(std::string(body.substr(0, dflt)), dflt != std::string_view::npos);
+        } else if (body.find(':') == std::string_view::npos) {
+            out.vars.emplace_back(body);
+        }
+    }
+}
+
 }  // namespace idconform::runner

@@ -13,6 +13,8 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace idconform::runner {
 
@@ -67,5 +69,14 @@ enum class Encoding { raw, path_segment, query };
 [[nodiscard]] Result<boost::json::value> interpolate_json(const boost::json::value& tmpl, const Scope& scope);
 
 [[nodiscard]] std::string percent_encode(std::string_view s, bool keep_slash);
+
+// What a template refers to: `${env:NAME}` / `${env:NAME:-default}` and
+// `${var}` names (generators and other forms are not listed).
+struct TemplateRefs {
+    std::vector<std::pair<std::string, bool>> env;  // name, has a default
+    std::vector<std::string> vars;
+};
+// Adds the references of `tmpl` to `out`.
+void template_refs(std::string_view tmpl, TemplateRefs& out);
 
 }  // namespace idconform::runner

@@ -49,6 +49,23 @@ expect_code 0
 expect_out "target   https://ops:[REDACTED]@127.0.0.1:$port/api (--base-url)"
 grep -q 'tok3n' "$WORK/out" && fail "the dry run shows a credential of --base-url"
 
+# an unset variable every suite needs: one error each, at its `${env:`, before anything is sent
+sed 's/\${env:IDCONFORM_TOKEN_A:-alice}/${env:IDCONFORM_E2E_UNSET_TOKEN}/' "$SRC/examples/products.target.yaml" \
+  >"$WORK/unset.target.yaml"
+unset IDCONFORM_E2E_UNSET_TOKEN
+line=$(grep -n 'IDCONFORM_E2E_UNSET_TOKEN' "$WORK/unset.target.yaml" | cut -d: -f1)
+col=$(awk -v l="$line" 'NR == l { print index($0, "${env:IDCONFORM_E2E_UNSET_TOKEN") }' "$WORK/unset.target.yaml")
+IDCONFORM_GRPC_ADDRESS="127.0.0.1:$port" run_idconform --target "$WORK/unset.target.yaml"
+expect_code 2
+expect_stderr "$WORK/unset.target.yaml:$line:$col: error: environment variable IDCONFORM_E2E_UNSET_TOKEN is not set, and principal 'alice', header Authorization needs it"
+expect_stderr "nothing was sent"
+[ "$(grep -c 'IDCONFORM_E2E_UNSET_TOKEN is not set' "$WORK/err")" = 1 ] || fail "the unset variable is not told exactly once"
+[ -e "$WORK/junit.xml" ] && fail "a run refused before it started wrote a report"
+dry --target "$WORK/unset.target.yaml"
+expect_code 2
+expect_stderr "IDCONFORM_E2E_UNSET_TOKEN is not set"
+expect_out "Nothing was sent (--dry-run)."
+
 sleep 0.2
 [ -s "$WORK/connections" ] && fail "a dry run connected to the target: $(cat "$WORK/connections")"
 echo "ok: dry run"
