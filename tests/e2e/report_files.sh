@@ -159,7 +159,34 @@ cases:
 YAML
   ic run --no-progress --shard 1/1 --json "$WORK/down.json" "$WORK/down.yaml"; expect_code 3
   ic merge -o "$WORK/d.json" "$WORK/down.json"; expect_code 3
-  echo "ok: --shard \"\" refused; merged suite errors exit 2, transport errors 3"
+  # a 101 answer is an error (nothing to check), not a failure; a followed
+  # redirect loop reproduces with curl -L
+  cat >"$WORK/proto.yaml" <<YAML
+name: proto
+target: {base_url: "http://127.0.0.1:$PORT"}
+cases:
+  - name: switch
+    rule: DATA-ID-002
+    steps:
+      - http: {method: GET, path: /switch}
+        expect: {status: 200}
+  - name: loop
+    rule: DATA-ID-002
+    steps:
+      - http: {method: GET, path: /loop}
+        expect: {status: 200}
+YAML
+  ic run --no-progress -L --junit "$WORK/junit.xml" --json "$WORK/p.json" "$WORK/proto.yaml"
+  expect_code 1
+  [ -n "$(junit_xpath "//testcase[@name='switch']/error")" ] || fail "a 101 answer is not an <error>"
+  expect_stderr "101 Switching Protocols"
+  python3 - "$WORK/p.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+loop = [c for c in r["suites"][0]["cases"] if c["name"] == "loop"][0]
+assert " -L --max-redirs 5 " in loop["steps"][0]["reproduce"], loop["steps"][0]["reproduce"]
+PY
+  echo "ok: --shard \"\" refused; merged suite errors exit 2, transport errors 3; 101 an error; curl -L"
   ;;
 *) fail "unknown scenario $SCENARIO" ;;
 esac

@@ -456,6 +456,17 @@ asio::awaitable<Attempt> request_on(Stream& stream, Connection& conn, State& st,
     // would be judged on them. Checking what is already in memory costs no
     // system call; what arrives later is seen by the peek before a reuse.
     a.keep_alive = got.reusable && !(tls && tls_has_unread(*tls)) && !(conn_hdr && iequals(conn_hdr->value, "close"));
+    if (got.response && got.response->status == 101) {
+        // 101 Switching Protocols to a request that asked for no upgrade:
+        // what follows is not HTTP, so there is no answer to check. An
+        // error (the server misbehaved), never a broken contract; the
+        // connection is not reused.
+        a.error = TransportError{TransportErrorKind::protocol,
+                                 "server " + t.authority() +
+                                     " answered 101 Switching Protocols to a request that asked for no upgrade; no HTTP "
+                                     "answer to check"};
+        co_return a;
+    }
     if (!watchdog) conn.lowest().expires_never();
     ++conn.served;
     a.response = std::move(got.response);
