@@ -90,10 +90,12 @@ PY
   echo "ok: hostile, cut and damaged reports are read back or refused at PATH:LINE:COL"
   ;;
 writers)
-  # a device is written in place, never replaced (as root /dev/null would become a file)
-  if [ -w /dev/null ]; then
-    ic run --no-progress --json /dev/null "$WORK/hostile.yaml"; expect_code 1
-    [ -c /dev/null ] || fail "/dev/null is no longer a character device"
+  # a device is written in place, never replaced (as root `--json /dev/null`
+  # made /dev/null a file). A private null device of our own (mknod needs
+  # root), so a build without the fix cannot break the machine's /dev/null.
+  if mknod -m 666 "$WORK/null" c 1 3 2>/dev/null; then
+    ic run --no-progress --json "$WORK/null" "$WORK/hostile.yaml"; expect_code 1
+    [ -c "$WORK/null" ] || fail "the device was replaced by a regular file"
   fi
   # a FIFO: written in place (a reader takes the report)
   mkfifo "$WORK/fifo"
