@@ -179,7 +179,9 @@ cases:
         expect: {status: 200}
 YAML
   ic run --no-progress -L --junit "$WORK/junit.xml" --json "$WORK/p.json" "$WORK/proto.yaml"
-  expect_code 1
+  expect_code 3
+  [ -n "$(junit_xpath "//testcase[@name='loop']/error")" ] || fail "a redirect loop is not an <error>"
+  expect_stderr "redirect loop: 5 redirects followed (the limit)"
   [ -n "$(junit_xpath "//testcase[@name='switch']/error")" ] || fail "a 101 answer is not an <error>"
   expect_stderr "101 Switching Protocols"
   python3 - "$WORK/p.json" <<'PY'
