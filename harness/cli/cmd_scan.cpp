@@ -73,7 +73,9 @@ int run_scan(const Opts& o, AuditCli& audit, const ReportFlags& reports) {
     std::optional<scan::Format> forced;
     if (!o.format.empty()) forced = scan::format_from_name(o.format);
 
-    if (const std::string why = reporters::output_overwrites_input(reports.paths(), audit.inputs()); !why.empty()) {
+    std::vector<std::string> inputs = audit.inputs();
+    inputs.insert(inputs.end(), o.files.begin(), o.files.end());  // the scanned files too
+    if (const std::string why = reporters::output_overwrites_input(reports.paths(), inputs); !why.empty()) {
         std::cerr << "idconform scan: " << why << '\n';
         return exit_usage;
     }

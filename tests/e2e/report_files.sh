@@ -126,6 +126,10 @@ writers)
     cmp -s "$WORK/r.json" "$WORK/keep.json" || fail "an input was overwritten through $out"
   done
   [ ! -e "$WORK/m.json" ] || fail "a refused merge wrote a report"
+  # scan: a report over a scanned file
+  printf '{"id": "017f22e2-79b0-7cc3-98c4-dc0c0c07398f"}\n' >"$WORK/ids.ndjson"; cp "$WORK/ids.ndjson" "$WORK/ids.keep"
+  ic scan --json "$WORK/ids.ndjson" "$WORK/ids.ndjson"; expect_code 2; expect_stderr "is the input"
+  cmp -s "$WORK/ids.ndjson" "$WORK/ids.keep" || fail "scan overwrote the file it scans"
   echo "ok: devices and FIFOs in place, symlinks followed, inputs never overwritten"
   ;;
 exits)
