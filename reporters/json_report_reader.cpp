@@ -9,12 +9,16 @@
 // idconform may lack one.
 #include "reporters/json_report_reader.hpp"
 
+#include "reporters/text.hpp"
+
 #include <boost/json.hpp>
 #include <boost/json/basic_parser_impl.hpp>
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <limits>
 #include <memory>
 #include <stdexcept>
 
@@ -26,6 +30,28 @@ namespace {
 
 // ------------------------------------------------------------- JSON -> model
 
+// A text of the file quoted in an error message: escaped for a terminal
+// (a report is input: its strings may hold ESC or other controls) and cut.
+std::string quoted(std::string_view s) {
+    constexpr std::size_t max = 120;
+    std::string out = terminal_line(s.substr(0, max));
+    if (s.size() > max) out += "...";
+    return "'" + out + "'";
+}
+
+// Times in a report: a number of seconds, made finite, not negative and at
+// most ten years (what a file claims must not overflow a duration).
+double seconds_value(double v) {
+    constexpr double max = 10.0 * 365 * 24 * 3600;
+    if (!std::isfinite(v) || v < 0) return 0;
+    return std::min(v, max);
+}
+
+// An int a report claims (line, column, status, attempts), kept in range.
+int int_value(std::uint64_t v) {
+    return static_cast<int>(std::min<std::uint64_t>(v, static_cast<std::uint64_t>(std::numeric_limits<int>::max())));
+}
+
 std::string s_of(const json::object& o, std::string_view key) {
     const auto* v = o.if_contains(key);
     return v && v->is_string() ? std::string(v->get_string()) : std::string();
@@ -33,9 +59,9 @@ std::string s_of(const json::object& o, std::string_view key) {
 double d_of(const json::object& o, std::string_view key) {
     const auto* v = o.if_contains(key);
     if (!v) return 0;
-    if (v->is_double()) return v->get_double();
-    if (v->is_int64()) return static_cast<double>(v->get_int64());
-    if (v->is_uint64()) return static_cast<double>(v->get_uint64());
+    if (v->is_double()) return seconds_value(v->get_double());
+    if (v->is_int64()) return seconds_value(static_cast<double>(v->get_int64()));
+    if (v->is_uint64()) return seconds_value(static_cast<double>(v->get_uint64()));
     return 0;
 }
 std::uint64_t u_of(const json::object& o, std::string_view key) {
@@ -62,7 +88,7 @@ const json::object* o_of(const json::object& o, std::string_view key) {
 SourcePos pos_of(const json::object& o) {
     const auto* p = o_of(o, "position");
     if (!p) return {};
-    return SourcePos{s_of(*p, "file"), static_cast<int>(u_of(*p, "line")), static_cast<int>(u_of(*p, "column"))};
+    return SourcePos{s_of(*p, "file"), int_value(u_of(*p, "line")), int_value(u_of(*p, "column"))};
 }
 
 std::vector<Property> pairs_of(const json::object& o, std::string_view key) {
@@ -99,7 +125,7 @@ StepRecord step_of(const json::object& o) {
     }
     if (const auto* q = o_of(o, "response")) {
         Response resp;
-        resp.status = static_cast<int>(u_of(*q, "status"));
+        resp.status = int_value(u_of(*q, "status"));
         resp.reason = s_of(*q, "reason");
         resp.headers = headers_of(*q);
         resp.body = s_of(*q, "body");
@@ -108,7 +134,7 @@ StepRecord step_of(const json::object& o) {
         x.response = std::move(resp);
     }
     if (const auto* e = o_of(o, "error")) x.error = TransportError{error_kind_of(s_of(*e, "kind")), s_of(*e, "message")};
-    x.attempts = static_cast<int>(u_of(o, "attempts"));
+    x.attempts = int_value(u_of(o, "attempts"));
     if (const double secs = d_of(o, "time"); secs > 0) {
         x.sent = Clock::time_point(std::chrono::seconds(1));
         x.received = x.sent + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(secs));
@@ -144,14 +170,14 @@ std::string case_of(const json::object& o, const std::string& suite, bool outlin
             c.outcome = k;
             known = true;
         }
-    if (!known) return "case '" + c.name + "' has the unknown outcome '" + std::string(outcome->get_string()) + "'";
+    if (!known) return "case " + quoted(c.name) + " has the unknown outcome " + quoted(outcome->get_string());
     if (c.outcome == Outcome::skipped) {
         // A report written before causes were recorded has none: the
         // message says it (counted_skip_cause).
         if (const auto* cause = o.if_contains("skip_cause"); cause && cause->is_string()) {
             const auto k = parse_skip_cause(cause->get_string());
             if (!k)
-                return "case '" + c.name + "' has the unknown skip_cause '" + std::string(cause->get_string()) + "'";
+                return "case " + quoted(c.name) + " has the unknown skip_cause " + quoted(cause->get_string());
             c.skip_cause = *k;
         }
     }
@@ -257,7 +283,7 @@ public:
             return true;
         case Frame::suite:
             if (key_ == "cases") {
-                if (object) return fail("\"cases\" of suite '" + suite_.name + "' is not a list");
+                if (object) return fail("\"cases\" of suite " + quoted(suite_.name) + " is not a list");
                 if (!has_suite_name_) return fail("a suite whose \"cases\" come before its \"name\"");
                 announce_suite();
                 frames_.push_back(Frame::cases);
@@ -265,7 +291,7 @@ public:
             }
             break;
         case Frame::cases:
-            if (!object) return fail("a case of suite '" + suite_.name + "' that is not an object");
+            if (!object) return fail("a case of suite " + quoted(suite_.name) + " that is not an object");
             break;
         }
         // a value to build whole
@@ -367,9 +393,9 @@ private:
             break;
         case Frame::suites: return fail("a suite that is not an object");
         case Frame::suite:
-            if (key_ == "cases") return fail("\"cases\" of suite '" + suite_.name + "' is not a list");
+            if (key_ == "cases") return fail("\"cases\" of suite " + quoted(suite_.name) + " is not a list");
             break;
-        case Frame::cases: return fail("a case of suite '" + suite_.name + "' that is not an object");
+        case Frame::cases: return fail("a case of suite " + quoted(suite_.name) + " that is not an object");
         }
         return captured(stack_.release());
     }
@@ -421,7 +447,7 @@ private:
             } else if (key_ == "file") {
                 suite_.file = v.is_string() ? std::string(v.get_string()) : std::string();
             } else if (key_ == "time") {
-                suite_.seconds = v.is_number() ? v.to_number<double>() : 0;
+                suite_.seconds = v.is_number() ? seconds_value(v.to_number<double>()) : 0;
             } else if (key_ == "timestamp") {
                 suite_.timestamp = v.is_string() ? std::string(v.get_string()) : std::string();
             }

@@ -21,6 +21,13 @@ void AuditCli::add_metadata(std::string name, std::string value) {
     config_.metadata.push_back({std::move(name), std::move(value)});
 }
 
+std::vector<std::string> AuditCli::inputs() const {
+    std::vector<std::string> out;
+    for (const auto* p : {&waivers_, &baseline_})
+        if (!p->empty()) out.push_back(*p);
+    return out;
+}
+
 bool AuditCli::load(std::ostream& err) {
     // the version is the report's own field; the commit says which build it was
     add_metadata("commit", git_commit());

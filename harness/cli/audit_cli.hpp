@@ -35,6 +35,9 @@ public:
     // After run_finished: the failed cases that fail the run (waived ones do
     // not; with --fail-on new only new ones and the waivers' own failures).
     [[nodiscard]] std::size_t failing() const { return stage_ ? stage_->failing() : 0; }
+    // The files the flags read (--waivers, --baseline; empty ones left out):
+    // no report may be written over them.
+    [[nodiscard]] std::vector<std::string> inputs() const;
 
 private:
     std::string waivers_, baseline_, fail_on_ = "any";

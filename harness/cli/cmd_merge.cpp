@@ -6,6 +6,7 @@
 // plan digest), a shard given twice and a missing shard.
 #include "cli/commands.hpp"
 
+#include "reporters/atomic_file.hpp"
 #include "reporters/console_reporter.hpp"
 #include "reporters/json_report_reader.hpp"
 #include "reporters/json_reporter.hpp"
@@ -61,6 +62,32 @@ std::string check_together(const std::vector<reporters::ReadReport>& in) {
     return {};
 }
 
+// The exit code of errors, as `run` decides it for one run: 3 when a case
+// is in error by the transport (a step sent a request and got an error) or a
+// preflight suite (a unit every shard runs) found the target untestable;
+// else 2 when cases are in error by their suite (an undefined variable, a
+// bad setup: nothing was sent); else 0. The report keeps no count of
+// either, so they are told apart case by case.
+int error_exit(const RunSummary& merged, const std::vector<std::size_t>& preflight_units) {
+    bool suite_errors = false;
+    for (std::size_t u = 0; u < merged.suites.size(); ++u) {
+        const bool preflight = std::find(preflight_units.begin(), preflight_units.end(), u) != preflight_units.end();
+        for (const auto& c : merged.suites[u].cases) {
+            if (c.outcome != Outcome::error) continue;
+            if (preflight) return exit_transport;
+            // A suite error is recorded as an error of kind "other" on a step
+            // whose request was never made (no URL); a transport error has one.
+            const bool transport = std::any_of(c.steps.begin(), c.steps.end(), [](const StepRecord& st) {
+                const auto& x = st.exchange;
+                return x.error && (x.error->kind != TransportErrorKind::other || !x.request.url.empty());
+            });
+            if (transport) return exit_transport;
+            suite_errors = true;
+        }
+    }
+    return suite_errors ? exit_usage : exit_ok;
+}
+
 }  // namespace
 
 Runner add_merge(CLI::App& app) {
@@ -76,9 +103,14 @@ Runner add_merge(CLI::App& app) {
     cmd->footer(
         "The merged report equals the report of one unsharded run, case for case (times aside); the console\n"
         "prints the failures and the per-rule table as `run` does.\n"
-        "Exit codes: 0 all passed; 1 a contract was broken; 2 usage error, or reports that do not belong\n"
-        "            together (versions, profiles, shards); 3 transport errors and nothing broken.");
+        "Exit codes: 0 all passed; 1 a contract was broken; 2 usage error, reports that do not belong\n"
+        "            together (versions, profiles, shards), or suite errors (cases in error by their suite,\n"
+        "            as `run` exits 2) and nothing broken; 3 transport errors and nothing broken.");
     return [o]() -> int {
+        if (const std::string why = reporters::output_overwrites_input({o->out, o->junit}, o->inputs); !why.empty()) {
+            std::cerr << "idconform merge: " << why << '\n';
+            return exit_usage;
+        }
         std::vector<reporters::ReadReport> in(o->inputs.size());
         for (std::size_t i = 0; i < in.size(); ++i) {
             std::string error;
@@ -93,6 +125,17 @@ Runner add_merge(CLI::App& app) {
         }
         // Every unit once, in the unsharded order.
         const std::size_t total_units = in.front().info.total_units;
+        // Sized by what the reports hold, not by what they claim: every unit
+        // of the run is a suite of some shard, so a total above the suites
+        // the shards name is a damaged report (checked before allocating).
+        std::size_t named = 0;
+        for (const auto& r : in) named += r.info.units.size();
+        if (total_units > named) {
+            std::cerr << "idconform merge: " << in.front().path << " says the run had " << total_units
+                      << " suites but the shard reports name only " << named
+                      << "; the reports are damaged: give the reports the shards wrote\n";
+            return exit_usage;
+        }
         std::vector<SuiteResult*> by_unit(total_units, nullptr);
         // Each shard's shape-scan suite (after its units): folded into one,
         // a finding seen by several shards once with the sums.
@@ -202,8 +245,7 @@ Runner add_merge(CLI::App& app) {
         }
         if (!merged.interrupted.empty()) return merged.interrupted == "SIGTERM" ? exit_sigterm : exit_sigint;
         if (merged.count(Outcome::failed) > 0) return exit_broken;
-        if (merged.count(Outcome::error) > 0) return exit_transport;
-        return exit_ok;
+        return error_exit(merged, in.front().info.every_shard);
     };
 }
 

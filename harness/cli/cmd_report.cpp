@@ -3,6 +3,7 @@
 // the run would have written, through the same reporter and events.
 #include "cli/commands.hpp"
 
+#include "reporters/atomic_file.hpp"
 #include "reporters/html_reporter.hpp"
 #include "reporters/json_replay.hpp"
 
@@ -23,6 +24,10 @@ Runner add_report(CLI::App& app) {
     return [o]() -> int {
         // Streamed: one case of the JSON report in memory at a time; the
         // HTML reporter spools what it renders (memory, then a temp file).
+        if (const std::string why = reporters::output_overwrites_input({o->html}, {o->input}); !why.empty()) {
+            std::cerr << "idconform report: " << why << '\n';
+            return exit_usage;
+        }
         reporters::HtmlReporter html(o->html);
         std::string error;
         if (!reporters::replay_json_report(o->input, html, error)) {

@@ -11,6 +11,7 @@
 #include "cli/audit_cli.hpp"
 #include "cli/report_flags.hpp"
 
+#include "reporters/atomic_file.hpp"
 #include "reporters/console_reporter.hpp"
 #include "reporters/threaded_reporter.hpp"
 #include "profile/profile.hpp"
@@ -222,8 +223,16 @@ Runner add_run(CLI::App& app) {
     cmd->footer(exit_codes_footer());
 
     auto* skew_opt = cmd->get_option("--clock-skew");
-    return [o, audit, reports, skew_opt]() -> int {
+    auto* shard_opt = cmd->get_option("--shard");
+    return [o, audit, reports, skew_opt, shard_opt]() -> int {
         const std::size_t cmd_clock_skew_given = skew_opt->count();
+        // `--shard ""` (an unset CI variable) is a mistake, not "no sharding":
+        // it would run every suite on every shard.
+        if (shard_opt->count() > 0 && o->shard.empty()) {
+            std::cerr << "idconform run: --shard is empty; give K/N (shard K of N, e.g. --shard 1/4), or leave "
+                         "--shard out to run every suite\n";
+            return exit_usage;
+        }
         if (o->paths.empty() && o->target.empty()) {
             std::cerr << "idconform run: give suite files/directories, or --target PROFILE.yaml (or both)\n";
             return exit_usage;
@@ -251,6 +260,11 @@ Runner add_run(CLI::App& app) {
         if (!o->exclude_tags.empty()) audit->add_metadata("exclude tags", CLI::detail::join(o->exclude_tags, ","));
         if (o->fail_on_warnings) audit->add_metadata("fail on warnings", "yes");
         add_verdict_options(*o, *audit);
+        if (const std::string why = reporters::output_overwrites_input(reports->paths(), audit->inputs());
+            !why.empty()) {
+            std::cerr << "idconform run: " << why << '\n';
+            return exit_usage;
+        }
         if (!audit->load(std::cerr)) return exit_usage;
         // An unset variable that every request of some suite needs: said once
         // each, before anything is sent.

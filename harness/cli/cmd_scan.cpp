@@ -9,6 +9,7 @@
 #include "cli/audit_cli.hpp"
 
 #include "cli/report_flags.hpp"
+#include "reporters/atomic_file.hpp"
 #include "scan/results.hpp"
 #include "scan/scan.hpp"
 
@@ -72,6 +73,12 @@ int run_scan(const Opts& o, AuditCli& audit, const ReportFlags& reports) {
     std::optional<scan::Format> forced;
     if (!o.format.empty()) forced = scan::format_from_name(o.format);
 
+    std::vector<std::string> inputs = audit.inputs();
+    inputs.insert(inputs.end(), o.files.begin(), o.files.end());  // the scanned files too
+    if (const std::string why = reporters::output_overwrites_input(reports.paths(), inputs); !why.empty()) {
+        std::cerr << "idconform scan: " << why << '\n';
+        return exit_usage;
+    }
     if (!audit.load(std::cerr)) return exit_usage;
     auto reporters_out = std::make_unique<reporters::MultiReporter>();
     reports.add_to(*reporters_out);

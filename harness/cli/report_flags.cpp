@@ -25,6 +25,13 @@ void ReportFlags::add_to(reporters::MultiReporter& multi, const reporters::Repor
         if (!f.path.empty()) multi.add(f.kind->make(f.path, opts));
 }
 
+std::vector<std::string> ReportFlags::paths() const {
+    std::vector<std::string> out;
+    for (const auto& f : flags_)
+        if (!f.path.empty()) out.push_back(f.path);
+    return out;
+}
+
 bool ReportFlags::any() const {
     for (const auto& f : flags_)
         if (!f.path.empty()) return true;

@@ -26,6 +26,8 @@ public:
     // The reporters asked for on the command line, in registry order.
     void add_to(reporters::MultiReporter& multi, const reporters::ReportOptions& opts = {}) const;
     [[nodiscard]] bool any() const;
+    // The output paths asked for.
+    [[nodiscard]] std::vector<std::string> paths() const;
 
 private:
     struct Flag {

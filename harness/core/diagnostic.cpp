@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <fstream>
 #include <vector>
 
@@ -50,13 +51,49 @@ std::size_t typo_distance(std::string_view a, std::string_view b) {
     return d[n][m];
 }
 
+// Text of an input file shown on a terminal: C0 controls but TAB, DEL, C1
+// controls (U+0080-U+009F) and bytes that are not UTF-8 become visible
+// escapes (\u001B, \x9B), so a file cannot move the cursor, retitle the
+// window or recolour what follows.
+std::string terminal_safe(std::string_view s) {
+    std::string out;
+    out.reserve(s.size());
+    char buf[8];
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        if ((c < 0x20 && c != '\t') || c == 0x7F) {
+            std::snprintf(buf, sizeof buf, "\\u%04X", c);
+            out += buf;
+        } else if (c < 0x80) {
+            out += static_cast<char>(c);
+        } else {
+            // one UTF-8 sequence, checked; C1 (C2 80-9F) escaped
+            const std::size_t len = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 0;
+            bool ok = len > 0 && i + len <= s.size();
+            for (std::size_t k = 1; ok && k < len; ++k) ok = (static_cast<unsigned char>(s[i + k]) & 0xC0) == 0x80;
+            if (ok && len == 2 && c == 0xC2 && static_cast<unsigned char>(s[i + 1]) <= 0x9F) {
+                std::snprintf(buf, sizeof buf, "\\u%04X", static_cast<unsigned char>(s[i + 1]));
+                out += buf;
+                ++i;
+            } else if (ok) {
+                out.append(s.substr(i, len));
+                i += len - 1;
+            } else {
+                std::snprintf(buf, sizeof buf, "\\x%02X", c);
+                out += buf;
+            }
+        }
+    }
+    return out;
+}
+
 }  // namespace
 
 std::string render(const Diagnostic& d) {
     std::string out;
     const std::string where = d.pos.str();
     if (!where.empty()) out += where + ": ";
-    out += "error: " + d.title + "\n";
+    out += "error: " + terminal_safe(d.title) + "\n";
 
     std::string source = d.source_line;
     if (source.empty() && d.pos.line > 0) source = read_line(d.pos.file, d.pos.line);
@@ -64,15 +101,16 @@ std::string render(const Diagnostic& d) {
         // The gutter is at least five wide so excerpts of nearby lines align.
         const std::string number = std::to_string(d.pos.line);
         const std::size_t width = std::max<std::size_t>(5, number.size() + 1);
-        out += std::string(width - number.size(), ' ') + number + " | " + source + "\n";
+        out += std::string(width - number.size(), ' ') + number + " | " + terminal_safe(source) + "\n";
         // Copy tabs from the source so the caret lands under the right byte
-        // whatever the terminal's tab width is.
+        // whatever the terminal's tab width is (under the escaped text).
         std::string pad;
         const auto col = static_cast<std::size_t>(std::max(1, d.pos.column) - 1);
-        for (std::size_t i = 0; i < col && i < source.size(); ++i) pad += source[i] == '\t' ? '\t' : ' ';
+        for (const char ch : terminal_safe(std::string_view(source).substr(0, std::min(col, source.size()))))
+            pad += ch == '\t' ? '\t' : ' ';
         out += std::string(width, ' ') + " | " + pad + "^\n";
     }
-    if (!d.hint.empty()) out += "hint: " + d.hint + "\n";
+    if (!d.hint.empty()) out += "hint: " + terminal_safe(d.hint) + "\n";
     return out;
 }
 

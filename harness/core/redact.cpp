@@ -5,6 +5,8 @@
 #include "core/strings.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <optional>
 #include <cctype>
 
 namespace idconform::redact {
@@ -143,6 +145,32 @@ std::string mask_ranges(std::string_view text, std::vector<std::pair<std::size_t
 
 constexpr std::size_t min_credential_bytes = 8;
 
+// RFC 4648 base64 (standard or URL-safe alphabet, padding optional) ->
+// bytes; nullopt when s is not base64.
+std::optional<std::string> base64_decode(std::string_view s) {
+    while (!s.empty() && s.back() == '=') s.remove_suffix(1);
+    if (s.size() % 4 == 1) return std::nullopt;
+    std::string out;
+    std::uint32_t acc = 0;
+    int bits = 0;
+    for (const char ch : s) {
+        int v;
+        if (ch >= 'A' && ch <= 'Z') v = ch - 'A';
+        else if (ch >= 'a' && ch <= 'z') v = ch - 'a' + 26;
+        else if (ch >= '0' && ch <= '9') v = ch - '0' + 52;
+        else if (ch == '+' || ch == '-') v = 62;
+        else if (ch == '/' || ch == '_') v = 63;
+        else return std::nullopt;
+        acc = (acc << 6) | static_cast<std::uint32_t>(v);
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            out += static_cast<char>((acc >> bits) & 0xFF);
+        }
+    }
+    return out;
+}
+
 }  // namespace
 
 const std::vector<std::string>& sensitive_headers() {
@@ -253,6 +281,7 @@ void Secrets::add_credential(std::string_view v) {
     // "Bearer abc": the token alone; "sid=abc; Path=/": each cookie value.
     if (const std::size_t sp = v.find(' '); sp != std::string_view::npos && v.size() - sp - 1 >= min_credential_bytes)
         insert(std::string(v.substr(sp + 1)));
+    add_basic_credential(v);
     std::size_t i = 0;
     while (i < v.size()) {
         std::size_t end = v.find(';', i);
@@ -263,6 +292,30 @@ void Secrets::add_credential(std::string_view v) {
             if (val.size() >= min_credential_bytes) insert(std::string(val));
         }
         i = end + 1;
+    }
+}
+
+void Secrets::add_basic_credential(std::string_view v) {
+    // "Basic dXNlcjpwYXNzd29yZA==": a server that echoes it may echo it
+    // decoded (user:password), the password alone, or base64 without its
+    // padding or percent-encoded (a URL).
+    const std::size_t sp = v.find(' ');
+    if (sp == std::string_view::npos || !iequals(v.substr(0, sp), "Basic")) return;
+    std::string_view token = v.substr(sp + 1);
+    while (!token.empty() && token.front() == ' ') token.remove_prefix(1);
+    const auto pair = base64_decode(token);
+    if (!pair) return;
+    const std::size_t colon = pair->find(':');
+    if (colon == std::string::npos) return;
+    // The pair holds a colon: not an ordinary word, masked from 4 bytes on.
+    if (pair->size() >= 4) insert(*pair);
+    if (pair->size() - colon - 1 >= min_credential_bytes) insert(pair->substr(colon + 1));
+    std::string_view unpadded = token;
+    while (!unpadded.empty() && unpadded.back() == '=') unpadded.remove_suffix(1);
+    if (unpadded.size() >= min_credential_bytes) insert(std::string(unpadded));
+    if (token.size() >= min_credential_bytes) {
+        insert(std::string(token));
+        if (std::string enc = percent_encode(token); enc != token) insert(std::move(enc));
     }
 }
 

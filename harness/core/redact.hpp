@@ -62,6 +62,9 @@ public:
     // A credential seen in a sensitive header ("Bearer abc...", a cookie):
     // the whole value and its token part, if long enough not to mask
     // ordinary words (at least 8 bytes).
+    // A "Basic" value also masks its decoded user:password pair (4 bytes or
+    // more), the password alone (8 bytes or more) and the base64 without
+    // padding or percent-encoded.
     void add_credential(std::string_view header_value);
     // The credentials of every sensitive header of the exchange.
     void add_credentials_of(const Exchange& x);
@@ -74,6 +77,7 @@ public:
 
 private:
     void insert(std::string v);
+    void add_basic_credential(std::string_view header_value);
     std::vector<std::string> values_;  // sorted longest first, no duplicates
 };
 

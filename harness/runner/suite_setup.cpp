@@ -102,6 +102,7 @@ void finish_env(const RunOptions& opts, SuiteRun& run) {
     run.env.kafka.read_timeout = run.transport_options.read_timeout;
     run.env.kafka.clock_skew = opts.clock_skew;
     run.env.grpc = run.transport_options.grpc;
+    if (run.transport_options.follow_redirects) run.env.max_redirects = run.transport_options.max_redirects;
     run.env.locations = &run.locations;
     // The expansion, handed the suite's scope, asks the suite's transports
     // through it which values their typed fields cannot hold.

@@ -91,3 +91,18 @@ TEST_CASE("did_you_mean") {
     CHECK(did_you_mean("GTE", {"GET", "PUT"}) == "GET");
     CHECK(did_you_mean("ab", {"ba"}) == "ba");
 }
+
+TEST_CASE("render: control characters, C1 and invalid bytes of an input file are shown escaped") {
+    // a waivers or suite file holding ESC sequences (retitle, clear screen), a C1 CSI and a stray byte
+    const Diagnostic d{SourcePos{"w.yaml", 3, 13}, "unknown key '\x1b]0;pwned\x07'", "remove \x1b[2J",
+                       "    \x1b[2J: \xc2\x9b" "31m \xff x"};
+    const std::string r = render(d);
+    for (const char bad : {'\x1b', '\x07'}) CHECK(r.find(bad) == std::string::npos);
+    CHECK(r.find("\xc2\x9b") == std::string::npos);
+    CHECK(r.find('\xff') == std::string::npos);
+    CHECK(r == std::string(
+          "w.yaml:3:13: error: unknown key '\\u001B]0;pwned\\u0007'\n"
+          "    3 |     \\u001B[2J: \\u009B31m \\xFF x\n"
+          "      | ") + std::string(21, ' ') + "^\n"   // under the escaped column 13
+          "hint: remove \\u001B[2J\n");
+}

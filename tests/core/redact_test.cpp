@@ -150,3 +150,23 @@ TEST_CASE("scrub_passed_case masks what a passed case keeps: names, request URLs
     CHECK(r.steps[0].checks[0].actual == "\"[REDACTED]\"");
     CHECK(r.steps[0].checks[1].actual == "[REDACTED]");
 }
+
+TEST_CASE("a Basic credential is masked as base64 (padded or not, percent-encoded), decoded pair and password") {
+    Secrets s;
+    s.add_credential("Basic YWxpY2U6Y29ycmVjdC1ob3JzZS1iYXR0ZXJ5");  // alice:correct-horse-battery
+    s.add_credential("basic Ym9iOnB3");                            // bob:pw (short: the pair only)
+    std::string body = "a=YWxpY2U6Y29ycmVjdC1ob3JzZS1iYXR0ZXJ5 b=alice:correct-horse-battery c=correct-horse-battery "
+                       "d=bob:pw e=alice f=pw";
+    s.mask(body);
+    CHECK(body == "a=[REDACTED] b=[REDACTED] c=[REDACTED] d=[REDACTED] e=alice f=pw");
+    Secrets t;
+    t.add_credential("Basic dXNlcjpwYXNzd29yZC13aXRoLXBhZD8/Pz8+");  // user:password-with-pad????>, '+' and '/'
+    std::string url = "http://h/?echo=dXNlcjpwYXNzd29yZC13aXRoLXBhZD8%2FPz8%2B";
+    t.mask(url);
+    CHECK(url == "http://h/?echo=[REDACTED]");
+    Secrets u;
+    u.add_credential("Basic not base64!");  // not base64: only the value itself
+    std::string text = "Basic not base64!";
+    u.mask(text);
+    CHECK(text == "[REDACTED]");
+}

@@ -99,12 +99,14 @@ garbage)
   suite garbage true "$(get_case garbage /garbage; get_case nul /nul-header; get_case huge /huge-header
     get_case bomb /gzip-bomb; get_case loop /loop '{status: 200}')"
   measure 20 64 "$WORK/garbage.yaml" -L
-  expect_code 1                   # a broken expectation (the loop) outranks the errors
+  expect_code 3                   # errors only: the loop is one (no answer to check), not a failure
   expect_outcome garbage passed   # status 200 holds; the scan says the body is not JSON
   expect_outcome nul error
   expect_outcome huge error
   expect_outcome bomb passed      # not inflated: the body is what was sent
-  expect_outcome loop failure     # the last 302 of the loop is the answer checked
+  expect_outcome loop error       # still redirected at the limit: an error that says it looped
+  grep -q "redirect loop: 5 redirects followed" "$WORK/junit.xml" || fail "the loop is not said as one"
+  grep -q -- "-L --max-redirs 5" "$WORK/report.json" || fail "the loop's curl line lacks -L"
   grep -q 'shape scan (not run)' "$WORK/report.json" || fail "the unscanned body is not said in the evidence"
   ;;
 stray)

@@ -20,6 +20,7 @@
 #   /hints?n=N             N interim 103 answers (each its own write), then 200
 #   /huge-header           a 1 MiB header
 #   /gzip-bomb             Content-Encoding: gzip, 10 KiB that inflate to 10 MiB
+#   /switch                101 Switching Protocols to a request that asked for no upgrade
 #   /loop                  302 to itself, forever
 #   /cross                 307 to the other origin's /echo
 #   /echo                  200 echoing the request (line, headers) as JSON, with
@@ -135,6 +136,8 @@ def serve(conn, other_port):
             elif path == "/gzip-bomb":
                 bomb = gzip.compress(b"\0" * (10 << 20), compresslevel=9)
                 conn.sendall(answer(200, bomb, (b"Content-Type: application/json", b"Content-Encoding: gzip")))
+            elif path == "/switch":
+                conn.sendall(b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n")
             elif path == "/loop":
                 conn.sendall(answer(302, b"", (b"Location: /loop",)))
             elif path == "/cross":

@@ -12,6 +12,7 @@ using idconform::transport::Options;
 
 namespace {
 // /r/<n> redirects with status <n> to /final; /loop redirects to itself;
+// /chain/<n> redirects n+1 times (no loop) before /final;
 // /final echoes method and body.
 Handler redirecting_server(std::atomic<int>& loop_hits) {
     return answer_each([&loop_hits](const RawRequest& r) {
@@ -20,6 +21,10 @@ Handler redirecting_server(std::atomic<int>& loop_hits) {
         if (r.target == "/loop") {
             ++loop_hits;
             return http_response(302, "", "Location: /loop\r\n");
+        }
+        if (r.target.rfind("/chain/", 0) == 0) {  // /chain/N -> /chain/N-1 ... -> /chain/0 -> /final
+            const int n = std::stoi(r.target.substr(7));
+            return http_response(302, "", "Location: " + (n > 0 ? "/chain/" + std::to_string(n - 1) : "/final") + "\r\n");
         }
         return ok(r.method + ":" + r.body + ":" + r.header("Authorization"));
     });
@@ -65,11 +70,19 @@ TEST_CASE("redirects are followed when asked, with the method rules of each stat
     REQUIRE(same.response);
     CHECK(same.response->body == "GET::Bearer t");
 
-    // A loop stops after max_redirects and returns the last redirect.
+    // A loop stops after max_redirects: an error that says it looped, no answer to check.
     auto loop = client.send(make_request("GET", server.url("/loop")));
-    REQUIRE(loop.response);
-    CHECK(loop.response->status == 302);
+    CHECK_FALSE(loop.response);
+    REQUIRE(loop.error);
+    CHECK(loop.error->kind == TransportErrorKind::protocol);
+    CHECK(loop.error->message.find("redirect loop: 3 redirects followed (the limit)") == 0);
+    CHECK(loop.error->message.find("Location: /loop") != std::string::npos);
     CHECK(loops.load() == 4);
+    // A chain longer than the limit that does not loop: too many redirects.
+    auto chain = client.send(make_request("GET", server.url("/chain/9")));
+    CHECK_FALSE(chain.response);
+    REQUIRE(chain.error);
+    CHECK(chain.error->message.find("too many redirects: 3 redirects followed") == 0);
 }
 
 TEST_CASE("redirects to another origin drop credentials") {

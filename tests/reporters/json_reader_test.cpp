@@ -12,6 +12,7 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
+#include <limits>
 
 using namespace idconform;
 using namespace idconform::reporters;
@@ -404,4 +405,37 @@ TEST_CASE("json reader: skip causes and the filtered-out count make the round tr
     Trace refused;
     CHECK_FALSE(read_json_report_text(bad, "bad.json", refused, error));
     CHECK(error.find("unknown skip_cause 'deselected'") != std::string::npos);
+}
+
+TEST_CASE("json reader: what a hostile report claims is clamped, and its text is escaped in errors") {
+    struct Keep final : ReportVisitor {
+        std::vector<CaseResult> cases;
+        void take_case(CaseResult&& c) override { cases.push_back(std::move(c)); }
+    };
+    // numbers past every range: seconds, ints, positions
+    const std::string huge = R"({"tool": "idconform", "suites": [{"name": "s", "cases": [{"name": "c", "outcome": "failed",
+        "time": 1e308, "position": {"file": "f", "line": 18446744073709551615, "column": -5},
+        "steps": [{"name": "st", "time": 1e308, "attempts": 1000000000000,
+                   "response": {"status": 9223372036854775807, "body_bytes": 18446744073709551615}}]}]}]})";
+    Keep keep;
+    std::string error;
+    REQUIRE_MESSAGE(read_json_report_text(huge, "r.json", keep, error), error);
+    REQUIRE(keep.cases.size() == 1);
+    const CaseResult& c = keep.cases[0];
+    CHECK(c.seconds <= 10.0 * 365 * 24 * 3600);
+    CHECK(c.pos.line == std::numeric_limits<int>::max());
+    CHECK(c.pos.column == 0);
+    const Exchange& x = c.steps[0].exchange;
+    CHECK(x.attempts == std::numeric_limits<int>::max());
+    CHECK(x.response->status == std::numeric_limits<int>::max());
+    CHECK(x.received > x.sent);  // no overflow of the duration
+    // ESC, BEL and a C1 CSI in a quoted value reach the error escaped
+    const std::string esc =
+        "{\"tool\": \"idconform\", \"suites\": [{\"name\": \"s\", \"cases\": [{\"name\": \"c\\u001b[2J\", "
+        "\"outcome\": \"\\u001b]0;pwned\\u0007\\u009b31m\"}]}]}";
+    Keep none;
+    CHECK_FALSE(read_json_report_text(esc, "r.json", none, error));
+    CHECK(error.find("has the unknown outcome") != std::string::npos);
+    for (const char* bad : {"\x1b", "\x07", "\xc2\x9b"}) CHECK(error.find(bad) == std::string::npos);
+    CHECK(error.find("\\u001B]0;pwned\\u0007\\u009B31m") != std::string::npos);
 }

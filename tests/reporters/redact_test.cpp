@@ -115,3 +115,92 @@ TEST_CASE("X-Api-Key is redacted in every report with the default options (JUnit
     CHECK(out.str().find(test::secret_api_key) == std::string::npos);
     CHECK(xml.find("[REDACTED]") != std::string::npos);
 }
+
+// Issue 24 item 8: a server that reflects the request's Basic credentials in
+// its body (base64, unpadded, decoded pair, password alone): none of them
+// reaches any format, nor a report read back and merged (JSON again).
+#include "core/redact.hpp"
+#include "reporters/html_reporter.hpp"
+#include "reporters/json_report_reader.hpp"
+
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <unistd.h>
+
+TEST_CASE("an echoed Authorization: Basic credential is masked in JSON, JUnit, HTML, console and a re-read report") {
+    const std::string b64 = "YWxpY2U6Y29ycmVjdC1ob3JzZS1iYXR0ZXJ5";  // alice:correct-horse-battery
+    const std::string pair = "alice:correct-horse-battery", password = "correct-horse-battery";
+    idconform::CaseResult c;
+    c.suite = "s";
+    c.name = "echo";
+    c.outcome = idconform::Outcome::failed;
+    c.message = "the server said " + pair;
+    idconform::StepRecord st;
+    st.name = "get";
+    st.exchange.request.method = "GET";
+    st.exchange.request.url = "http://h/echo";
+    st.exchange.request.headers = {{"Authorization", "Basic " + b64}};
+    idconform::Response resp;
+    resp.status = 200;
+    resp.body = "{\"auth\":\"Basic " + b64 + "\",\"raw\":\"" + b64.substr(0, b64.size()) + "\",\"user\":\"" + pair +
+                "\",\"pw\":\"" + password + "\",\"url\":\"http%3A//" + pair + "@h\"}";
+    st.exchange.response = resp;
+    st.checks.push_back({"DATA-ID-002", "status", "404", "200 " + password, false, false, {}});
+    st.reproduce = "curl -H 'Authorization: Basic " + b64 + "' http://h/echo # " + pair;
+    c.steps.push_back(st);
+    idconform::redact::scrub_case(c, {});
+
+    idconform::RunSummary run;
+    idconform::SuiteResult s;
+    s.name = "s";
+    s.cases.push_back(c);
+    run.suites.push_back(s);
+    const std::string xml = reporters::render_junit(run, "", {});
+    const std::string js = reporters::render_json(run, "x");
+    std::ostringstream console_out;
+    {
+        reporters::ConsoleOptions copts;
+        copts.verbose = true;
+        reporters::ConsoleReporter console(console_out, false, false, copts);
+        console.run_started({});
+        console.suite_started("s", "");
+        console.case_finished(c);
+        console.suite_finished(s);
+        std::string error;
+        CHECK(console.run_finished(run, error));
+    }
+    char dir[] = "/tmp/redact-basic.XXXXXX";
+    REQUIRE(::mkdtemp(dir));
+    const std::string html_path = std::string(dir) + "/r.html";
+    {
+        reporters::HtmlReporter html(html_path);
+        html.run_started({});
+        html.suite_started("s", "");
+        html.case_finished(c);
+        html.suite_finished(s);
+        std::string error;
+        REQUIRE(html.run_finished(run, error));
+    }
+    std::ifstream in(html_path);
+    const std::string html((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::remove(html_path.c_str());
+    ::rmdir(dir);
+    // read back (report, merge): the text as read, rendered again
+    reporters::ReadReport back;
+    struct Keep final : reporters::ReportVisitor {
+        idconform::RunSummary run;
+        void suite_started(const idconform::SuiteResult& x) override { run.suites.push_back(x); }
+        void take_case(idconform::CaseResult&& k) override { run.suites.back().cases.push_back(std::move(k)); }
+    } keep;
+    std::string error;
+    REQUIRE(reporters::read_json_report_text(js, "r.json", keep, error));
+    const std::string again = reporters::render_json(keep.run, "x");
+    const std::string console = console_out.str();
+    for (const std::string* report : {&xml, &js, &html, &console, &again}) {
+        CHECK(report->find(b64.substr(0, 24)) == std::string::npos);
+        CHECK(report->find(pair) == std::string::npos);
+        CHECK(report->find(password) == std::string::npos);
+        CHECK(report->find("[REDACTED]") != std::string::npos);
+    }
+}

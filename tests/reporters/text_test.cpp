@@ -13,6 +13,10 @@
 #include <doctest/doctest.h>
 
 #include <cstdio>
+#include <fstream>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
 
 using namespace idconform;
 using namespace idconform::reporters;
@@ -186,13 +190,12 @@ TEST_CASE("write_file_atomic reports an unwritable path without throwing") {
     CHECK(error.find("cannot write JUnit report '/nonexistent-idconform-dir/report.xml'") == 0);
     CHECK(error.find("No such file or directory") != std::string::npos);
 
-    // The target is a directory: the temp file is written, the rename fails,
-    // and the temp file is removed again.
+    // The target is a directory: refused before any temp file is made.
     const fs::path dir = scratch_dir("atomic-dir");
     fs::create_directories(dir / "taken");
     error.clear();
     CHECK_FALSE(write_file_atomic((dir / "taken").string(), "x", "JSON report", error));
-    CHECK(error.find("rename") != std::string::npos);
+    CHECK(error.find("open: Is a directory") != std::string::npos);
     int files = 0;
     for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++files;
     CHECK(files == 1);
@@ -270,4 +273,43 @@ TEST_CASE("Spool: appended ranges copy back exactly, appends after a copy go to 
     std::string error;
     REQUIRE_MESSAGE(out.commit(error), error);
     CHECK(read_file(path) == big + "alpha|tail");
+}
+
+TEST_CASE("write_file_atomic writes devices in place, follows symlinks and keeps permission bits") {
+    std::string error;
+    const fs::path dir = scratch_dir("atomic-kinds");
+    fs::create_directories(dir);
+    // A null device stays a device (as root a rename made /dev/null a file).
+    // A private one (mknod needs root): a build without the fix must not
+    // break the machine's /dev/null.
+    const fs::path null = dir / "null";
+    if (::mknod(null.c_str(), S_IFCHR | 0666, ::makedev(1, 3)) == 0) {
+        CHECK(write_file_atomic(null.string(), "x", "JSON report", error));
+        CHECK(fs::is_character_file(null));
+    }
+    {
+        std::ofstream(dir / "real.json") << "old";
+    }
+    fs::permissions(dir / "real.json", fs::perms::owner_read | fs::perms::owner_write);
+    fs::create_symlink("real.json", dir / "link.json");
+    CHECK(write_file_atomic((dir / "link.json").string(), "new", "JSON report", error));
+    CHECK(fs::is_symlink(dir / "link.json"));
+    std::ifstream in(dir / "real.json");
+    std::string text;
+    std::getline(in, text);
+    CHECK(text == "new");
+    CHECK(fs::status(dir / "real.json").permissions() == (fs::perms::owner_read | fs::perms::owner_write));
+    fs::create_symlink("missing/x.json", dir / "dangling.json");
+    error.clear();
+    CHECK_FALSE(write_file_atomic((dir / "dangling.json").string(), "x", "JSON report", error));
+    CHECK(error.find("follow the symbolic link") != std::string::npos);
+    // same_file: through a symlink and a hard link; devices never
+    fs::create_hard_link(dir / "real.json", dir / "hard.json");
+    CHECK(same_file((dir / "link.json").string(), (dir / "real.json").string()));
+    CHECK(same_file((dir / "hard.json").string(), (dir / "real.json").string()));
+    CHECK_FALSE(same_file((dir / "new.json").string(), (dir / "real.json").string()));
+    CHECK_FALSE(same_file("/dev/null", "/dev/null"));
+    CHECK(output_overwrites_input({"", (dir / "hard.json").string()}, {(dir / "link.json").string()})
+              .find("is the input") != std::string::npos);
+    CHECK(output_overwrites_input({(dir / "new.json").string()}, {(dir / "link.json").string()}).empty());
 }

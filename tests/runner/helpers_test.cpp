@@ -219,6 +219,14 @@ TEST_CASE("curl_command: GET is the default, URL quoted") {
     CHECK(curl_command(r) == "curl -sS -i 'http://127.0.0.1:8080/items?a=1&b=2'");
 }
 
+TEST_CASE("curl_command: a run that follows redirects reproduces with -L and the same limit") {
+    Request r;
+    r.method = "GET";
+    r.url = "http://h/loop";
+    CHECK(curl_command(r, 5) == "curl -sS -i -L --max-redirs 5 'http://h/loop'");
+    CHECK(curl_command(r) == "curl -sS -i 'http://h/loop'");
+}
+
 TEST_CASE("curl_command: method, headers, body - single quotes survive the shell") {
     Request r;
     r.method = "POST";

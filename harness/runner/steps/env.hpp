@@ -9,6 +9,7 @@
 #include "transport/transport.hpp"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -29,6 +30,8 @@ struct Env {
     // Where the create answers said the entities are (SuiteRun::locations),
     // for http steps with `location_of`; nullptr: none (hand-made Envs).
     const LocationBook* locations = nullptr;
+    // Set when the run follows redirects (-L): how many, for the curl line.
+    std::optional<int> max_redirects;
 };
 
 // Which tool sends a recorded request again, and which registry names a

@@ -98,8 +98,9 @@ void add_properties(const suite::HttpRequest& h, std::vector<Property>& out) {
     out.push_back({"endpoint", h.method + " " + h.path});
 }
 
-std::string curl_command(const Request& r) {
+std::string curl_command(const Request& r, std::optional<int> max_redirects) {
     std::string c = "curl -sS -i";
+    if (max_redirects) c += " -L --max-redirs " + std::to_string(*max_redirects);
     if (r.method != "GET") c += " -X " + r.method;
     c += " " + shell_quote(r.url);
     for (const auto& h : r.headers) c += " -H " + shell_quote(h.name + ": " + h.value);

@@ -8,6 +8,7 @@
 #include "runner/steps/env.hpp"
 #include "suite/model.hpp"
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -28,6 +29,8 @@ namespace idconform::runner::steps {
 void add_properties(const suite::HttpRequest& h, std::vector<Property>& out);
 
 // A shell command reproducing the request (secrets already redacted in `r`).
-[[nodiscard]] std::string curl_command(const Request& r);
+// max_redirects: set when the run follows redirects (-L): the command does
+// too (-L --max-redirs N), so it reproduces what was sent and answered.
+[[nodiscard]] std::string curl_command(const Request& r, std::optional<int> max_redirects = std::nullopt);
 
 }  // namespace idconform::runner::steps

@@ -84,7 +84,7 @@ Wire wire(const suite::Step& st) noexcept {
 
 std::string reproduce(Wire w, const Request& r, const Env& env) {
     switch (w) {
-        case Wire::http: return curl_command(r);
+        case Wire::http: return curl_command(r, env.max_redirects);
         case Wire::grpc: return grpcurl_command(r, env.grpc);
         case Wire::kafka: return transport::kafka::kcat_command(r, env.kafka.brokers);
         case Wire::file: return {};

@@ -501,6 +501,17 @@ asio::awaitable<Attempt> request_on(Stream& stream, Connection& conn, State& st,
     // would be judged on them. Checking what is already in memory costs no
     // system call; what arrives later is seen by the peek before a reuse.
     a.keep_alive = got.reusable && !(tls && tls_has_unread(*tls)) && !(conn_hdr && iequals(conn_hdr->value, "close"));
+    if (got.response && got.response->status == 101) {
+        // 101 Switching Protocols to a request that asked for no upgrade:
+        // what follows is not HTTP, so there is no answer to check. An
+        // error (the server misbehaved), never a broken contract; the
+        // connection is not reused.
+        a.error = TransportError{TransportErrorKind::protocol,
+                                 "server " + t.authority() +
+                                     " answered 101 Switching Protocols to a request that asked for no upgrade; no HTTP "
+                                     "answer to check"};
+        co_return a;
+    }
     if (!watchdog) conn.lowest().expires_never();
     ++conn.served;
     a.response = std::move(got.response);
@@ -668,6 +679,7 @@ asio::awaitable<Exchange> run_exchange(std::shared_ptr<State> st, Request reques
     };
     try {
         const Request& current = ex.request;
+        std::vector<std::string> visited;  // URLs of the hops so far: a loop comes back to one
         for (int hop = 0;; ++hop) {
             auto parsed = st->opts.single_threaded ? st->targets.parse(current.url) : parse_target(current.url);
             if (!parsed.target) {
@@ -687,10 +699,25 @@ asio::awaitable<Exchange> run_exchange(std::shared_ptr<State> st, Request reques
             }
             ex.response = std::move(a.response);
             const std::string* location = ex.response->header("Location");
-            if (!st->opts.follow_redirects || !is_redirect(ex.response->status) || !location ||
-                hop >= st->opts.max_redirects)
-                co_return ex;
+            if (!st->opts.follow_redirects || !is_redirect(ex.response->status) || !location) co_return ex;
+            visited.push_back(current.url);
             auto step = next_redirect(current, ex.response->status, *location);
+            if (hop >= st->opts.max_redirects) {
+                // Still redirected at the limit: no answer to check (curl -L
+                // fails the same way). A loop is said as one.
+                const bool loops =
+                    step.next && std::find(visited.begin(), visited.end(), step.next->url) != visited.end();
+                std::string why = std::string(loops ? "redirect loop: " : "too many redirects: ") +
+                                  std::to_string(hop) + " redirects followed (the limit) and " + current.method + " " +
+                                  current.url + " was answered " + std::to_string(ex.response->status) +
+                                  " again, Location: " + *location +
+                                  (loops ? " (a URL already visited: the redirects go round in a circle; fix the "
+                                           "server's Location)"
+                                         : " (the chain is longer than the limit)");
+                ex.response.reset();
+                fail(TransportErrorKind::protocol, std::move(why));
+                co_return ex;
+            }
             if (!step.next) {
                 ex.response.reset();
                 fail(TransportErrorKind::other, step.error);
