@@ -13,6 +13,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace idconform::schema {
@@ -66,11 +68,19 @@ public:
     [[nodiscard]] std::size_t file_count() const { return files_.size(); }
 
     // Follows `$ref` chains from `l` (to other files too) until a node that
-    // is not a reference; an undefined Loc when a reference is broken or
-    // cyclic (reported once per reference in diagnostics()).
+    // is not a reference; an undefined Loc when a reference is empty, broken
+    // or cyclic (reported once, at the reference, in diagnostics()). Each
+    // reference is resolved once (memoised) and chains are followed in a
+    // loop: a chain of n links costs O(n) however long it is. Recursion
+    // happens only for a JSON pointer that passes through a `$ref` on its
+    // way, and is capped at max_ref_nesting with a diagnostic.
     [[nodiscard]] Loc deref(const Loc& l);
     // The target of one `$ref` string written at `at`.
     [[nodiscard]] Loc resolve(const std::string& ref, const Loc& at);
+    // A member of a mapping; large mappings (components/schemas) are indexed
+    // once so that resolving a pointer into them does not scan them.
+    [[nodiscard]] Loc member(const Loc& map, const std::string& key);
+    static constexpr int max_ref_nesting = 64;
     // Problems met on the way (unresolvable references): warnings.
     [[nodiscard]] const std::vector<Diagnostic>& diagnostics() const { return diags_; }
 
@@ -79,6 +89,12 @@ private:
     std::map<std::string, std::unique_ptr<SpecFile>> files_;  // by normalised path
     std::map<std::string, bool> failed_;                       // files that could not be loaded
     std::map<std::string, bool> reported_;                     // references reported broken
+    std::unordered_map<std::string, Loc> resolved_;            // Loc::key() of a $ref -> where its chain ends
+    std::vector<std::string> following_;                       // the $refs being followed (cycle detection)
+    std::unordered_set<std::string> following_set_;
+    std::unordered_map<std::string, std::unordered_map<std::string, Loc>> index_;  // large mappings' members
+    int nesting_ = 0;
+    void report(const Loc& at, std::string title, std::string hint);
     std::vector<Diagnostic> diags_;
     std::string entry_key_;
     SpecKind kind_ = SpecKind::unknown;
