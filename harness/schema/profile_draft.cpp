@@ -13,6 +13,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <unordered_map>
 
 namespace idconform::schema {
 
@@ -128,6 +129,11 @@ private:
     std::vector<PathInfo> paths_;
     std::vector<Resource> res_;
     std::set<std::string> response_headers_;
+    // lookups built once, so that drafting is linear in the number of paths
+    std::unordered_map<std::string, const Resource*> by_stem_;       // squashed (singular) name -> first resource
+    std::unordered_map<std::string, std::string> read_by_var_;       // item path variable -> last item path with GET
+    std::unordered_map<std::string, std::string> read_by_parent_;    // squashed singular parent segment -> last item path with GET
+    std::unordered_map<std::string, std::string> action_for_;        // an id name a POST body requires -> first such path
 
     std::vector<Loc> members(const Loc& m) {
         std::vector<Loc> out;
@@ -135,7 +141,14 @@ private:
         if (!d.valid() || !d.node.IsMap()) return out;
         for (auto it = d.node.begin(); it != d.node.end(); ++it) {
             if (!it->first.IsScalar()) continue;
-            out.push_back(d.child(it->first.Scalar()));
+            // built here: d.child(key) would scan the mapping again for each member
+            Loc c;
+            c.file = d.file;
+            c.node.reset(it->second);
+            c.pointer = d.pointer;
+            append_pointer_token(c.pointer, it->first.Scalar());
+            c.mark = it->first.Mark();
+            out.push_back(std::move(c));
         }
         return out;
     }
@@ -258,13 +271,18 @@ private:
             res_.push_back(r);
         }
         // resources: a collection path without variables, and its item path `<collection>/{var}`
+        std::unordered_map<std::string, const PathInfo*> item_of;  // collection path -> its last item path
+        for (const auto& i : paths_)
+            if (i.vars.size() == 1 && i.path.ends_with("/{" + i.vars[0] + "}"))
+                item_of[i.path.substr(0, i.path.size() - i.vars[0].size() - 3)] = &i;
+        std::set<std::string> names;
+        for (const auto& r : res_) names.insert(r.name);
         for (const auto& c : paths_) {
             if (!c.vars.empty() || c.path.ends_with(".create")) continue;
             Resource r;
             r.collection = c.path;
             r.coll = &c;
-            for (const auto& i : paths_)
-                if (i.vars.size() == 1 && i.path == c.path + "/{" + i.vars[0] + "}") r.item = &i;
+            if (const auto it = item_of.find(c.path); it != item_of.end()) r.item = it->second;
             if (!c.ops.count("post") && !r.item) continue;
             // a POST with no item path is a resource only when its answer has an id
             // (else it is an action, like a confirmation)
@@ -279,9 +297,8 @@ private:
             for (auto& ch : r.name)
                 if (!(std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-')) ch = '_';
             if (!std::isalpha(static_cast<unsigned char>(r.name[0])) && r.name[0] != '_') r.name = "r_" + r.name;
-            bool dup = false;
-            for (const auto& other : res_) dup = dup || other.name == r.name;
-            if (dup) r.name += "_" + std::to_string(res_.size());
+            if (names.count(r.name)) r.name += "_" + std::to_string(res_.size());
+            names.insert(r.name);
             res_.push_back(r);
         }
     }
@@ -421,9 +438,32 @@ private:
     }
 
     const Resource* resource_for_stem(const std::string& stem) const {
-        for (const auto& r : res_)
-            if (squash(singular(r.name)) == stem || squash(r.name) == stem) return &r;
-        return nullptr;
+        const auto it = by_stem_.find(stem);
+        return it == by_stem_.end() ? nullptr : it->second;
+    }
+
+    // The lookups id_and_fields makes for every property, built once.
+    void index_paths() {
+        for (const auto& r : res_) {
+            const std::string a = squash(singular(r.name)), b = squash(r.name);
+            // the first resource either name matches, as a scan of res_ in order would find
+            by_stem_.try_emplace(a, &r);
+            by_stem_.try_emplace(b, &r);
+        }
+        std::set<const PathInfo*> collections;
+        for (const auto& r : res_) collections.insert(r.coll);
+        for (const auto& pi : paths_) {
+            if (pi.vars.size() == 1 && pi.ops.count("get")) {
+                read_by_var_[pi.vars[0]] = item_path(pi);
+                const std::string parent = pi.path.substr(0, pi.path.rfind('/'));
+                read_by_parent_[squash(singular(parent.substr(parent.rfind('/') + 1)))] = item_path(pi);
+            }
+            if (!pi.vars.empty() || !pi.ops.count("post") || collections.count(&pi)) continue;
+            Object body;
+            gather_object(request_schema(pi.ops.at("post").node), body);
+            for (const auto& name : body.required)
+                if (name.ends_with("_id") && body.find(name)) action_for_.try_emplace(name, pi.path);
+        }
     }
 
     static std::string item_path(const PathInfo& p) {
@@ -434,6 +474,7 @@ private:
     }
 
     void resources(std::string& y) {
+        index_paths();
         y += "resources:\n";
         std::string headers_seen;
         for (const auto& r : res_) {
@@ -549,9 +590,8 @@ private:
             const std::string k = kind_of(p, &why);
             const std::string stem = reference_stem(name);
             if (k == "viewable") {
-                std::string read;
-                for (const auto& pi : paths_)
-                    if (pi.vars.size() == 1 && pi.vars[0] == name && pi.ops.count("get")) read = item_path(pi);
+                const auto rv = read_by_var_.find(name);
+                const std::string read = rv == read_by_var_.end() ? std::string() : rv->second;
                 viewable = "    viewable: {at: /" + name + (read.empty() ? "" : ", read: " + yaml_quote(read)) + "}  # " + why +
                            (read.empty() ? "; no path reads by it" : "; read by GET " + read) + "\n";
                 continue;
@@ -576,11 +616,8 @@ private:
             }
             // another generated id with a path that reads it (db-identifiers R7)
             std::string jread;
-            if (!stem.empty())
-                for (const auto& pi : paths_)
-                    if (pi.vars.size() == 1 && pi.ops.count("get") && !resource_for_stem(stem) &&
-                        squash(singular(pi.path.substr(0, pi.path.rfind('/')).substr(pi.path.substr(0, pi.path.rfind('/')).rfind('/') + 1))) == stem)
-                        jread = item_path(pi);
+            if (!stem.empty() && !resource_for_stem(stem))
+                if (const auto it = read_by_parent_.find(stem); it != read_by_parent_.end()) jread = it->second;
             if (!jread.empty() && job.empty()) {
                 job = "    job: {at: /" + name + ", read: " + yaml_quote(jread) + "}  # another generated id, read by GET " + jread + "\n";
                 continue;
@@ -613,18 +650,8 @@ private:
         y += time_field + viewable + job;
         // a POST elsewhere whose body names this resource's id: the application's own action (R5.2)
         const std::string own = singular(r.name) + "_id";
-        for (const auto& pi : paths_) {
-            if (!pi.vars.empty() || !pi.ops.count("post") || &pi == r.coll) continue;
-            bool is_collection = false;
-            for (const auto& other : res_) is_collection = is_collection || other.coll == &pi;
-            if (is_collection) continue;
-            Object body;
-            gather_object(request_schema(pi.ops.at("post").node), body);
-            if (body.find(own) && body.required.count(own)) {
-                y += "    action: {path: " + yaml_quote(pi.path) + ", id_at: /" + own + "}  # POST whose body requires " + own + "\n";
-                break;  // one action per resource
-            }
-        }
+        if (const auto it = action_for_.find(own); it != action_for_.end())  // one action per resource: the first
+            y += "    action: {path: " + yaml_quote(it->second) + ", id_at: /" + own + "}  # POST whose body requires " + own + "\n";
     }
 };
 
