@@ -32,23 +32,44 @@ std::string yaml_quote(const std::string& s) {
     for (const char* word : {"true", "false", "null", "yes", "no", "on", "off", "y", "n", "~"})
         if (lower(s) == word) plain = false;
     if (plain) return s;
+    // double-quoted, every control character escaped: one line, read back as the same bytes
+    static const char* const hex = "0123456789abcdef";
     std::string out = "\"";
     for (char c : s) {
-        if (c == '"' || c == '\\') out += '\\';
-        if (c == '\n') {
+        const auto u = static_cast<unsigned char>(c);
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += c;
+        } else if (c == '\n') {
             out += "\\n";
-            continue;
+        } else if (u < 0x20 || u == 0x7f) {
+            out += "\\x";
+            out += hex[u >> 4];
+            out += hex[u & 15];
+        } else {
+            out += c;
         }
-        out += c;
     }
     return out + "\"";
 }
 
-// A comment's text on one line.
+// A comment's text on one line: every control character (a line break
+// would end the comment and start YAML of the document's making) a space.
 std::string one_line(std::string s) {
     for (auto& c : s)
-        if (c == '\n' || c == '\r') c = ' ';
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
     return s;
+}
+
+// Text of the document that may go into the draft as data: no control
+// character and no '${', which the profile language reads as a placeholder
+// (and has no escape for): a document must not make the draft send
+// ${env:TOKEN} to its server. Names and paths that fail this are left out.
+bool safe_text(const std::string& s) {
+    if (s.find("${") != std::string::npos) return false;
+    for (char c : s)
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) return false;
+    return true;
 }
 
 std::string singular(const std::string& plural) {
@@ -120,6 +141,13 @@ public:
         header(root, y);
         principals(root, y);
         resources(y);
+        out_.no_create = std::none_of(res_.begin(), res_.end(), [](const Resource& r) { return r.coll->ops.count("post") != 0; });
+        if (out_.no_create)
+            y = "# NOTE: the document describes no create endpoint (a POST on a collection path): found " +
+                std::to_string(paths_.size()) + " path" + (paths_.size() == 1 ? "" : "s") + " and " + std::to_string(res_.size()) +
+                " resource" + (res_.size() == 1 ? "" : "s") + " without one.\n"
+                "# The harness makes its own test data, so every pack (DATA-ID-001 to -007, events) skips until a\n"
+                "# resource has `create: {path: ..., body: ...}`: this draft does not load until you add one.\n" + y;
         out_.yaml = y;
     }
 
@@ -129,6 +157,7 @@ private:
     std::vector<PathInfo> paths_;
     std::vector<Resource> res_;
     std::set<std::string> response_headers_;
+    std::vector<std::string> left_out_;  // document text that cannot be written as data (said in a comment)
     // lookups built once, so that drafting is linear in the number of paths
     std::unordered_map<std::string, const Resource*> by_stem_;       // squashed (singular) name -> first resource
     std::unordered_map<std::string, std::string> read_by_var_;       // item path variable -> last item path with GET
@@ -241,6 +270,10 @@ private:
         for (const Loc& item_ref : members(root.child("paths"))) {
             PathInfo pi;
             pi.path = last_token(item_ref);
+            if (!safe_text(pi.path)) {
+                left_out_.push_back("path " + yaml_quote(pi.path) + " (it holds '${' or a control character)");
+                continue;
+            }
             pi.item = set_.deref(item_ref);
             for (const char* m : {"get", "post", "put", "patch", "delete"}) {
                 const Loc op = pi.item.child(m);
@@ -307,7 +340,11 @@ private:
         y += "# Target profile drafted by `idconform init --from-openapi " + one_line(root.file->path) + "`.\n";
         y += "# Each value read off the document says what it was based on; check the guesses, fill in\n";
         y += "# the commented placeholders, then: idconform run --target THIS_FILE\n";
-        const std::string title = scalar(get(root.node, "info"), "title").value_or("");
+        std::string title = scalar(get(root.node, "info"), "title").value_or("");
+        if (!safe_text(title)) {
+            left_out_.push_back("info.title " + yaml_quote(title));
+            title.clear();
+        }
         y += "name: " + yaml_quote(title.empty() ? std::string("api") : title) + (title.empty() ? "  # the document has no info.title\n" : "  # info.title\n");
         std::string url;
         std::string why;
@@ -378,7 +415,8 @@ private:
             value_a = "${env:IDCONFORM_TOKEN_A}";
             value_b = "${env:IDCONFORM_TOKEN_B}";
         }
-        const std::string why = "security scheme '" + chosen + "' (" + type + (http_scheme.empty() ? "" : " " + http_scheme) + ")";
+        if (!safe_text(header)) header.clear();  // said below: it cannot be sent as a header
+        const std::string why = "security scheme '" + one_line(chosen) + "' (" + type + (http_scheme.empty() ? "" : " " + http_scheme) + ")";
         if (header.empty()) {
             y += "  anonymous: {}  # " + why + " cannot be sent as a header: add the credentials by hand\n";
             return;
@@ -421,12 +459,17 @@ private:
         std::string out;
         for (const auto& [name, p] : o.props) {
             if (ids::id_named_field(name)) continue;  // the harness fills in ids and references
+            if (!safe_text(name)) {
+                left_out_.push_back("body field " + yaml_quote(name));
+                continue;
+            }
             if (all_required ? !o.required.count(name) : false) continue;
             const Loc s = flatten(p);
             const std::string type = scalar(s.node, "type").value_or("string");
             std::string value;
             const Loc en = s.child("enum");
-            if (en.valid() && en.node.IsSequence() && en.node.size() > 0 && en.node[0].IsScalar()) value = yaml_quote(en.node[0].Scalar());
+            if (en.valid() && en.node.IsSequence() && en.node.size() > 0 && en.node[0].IsScalar() && safe_text(en.node[0].Scalar()))
+                value = yaml_quote(en.node[0].Scalar());
             else if (type == "object" || type == "array") {
                 if (skipped) *skipped += (skipped->empty() ? "" : ", ") + name;
                 continue;
@@ -534,7 +577,8 @@ private:
                     gather_object(s, page);
                     for (const auto& [n, p] : page.props)
                         if (scalar(flatten(p).node, "type").value_or("") == "array") {
-                            items = "/" + n;
+                            if (!safe_text(n)) continue;
+                            items = yaml_quote("/" + n);
                             known = true;
                             break;
                         }
@@ -553,6 +597,7 @@ private:
             id_and_fields(r, entity, entity_from, create_schema, y);
         }
         if (res_.empty()) y += "  # placeholder: no collection path with POST or item path was found\n  {}\n";
+        for (const auto& what : left_out_) y += "# left out: " + one_line(what) + "\n";
         for (const char* h : {"X-Request-Id", "X-Request-ID", "Request-Id", "X-Correlation-Id"})
             if (response_headers_.count(h)) {
                 y += "request_id: " + std::string(h) + "  # an answer header the document declares\n";
@@ -580,11 +625,15 @@ private:
         std::string fields, refs, time_field, viewable, job;
         for (const auto& [name, p] : entity.props) {
             if (name == "id") continue;
+            if (!safe_text(name)) {
+                left_out_.push_back("field " + yaml_quote(name));
+                continue;
+            }
             const Loc s = flatten(p);
             const std::string fmt = lower(scalar(s.node, "format").value_or(""));
             if (time_field.empty() && fmt == "date-time" &&
                 (name == "created_at" || name == "createdAt" || name == "created" || name == "creation_time" || name == "createTime"))
-                time_field = "    time_field: /" + name + "  # a date-time property named for creation\n";
+                time_field = "    time_field: " + yaml_quote("/" + name) + "  # a date-time property named for creation\n";
             if (!ids::id_named_field(name)) continue;
             std::string why;
             const std::string k = kind_of(p, &why);
@@ -592,7 +641,7 @@ private:
             if (k == "viewable") {
                 const auto rv = read_by_var_.find(name);
                 const std::string read = rv == read_by_var_.end() ? std::string() : rv->second;
-                viewable = "    viewable: {at: /" + name + (read.empty() ? "" : ", read: " + yaml_quote(read)) + "}  # " + why +
+                viewable = "    viewable: {at: " + yaml_quote("/" + name) + (read.empty() ? "" : ", read: " + yaml_quote(read)) + "}  # " + why +
                            (read.empty() ? "; no path reads by it" : "; read by GET " + read) + "\n";
                 continue;
             }
@@ -619,10 +668,10 @@ private:
             if (!stem.empty() && !resource_for_stem(stem))
                 if (const auto it = read_by_parent_.find(stem); it != read_by_parent_.end()) jread = it->second;
             if (!jread.empty() && job.empty()) {
-                job = "    job: {at: /" + name + ", read: " + yaml_quote(jread) + "}  # another generated id, read by GET " + jread + "\n";
+                job = "    job: {at: " + yaml_quote("/" + name) + ", read: " + yaml_quote(jread) + "}  # another generated id, read by GET " + jread + "\n";
                 continue;
             }
-            if (!k.empty()) fields += "      " + yaml_quote(name) + ": {at: /" + name + ", kind: " + k + "}  # " + why + "\n";
+            if (!k.empty()) fields += "      " + yaml_quote(name) + ": {at: " + yaml_quote("/" + name) + ", kind: " + k + "}  # " + why + "\n";
             else fields += "      # " + name + ": {at: /" + name + ", kind: ...}  # placeholder: the schema fixes no id kind\n";
         }
         // a section header only above real entries: a mapping of comments alone does not load
