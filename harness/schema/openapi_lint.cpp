@@ -88,6 +88,7 @@ LintResult lint_openapi(const std::string& path) {
     out.format = std::string(to_string(set->kind()));
     Linter(*set, out).run();
     out.warnings = set->diagnostics();
+    out.errors.insert(out.errors.end(), set->shape_errors().begin(), set->shape_errors().end());
     out.files = set->file_count();
     std::stable_sort(out.findings.begin(), out.findings.end(), [](const Finding& a, const Finding& b) {
         if (a.pos.file != b.pos.file) return a.pos.file < b.pos.file;

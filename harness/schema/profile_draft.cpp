@@ -714,6 +714,10 @@ ProfileDraft draft_profile(const std::string& spec_path) {
         out.errors = std::move(diags);
         return out;
     }
+    if (!set->shape_errors().empty()) {
+        out.errors = set->shape_errors();
+        return out;
+    }
     Drafter(*set, out).run();
     out.warnings = set->diagnostics();
     return out;

@@ -153,6 +153,7 @@ const SpecFile* SpecSet::file(const std::string& path, const Loc* from) {
     sf->root.reset(*doc);
     const SpecFile* raw = sf.get();
     files_.emplace(key, std::move(sf));
+    check_duplicate_keys(*raw);
     return raw;
 }
 
@@ -186,7 +187,73 @@ std::unique_ptr<SpecSet> SpecSet::load(const std::string& path, std::vector<Diag
                                  "idconform lint reads OpenAPI 3.0, 3.1 and Swagger 2.0; .proto files by their extension", ""});
         return nullptr;
     }
+    set->check_shape();
     return set;
+}
+
+namespace {
+
+SourcePos pos_of(const SpecFile& f, const YAML::Mark& m) {
+    return SourcePos{f.path, m.line >= 0 ? m.line + 1 : 1, m.column >= 0 ? m.column + 1 : 1};
+}
+
+}  // namespace
+
+// JSON and YAML readers disagree on which of two equal keys wins (yaml-cpp
+// keeps the first): both are said. An explicit stack: no recursion.
+void SpecSet::check_duplicate_keys(const SpecFile& f) {
+    std::vector<YAML::Node> todo{f.root};
+    std::size_t visited = 0;
+    while (!todo.empty() && ++visited < 4'000'000) {
+        const YAML::Node n = todo.back();
+        todo.pop_back();
+        if (n.IsSequence()) {
+            for (const auto& e : n) todo.push_back(e);
+            continue;
+        }
+        if (!n.IsMap()) continue;
+        std::unordered_map<std::string, YAML::Mark> seen;
+        for (auto it = n.begin(); it != n.end(); ++it) {
+            todo.push_back(it->second);
+            if (!it->first.IsScalar()) continue;
+            const auto [first, fresh] = seen.try_emplace(it->first.Scalar(), it->first.Mark());
+            if (fresh) continue;
+            const SourcePos p1 = pos_of(f, first->second);
+            diags_.push_back(Diagnostic{pos_of(f, it->first.Mark()),
+                                        "duplicate key '" + it->first.Scalar() + "' (first at " + std::to_string(p1.line) + ":" +
+                                            std::to_string(p1.column) + "): readers disagree on which one counts; this one is ignored",
+                                        "keep one of the two", ""});
+        }
+    }
+}
+
+// What the walkers skip silently when it is not a mapping: said as an error.
+void SpecSet::check_shape() {
+    const Loc r = root();
+    auto want_map = [&](const Loc& l, const std::string& what) {
+        if (!l.valid()) return false;
+        if (l.node.IsMap()) return true;
+        const char* is = l.node.IsSequence() ? "a list" : l.node.IsNull() ? "empty" : "a scalar";
+        shape_errors_.push_back(Diagnostic{l.pos(), what + " is " + is + ", not a mapping: nothing in it was read",
+                                           "write " + what + " as a mapping (a JSON object)", ""});
+        return false;
+    };
+    for (const char* k : {"paths", "webhooks", "components", "definitions", "parameters", "responses", "securityDefinitions"}) {
+        const Loc l = r.child(k);
+        if (!l.valid() || l.node.IsNull()) continue;
+        if (!want_map(l, "'" + std::string(k) + "'")) continue;
+        if (std::string(k) == "components")
+            for (auto it = l.node.begin(); it != l.node.end(); ++it)
+                if (it->first.IsScalar() && !it->second.IsNull()) want_map(l.child(it->first.Scalar()), "'components." + it->first.Scalar() + "'");
+        if (std::string(k) != "paths" && std::string(k) != "webhooks") continue;
+        for (auto it = l.node.begin(); it != l.node.end(); ++it) {
+            if (!it->first.IsScalar()) continue;
+            const Loc item = l.child(it->first.Scalar());
+            if (!want_map(item, "the path item '" + it->first.Scalar() + "'")) continue;
+            for (const char* m : {"get", "put", "post", "delete", "patch", "options", "head", "trace"})
+                if (item.child(m).valid()) want_map(item.child(m), "the operation " + std::string(m) + " " + it->first.Scalar());
+        }
+    }
 }
 
 Loc SpecSet::root() const {

@@ -83,6 +83,9 @@ public:
     static constexpr int max_ref_nesting = 64;
     // Problems met on the way (unresolvable references): warnings.
     [[nodiscard]] const std::vector<Diagnostic>& diagnostics() const { return diags_; }
+    // A document whose structure is not OpenAPI's (`paths: [1, 2, 3]`, an
+    // operation that is a string): errors, found when the entry is loaded.
+    [[nodiscard]] const std::vector<Diagnostic>& shape_errors() const { return shape_errors_; }
 
 private:
     const SpecFile* file(const std::string& path, const Loc* from);
@@ -95,6 +98,9 @@ private:
     std::unordered_map<std::string, std::unordered_map<std::string, Loc>> index_;  // large mappings' members
     int nesting_ = 0;
     void report(const Loc& at, std::string title, std::string hint);
+    void check_duplicate_keys(const SpecFile& f);
+    void check_shape();
+    std::vector<Diagnostic> shape_errors_;
     std::vector<Diagnostic> diags_;
     std::string entry_key_;
     SpecKind kind_ = SpecKind::unknown;

@@ -93,3 +93,27 @@ TEST_CASE("pointers nested through references deeper than the cap stop with a wa
     CHECK(r.errors.empty());
     CHECK(has(warnings(r), "$ref resolution nested more than 64 deep"));
 }
+
+TEST_CASE("wrong types where OpenAPI has mappings are errors at their position, not a clean lint") {
+    const auto r = lint_text("types.yaml", "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: [1, 2, 3]\n");
+    REQUIRE(r.errors.size() == 1);
+    CHECK(r.errors[0].pos.line == 3);
+    CHECK(r.errors[0].pos.column == 1);
+    CHECK(has(r.errors[0].title, "'paths' is a list, not a mapping"));
+    const auto r2 = lint_text("types2.yaml", "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /a: 3\n  /b:\n    get: x\n"
+                                             "components:\n  schemas: [1]\n");
+    std::string e;
+    for (const auto& d : r2.errors) e += d.pos.str() + ": " + d.title + "\n";
+    CAPTURE(e);
+    CHECK(has(e, ":4:3: the path item '/a' is a scalar"));
+    CHECK(has(e, ":6:5: the operation get /b is a scalar"));
+    CHECK(has(e, ":8:3: 'components.schemas' is a list"));
+}
+
+TEST_CASE("duplicate keys, YAML or JSON, are warnings naming both positions") {
+    const auto y = lint_text("dup.yaml", head + "    A: {type: string}\n    A: {type: integer}\n");
+    CHECK(has(warnings(y), ":7:5: duplicate key 'A' (first at 6:5)"));
+    const auto j = lint_text("dup.json", "{\"openapi\": \"3.0.3\", \"info\": {\"title\": \"t\", \"version\": \"1\"},\n"
+                                         " \"paths\": {},\n \"paths\": {\"/x\": {}}}\n");
+    CHECK(has(warnings(j), ":3:2: duplicate key 'paths' (first at 2:2)"));
+}
