@@ -27,7 +27,7 @@ smoke=0
 if [ "${1:-}" = "--smoke" ]; then smoke=1; shift; fi
 seconds=${1:-$([ $smoke = 1 ] && echo 3 || echo 600)}
 [ $# -gt 0 ] && shift
-all=(fuzz_ids fuzz_suite fuzz_profile fuzz_scan fuzz_http_response fuzz_json_pointer)
+all=(fuzz_ids fuzz_suite fuzz_profile fuzz_scan fuzz_http_response fuzz_json_pointer fuzz_openapi fuzz_profile_draft)
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
 jobs=${FUZZ_JOBS:-1}

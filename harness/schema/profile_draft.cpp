@@ -706,10 +706,10 @@ private:
 
 }  // namespace
 
-ProfileDraft draft_profile(const std::string& spec_path) {
+namespace {
+
+ProfileDraft draft_set(std::unique_ptr<SpecSet> set, std::vector<Diagnostic>& diags) {
     ProfileDraft out;
-    std::vector<Diagnostic> diags;
-    auto set = SpecSet::load(spec_path, diags);
     if (!set) {
         out.errors = std::move(diags);
         return out;
@@ -721,6 +721,20 @@ ProfileDraft draft_profile(const std::string& spec_path) {
     Drafter(*set, out).run();
     out.warnings = set->diagnostics();
     return out;
+}
+
+}  // namespace
+
+ProfileDraft draft_profile(const std::string& spec_path) {
+    std::vector<Diagnostic> diags;
+    auto set = SpecSet::load(spec_path, diags);
+    return draft_set(std::move(set), diags);
+}
+
+ProfileDraft draft_profile_text(const std::string& name, const std::string& text) {
+    std::vector<Diagnostic> diags;
+    auto set = SpecSet::load_text(name, text, diags);
+    return draft_set(std::move(set), diags);
 }
 
 }  // namespace idconform::schema

@@ -28,5 +28,7 @@ struct ProfileDraft {
 };
 
 [[nodiscard]] ProfileDraft draft_profile(const std::string& spec_path);
+// The same for a document in memory (named `name`); references to other files are not followed.
+[[nodiscard]] ProfileDraft draft_profile_text(const std::string& name, const std::string& text);
 
 }  // namespace idconform::schema

@@ -138,11 +138,17 @@ const SpecFile* SpecSet::file(const std::string& path, const Loc* from) {
         return fail(Diagnostic{SourcePos{key, 0, 0}, key + " is larger than 64 MiB", "a schema document is far smaller: is this the right file?", ""});
     const auto text = suite::detail::read_text(key);
     if (!text) return fail(suite::detail::file_error(key, "cannot read " + key));
+    return adopt(key, *text, from);
+}
+
+// The parse of one file's text (read by file(), or given by load_text).
+const SpecFile* SpecSet::adopt(const std::string& key, const std::string& text, const Loc* from) {
+    std::vector<Diagnostic> out;
     auto sf = std::make_unique<SpecFile>();
     sf->path = key;
-    const auto source = suite::detail::SourceText::from(key, *text);
+    const auto source = suite::detail::SourceText::from(key, text);
     suite::detail::Reader r(source, out);
-    auto doc = suite::detail::parse_document(r, *text, "schema document", "an OpenAPI/Swagger document starts with 'openapi: 3.x' or 'swagger: \"2.0\"'");
+    auto doc = suite::detail::parse_document(r, text, "schema document", "an OpenAPI/Swagger document starts with 'openapi: 3.x' or 'swagger: \"2.0\"'");
     if (!doc) {
         for (auto& d : out) diags_.push_back(std::move(d));
         if (from) diags_.push_back(Diagnostic{from->pos(), "the file this $ref names does not parse: " + key, "fix the file above", ""});
@@ -160,6 +166,17 @@ const SpecFile* SpecSet::file(const std::string& path, const Loc* from) {
 std::unique_ptr<SpecSet> SpecSet::load(const std::string& path, std::vector<Diagnostic>& out) {
     auto set = std::unique_ptr<SpecSet>(new SpecSet());
     const SpecFile* f = set->file(path, nullptr);
+    return finish_load(std::move(set), f, out);
+}
+
+std::unique_ptr<SpecSet> SpecSet::load_text(const std::string& name, const std::string& text, std::vector<Diagnostic>& out) {
+    auto set = std::unique_ptr<SpecSet>(new SpecSet());
+    set->in_memory_ = true;
+    const SpecFile* f = set->adopt(name, text, nullptr);
+    return finish_load(std::move(set), f, out);
+}
+
+std::unique_ptr<SpecSet> SpecSet::finish_load(std::unique_ptr<SpecSet> set, const SpecFile* f, std::vector<Diagnostic>& out) {
     if (!f) {
         for (auto& d : set->diags_) out.push_back(std::move(d));
         return nullptr;
@@ -304,6 +321,7 @@ Loc SpecSet::resolve(const std::string& ref, const Loc& at) {
     const SpecFile* target = at.file;
     if (!file_part.empty()) {
         if (file_part.find("://") != std::string::npos) return broken("remote references are not fetched");
+        if (in_memory_) return broken("a document given in memory refers to no other file");
         const fs::path base = fs::path(at.file->path).parent_path();
         target = file(fs::path(percent_decode(file_part)).is_absolute() ? percent_decode(file_part)
                                                                         : (base / percent_decode(file_part)).string(),

@@ -61,6 +61,10 @@ public:
     // Loads `path` as the entry document; nullptr (diagnostics in `out`)
     // when it cannot be read or parsed.
     [[nodiscard]] static std::unique_ptr<SpecSet> load(const std::string& path, std::vector<Diagnostic>& out);
+    // The same for a document held in memory (named `name` in positions);
+    // its references to other files are not followed (fuzzing, tests).
+    [[nodiscard]] static std::unique_ptr<SpecSet> load_text(const std::string& name, const std::string& text,
+                                                            std::vector<Diagnostic>& out);
 
     [[nodiscard]] Loc root() const;
     [[nodiscard]] SpecKind kind() const { return kind_; }
@@ -89,6 +93,9 @@ public:
 
 private:
     const SpecFile* file(const std::string& path, const Loc* from);
+    const SpecFile* adopt(const std::string& key, const std::string& text, const Loc* from);
+    static std::unique_ptr<SpecSet> finish_load(std::unique_ptr<SpecSet> set, const SpecFile* f, std::vector<Diagnostic>& out);
+    bool in_memory_ = false;
     std::map<std::string, std::unique_ptr<SpecFile>> files_;  // by normalised path
     std::map<std::string, bool> failed_;                       // files that could not be loaded
     std::map<std::string, bool> reported_;                     // references reported broken
