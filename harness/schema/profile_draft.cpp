@@ -270,8 +270,9 @@ private:
         for (const Loc& item_ref : members(root.child("paths"))) {
             PathInfo pi;
             pi.path = last_token(item_ref);
-            if (!safe_text(pi.path)) {
-                left_out_.push_back("path " + yaml_quote(pi.path) + " (it holds '${' or a control character)");
+            if (pi.path.rfind("x-", 0) == 0) continue;  // an extension, not a path
+            if (!safe_text(pi.path) || pi.path.empty() || pi.path[0] != '/') {
+                left_out_.push_back("path " + yaml_quote(pi.path) + " (a path starts with '/' and holds no '${' or control character)");
                 continue;
             }
             pi.item = set_.deref(item_ref);

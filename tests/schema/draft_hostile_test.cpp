@@ -52,6 +52,9 @@ TEST_CASE("a hostile document's draft holds no template and no injected key") {
  "security": [{"k\ninjected_scheme: 1": []}],
  "components": {"securitySchemes": {"k\ninjected_scheme: 1": {"type": "apiKey", "in": "header", "name": "X-Key\ninjected_header: 1"}}},
  "paths": {
+  "x-extension": {"note": "not a path"},
+  "th/ings": {"post": {"responses": {"201": {"description": "ok", "content": {"application/json": {"schema":
+      {"type": "object", "properties": {"id": {"type": "string"}}}}}}}}},
   "/things": {"post": {
     "requestBody": {"content": {"application/json": {"schema": {"type": "object", "required": ["kind", "name\nx: 1"],
       "properties": {"kind": {"type": "string", "enum": ["${env:IDCONFORM_TOKEN_A}"], "example": "${env:TOKEN}"},
@@ -86,6 +89,7 @@ TEST_CASE("a hostile document's draft holds no template and no injected key") {
     CHECK(y.find("\ninjected") == std::string::npos);
     CHECK(y.find("\n    injected") == std::string::npos);
     CHECK(y.find("# left out: path \"/evil${env:TOKEN}\"") != std::string::npos);
+    CHECK(y.find("# left out: path th/ings") != std::string::npos);  // a path that does not start with / (found by fuzz_profile_draft)
     const auto loaded = profile::load_profile_text(y, "hostile.target.yaml");
     for (const auto& e : loaded.diagnostics) MESSAGE(render(e));
     REQUIRE(loaded.profile);
