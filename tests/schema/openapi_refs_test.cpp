@@ -117,3 +117,9 @@ TEST_CASE("duplicate keys, YAML or JSON, are warnings naming both positions") {
                                          " \"paths\": {},\n \"paths\": {\"/x\": {}}}\n");
     CHECK(has(warnings(j), ":3:2: duplicate key 'paths' (first at 2:2)"));
 }
+
+TEST_CASE("a $ref with no value is not followed (it recursed until the stack overflowed)") {
+    // found by fuzz_openapi (fuzz/corpus/fuzz_openapi/regress-ref-without-value.yaml)
+    const auto r = lint_text("noval.yaml", head + "    A: {$ref: , other: 1}\n    B: {$ref: '#/components/schemas/A'}\n");
+    CHECK(r.errors.empty());
+}
