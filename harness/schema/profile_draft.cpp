@@ -644,6 +644,8 @@ private:
                 const std::string read = rv == read_by_var_.end() ? std::string() : rv->second;
                 viewable = "    viewable: {at: " + yaml_quote("/" + name) + (read.empty() ? "" : ", read: " + yaml_quote(read)) + "}  # " + why +
                            (read.empty() ? "; no path reads by it" : "; read by GET " + read) + "\n";
+                // the viewable-id pack creates entities to read their viewable ids
+                if (!r.coll->ops.count("post")) viewable = "    # placeholder (no create on this resource, which the pack needs):" + viewable.substr(3);
                 continue;
             }
             const Resource* target = stem.empty() ? nullptr : resource_for_stem(stem);

@@ -107,3 +107,15 @@ TEST_CASE("a GET-only document gives a draft that says no resource can be create
     CHECK(d.yaml.find("found 2 paths and 1 resource without one") != std::string::npos);
     CHECK(d.yaml.find("    read: {path: \"/things/{id}\"}") != std::string::npos);
 }
+
+TEST_CASE("a viewable id on a resource without a create is a placeholder: the draft still loads") {
+    // found by fuzz_profile_draft: the draft had 'viewable' on a resource with no create (exit 4)
+    const auto d = schema::draft_profile(std::string(IDCONFORM_SOURCE_DIR) +
+                                         "/fuzz/corpus/fuzz_profile_draft/regress-viewable-without-create.yaml");
+    REQUIRE(d.errors.empty());
+    CHECK(d.yaml.find("    # placeholder (no create on this resource, which the pack needs): viewable: {at: /viewable_id}") !=
+          std::string::npos);
+    const auto loaded = profile::load_profile_text(d.yaml, "draft.target.yaml");
+    for (const auto& e : loaded.diagnostics) MESSAGE(render(e));
+    CHECK(loaded.profile.has_value());
+}
