@@ -267,10 +267,12 @@ private:
     }
 
     void read_paths(const Loc& root) {
+        std::set<std::string> seen_paths;
         for (const Loc& item_ref : members(root.child("paths"))) {
             PathInfo pi;
             pi.path = last_token(item_ref);
             if (pi.path.rfind("x-", 0) == 0) continue;  // an extension, not a path
+            if (!seen_paths.insert(pi.path).second) continue;  // a duplicate key (warned): the first counts, as in lookups
             if (!safe_text(pi.path) || pi.path.empty() || pi.path[0] != '/') {
                 left_out_.push_back("path " + yaml_quote(pi.path) + " (a path starts with '/' and holds no '${' or control character)");
                 continue;
@@ -517,12 +519,25 @@ private:
         return s;
     }
 
+    // Whether a line from `from` on is an entry (not a comment).
+    static bool has_entry(const std::string& y, std::size_t from) {
+        for (std::size_t at = from; at < y.size();) {
+            const auto nl = y.find('\n', at);
+            const std::string line = y.substr(at, nl - at);
+            const auto first = line.find_first_not_of(' ');
+            if (first != std::string::npos && line[first] != '#') return true;
+            at = nl == std::string::npos ? y.size() : nl + 1;
+        }
+        return false;
+    }
+
     void resources(std::string& y) {
         index_paths();
         y += "resources:\n";
         std::string headers_seen;
         for (const auto& r : res_) {
             ++out_.resources;
+            const std::size_t start = y.size();
             y += "  " + r.name + ":  # paths " + r.collection + (r.item ? " and " + r.item->path : std::string()) + "\n";
             if (r.rpc)
                 y += "    # read/update/delete: placeholder: this API takes the id in a POST body (e.g. " + r.name +
@@ -596,6 +611,11 @@ private:
                     }
             }
             id_and_fields(r, entity, entity_from, create_schema, y);
+            // a resource of comments alone is no mapping: the whole of it becomes a comment
+            if (!has_entry(y, y.find('\n', start) + 1)) {
+                y.insert(start + 2, "# placeholder, nothing the packs can use was found: ");
+                --out_.resources;
+            }
         }
         if (res_.empty()) y += "  # placeholder: no collection path with POST or item path was found\n  {}\n";
         for (const auto& what : left_out_) y += "# left out: " + one_line(what) + "\n";

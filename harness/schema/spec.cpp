@@ -238,7 +238,7 @@ void SpecSet::check_duplicate_keys(const SpecFile& f) {
             const SourcePos p1 = pos_of(f, first->second);
             diags_.push_back(Diagnostic{pos_of(f, it->first.Mark()),
                                         "duplicate key '" + it->first.Scalar() + "' (first at " + std::to_string(p1.line) + ":" +
-                                            std::to_string(p1.column) + "): readers disagree on which one counts; this one is ignored",
+                                            std::to_string(p1.column) + "): readers disagree on which one counts",
                                         "keep one of the two", ""});
         }
     }

@@ -119,3 +119,21 @@ TEST_CASE("a viewable id on a resource without a create is a placeholder: the dr
     for (const auto& e : loaded.diagnostics) MESSAGE(render(e));
     CHECK(loaded.profile.has_value());
 }
+
+TEST_CASE("a resource with nothing the packs can use is a comment, not an empty mapping, and duplicate paths count once") {
+    // found by fuzz_profile_draft: "  things:" followed by comments only is null, and the draft did not load
+    const std::string created = "      responses: {'201': {description: ok, content: {application/json: {schema: {type: object, "
+                                "properties: {id: {type: string, format: uuid}}}}}}}\n";
+    const auto d = draft_text("comments.yaml", "openapi: 3.0.3\ninfo: {title: c, version: '1'}\npaths:\n"
+                                               "  /things:\n    get:\n      responses: {'200': {description: ok}}\n"
+                                               "  /things/{id}:\n    options:\n      responses: {'200': {description: ok}}\n"
+                                               "  /others:\n    post:\n" + created +
+                                               "  /others:\n    post:\n" + created);
+    REQUIRE(d.errors.empty());
+    CHECK(d.yaml.find("  # placeholder, nothing the packs can use was found: things:") != std::string::npos);
+    CHECK(d.yaml.find("others_") == std::string::npos);  // the duplicate /others is not a second resource
+    CHECK(d.resources == 1);
+    const auto loaded = profile::load_profile_text(d.yaml, "draft.target.yaml");
+    for (const auto& e : loaded.diagnostics) MESSAGE(render(e));
+    CHECK(loaded.profile.has_value());
+}
