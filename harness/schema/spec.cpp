@@ -261,11 +261,11 @@ void SpecSet::check_shape() {
         if (!want_map(l, "'" + std::string(k) + "'")) continue;
         if (std::string(k) == "components")
             for (auto it = l.node.begin(); it != l.node.end(); ++it)
-                if (it->first.IsScalar() && !it->second.IsNull()) want_map(l.child(it->first.Scalar()), "'components." + it->first.Scalar() + "'");
+                if (it->first.IsScalar() && !it->second.IsNull()) want_map(member(l, it->first.Scalar()), "'components." + it->first.Scalar() + "'");
         if (std::string(k) != "paths" && std::string(k) != "webhooks") continue;
         for (auto it = l.node.begin(); it != l.node.end(); ++it) {
             if (!it->first.IsScalar()) continue;
-            const Loc item = l.child(it->first.Scalar());
+            const Loc item = member(l, it->first.Scalar());
             if (!want_map(item, "the path item '" + it->first.Scalar() + "'")) continue;
             for (const char* m : {"get", "put", "post", "delete", "patch", "options", "head", "trace"})
                 if (item.child(m).valid()) want_map(item.child(m), "the operation " + std::string(m) + " " + it->first.Scalar());
