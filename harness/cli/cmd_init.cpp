@@ -27,7 +27,7 @@ Runner add_init(CLI::App& app) {
     cmd->footer(
         "Every value read off the document carries a comment saying what it was based on; what the\n"
         "document cannot say is a commented placeholder. Tokens are ${env:IDCONFORM_TOKEN_A} / _B.\n" +
-        exit_codes_footer({{exit_ok, "draft written"},
+        exit_codes_footer({{exit_ok, "draft written (also for a document without a create: the draft says so)"},
                            {exit_usage, "the document cannot be read, or FILE exists"},
                            {exit_internal, "internal error"}}));
     return [o]() -> int {
@@ -47,7 +47,8 @@ Runner add_init(CLI::App& app) {
         // the promise: the draft loads without edits
         const std::string as = o->out.empty() ? std::string("draft.target.yaml") : o->out;
         const auto loaded = profile::load_profile_text(d.yaml, as);
-        if (!loaded.profile) {
+        // a document without a create gives a draft that says so and cannot load until one is added
+        if (!loaded.profile && !d.no_create) {
             std::cerr << "idconform init: internal error: the draft does not load:\n";
             for (const auto& e : loaded.diagnostics) std::cerr << render(e);
             std::cerr << "--- the draft:\n" << d.yaml;
@@ -62,7 +63,11 @@ Runner add_init(CLI::App& app) {
                 return exit_usage;
             }
         }
-        std::cerr << "drafted " << d.resources << " resource" << (d.resources == 1 ? "" : "s") << " from " << o->spec
+        if (d.no_create)
+            std::cerr << "idconform init: note: " << o->spec
+                      << " describes no create endpoint (POST on a collection path): every pack skips until a resource "
+                         "has create: (the draft says so at its top)\n";
+                std::cerr << "drafted " << d.resources << " resource" << (d.resources == 1 ? "" : "s") << " from " << o->spec
                   << (o->out.empty() ? "" : " into " + o->out) << "; check the commented guesses before running it\n";
         return exit_ok;
     };

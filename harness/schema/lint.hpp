@@ -35,6 +35,8 @@ struct LintResult {
 // Lints one OpenAPI/Swagger document (YAML or JSON) and every file its
 // `$ref`s reach.
 [[nodiscard]] LintResult lint_openapi(const std::string& path);
+// The same for a document in memory (named `name`); references to other files are not followed.
+[[nodiscard]] LintResult lint_openapi_text(const std::string& name, const std::string& text);
 // Lints .proto files or directories of them (recursively, in name order).
 [[nodiscard]] LintResult lint_proto(const std::string& path);
 // By the path: a directory or *.proto goes to lint_proto, anything else to lint_openapi.

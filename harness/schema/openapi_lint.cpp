@@ -76,10 +76,10 @@ namespace idconform::schema {
 
 using openapi::Linter;
 
-LintResult lint_openapi(const std::string& path) {
+namespace {
+
+LintResult lint_set(std::unique_ptr<SpecSet> set, std::vector<Diagnostic>& diags) {
     LintResult out;
-    std::vector<Diagnostic> diags;
-    auto set = SpecSet::load(path, diags);
     if (!set) {
         out.errors = std::move(diags);
         out.files = 0;
@@ -88,6 +88,7 @@ LintResult lint_openapi(const std::string& path) {
     out.format = std::string(to_string(set->kind()));
     Linter(*set, out).run();
     out.warnings = set->diagnostics();
+    out.errors.insert(out.errors.end(), set->shape_errors().begin(), set->shape_errors().end());
     out.files = set->file_count();
     std::stable_sort(out.findings.begin(), out.findings.end(), [](const Finding& a, const Finding& b) {
         if (a.pos.file != b.pos.file) return a.pos.file < b.pos.file;
@@ -95,6 +96,20 @@ LintResult lint_openapi(const std::string& path) {
         return a.pos.column < b.pos.column;
     });
     return out;
+}
+
+}  // namespace
+
+LintResult lint_openapi(const std::string& path) {
+    std::vector<Diagnostic> diags;
+    auto set = SpecSet::load(path, diags);
+    return lint_set(std::move(set), diags);
+}
+
+LintResult lint_openapi_text(const std::string& name, const std::string& text) {
+    std::vector<Diagnostic> diags;
+    auto set = SpecSet::load_text(name, text, diags);
+    return lint_set(std::move(set), diags);
 }
 
 LintResult lint_path(const std::string& path) {

@@ -162,8 +162,9 @@ void Linter::walk_schema(const Loc& s) {
     if (!s.valid() || !s.node.IsMap() || visits_ > max_visits) return;
     ++visits_;
     if (get(s.node, "$ref").IsDefined()) {
+        // a $ref that is not a string (`$ref:` with no value) leaves s itself: not walked twice
         const Loc t = set_.deref(s);
-        walk_schema(t);
+        if (t.valid() && !t.node.is(s.node)) walk_schema(t);
     }
     if (!walked_.insert(s.key()).second) return;
     // a uuid-formatted schema anywhere is an id site, named or not

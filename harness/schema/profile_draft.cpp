@@ -13,6 +13,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <unordered_map>
 
 namespace idconform::schema {
 
@@ -31,23 +32,44 @@ std::string yaml_quote(const std::string& s) {
     for (const char* word : {"true", "false", "null", "yes", "no", "on", "off", "y", "n", "~"})
         if (lower(s) == word) plain = false;
     if (plain) return s;
+    // double-quoted, every control character escaped: one line, read back as the same bytes
+    static const char* const hex = "0123456789abcdef";
     std::string out = "\"";
     for (char c : s) {
-        if (c == '"' || c == '\\') out += '\\';
-        if (c == '\n') {
+        const auto u = static_cast<unsigned char>(c);
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += c;
+        } else if (c == '\n') {
             out += "\\n";
-            continue;
+        } else if (u < 0x20 || u == 0x7f) {
+            out += "\\x";
+            out += hex[u >> 4];
+            out += hex[u & 15];
+        } else {
+            out += c;
         }
-        out += c;
     }
     return out + "\"";
 }
 
-// A comment's text on one line.
+// A comment's text on one line: every control character (a line break
+// would end the comment and start YAML of the document's making) a space.
 std::string one_line(std::string s) {
     for (auto& c : s)
-        if (c == '\n' || c == '\r') c = ' ';
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
     return s;
+}
+
+// Text of the document that may go into the draft as data: no control
+// character and no '${', which the profile language reads as a placeholder
+// (and has no escape for): a document must not make the draft send
+// ${env:TOKEN} to its server. Names and paths that fail this are left out.
+bool safe_text(const std::string& s) {
+    if (s.find("${") != std::string::npos) return false;
+    for (char c : s)
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) return false;
+    return true;
 }
 
 std::string singular(const std::string& plural) {
@@ -119,6 +141,13 @@ public:
         header(root, y);
         principals(root, y);
         resources(y);
+        out_.no_create = std::none_of(res_.begin(), res_.end(), [](const Resource& r) { return r.coll->ops.count("post") != 0; });
+        if (out_.no_create)
+            y = "# NOTE: the document describes no create endpoint (a POST on a collection path): found " +
+                std::to_string(paths_.size()) + " path" + (paths_.size() == 1 ? "" : "s") + " and " + std::to_string(res_.size()) +
+                " resource" + (res_.size() == 1 ? "" : "s") + " without one.\n"
+                "# The harness makes its own test data, so every pack (DATA-ID-001 to -007, events) skips until a\n"
+                "# resource has `create: {path: ..., body: ...}`: this draft does not load until you add one.\n" + y;
         out_.yaml = y;
     }
 
@@ -128,6 +157,12 @@ private:
     std::vector<PathInfo> paths_;
     std::vector<Resource> res_;
     std::set<std::string> response_headers_;
+    std::vector<std::string> left_out_;  // document text that cannot be written as data (said in a comment)
+    // lookups built once, so that drafting is linear in the number of paths
+    std::unordered_map<std::string, const Resource*> by_stem_;       // squashed (singular) name -> first resource
+    std::unordered_map<std::string, std::string> read_by_var_;       // item path variable -> last item path with GET
+    std::unordered_map<std::string, std::string> read_by_parent_;    // squashed singular parent segment -> last item path with GET
+    std::unordered_map<std::string, std::string> action_for_;        // an id name a POST body requires -> first such path
 
     std::vector<Loc> members(const Loc& m) {
         std::vector<Loc> out;
@@ -135,7 +170,14 @@ private:
         if (!d.valid() || !d.node.IsMap()) return out;
         for (auto it = d.node.begin(); it != d.node.end(); ++it) {
             if (!it->first.IsScalar()) continue;
-            out.push_back(d.child(it->first.Scalar()));
+            // built here: d.child(key) would scan the mapping again for each member
+            Loc c;
+            c.file = d.file;
+            c.node.reset(it->second);
+            c.pointer = d.pointer;
+            append_pointer_token(c.pointer, it->first.Scalar());
+            c.mark = it->first.Mark();
+            out.push_back(std::move(c));
         }
         return out;
     }
@@ -225,9 +267,16 @@ private:
     }
 
     void read_paths(const Loc& root) {
+        std::set<std::string> seen_paths;
         for (const Loc& item_ref : members(root.child("paths"))) {
             PathInfo pi;
             pi.path = last_token(item_ref);
+            if (pi.path.rfind("x-", 0) == 0) continue;  // an extension, not a path
+            if (!seen_paths.insert(pi.path).second) continue;  // a duplicate key (warned): the first counts, as in lookups
+            if (!safe_text(pi.path) || pi.path.empty() || pi.path[0] != '/') {
+                left_out_.push_back("path " + yaml_quote(pi.path) + " (a path starts with '/' and holds no '${' or control character)");
+                continue;
+            }
             pi.item = set_.deref(item_ref);
             for (const char* m : {"get", "post", "put", "patch", "delete"}) {
                 const Loc op = pi.item.child(m);
@@ -258,13 +307,18 @@ private:
             res_.push_back(r);
         }
         // resources: a collection path without variables, and its item path `<collection>/{var}`
+        std::unordered_map<std::string, const PathInfo*> item_of;  // collection path -> its last item path
+        for (const auto& i : paths_)
+            if (i.vars.size() == 1 && i.path.ends_with("/{" + i.vars[0] + "}"))
+                item_of[i.path.substr(0, i.path.size() - i.vars[0].size() - 3)] = &i;
+        std::set<std::string> names;
+        for (const auto& r : res_) names.insert(r.name);
         for (const auto& c : paths_) {
             if (!c.vars.empty() || c.path.ends_with(".create")) continue;
             Resource r;
             r.collection = c.path;
             r.coll = &c;
-            for (const auto& i : paths_)
-                if (i.vars.size() == 1 && i.path == c.path + "/{" + i.vars[0] + "}") r.item = &i;
+            if (const auto it = item_of.find(c.path); it != item_of.end()) r.item = it->second;
             if (!c.ops.count("post") && !r.item) continue;
             // a POST with no item path is a resource only when its answer has an id
             // (else it is an action, like a confirmation)
@@ -279,9 +333,8 @@ private:
             for (auto& ch : r.name)
                 if (!(std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-')) ch = '_';
             if (!std::isalpha(static_cast<unsigned char>(r.name[0])) && r.name[0] != '_') r.name = "r_" + r.name;
-            bool dup = false;
-            for (const auto& other : res_) dup = dup || other.name == r.name;
-            if (dup) r.name += "_" + std::to_string(res_.size());
+            if (names.count(r.name)) r.name += "_" + std::to_string(res_.size());
+            names.insert(r.name);
             res_.push_back(r);
         }
     }
@@ -290,7 +343,11 @@ private:
         y += "# Target profile drafted by `idconform init --from-openapi " + one_line(root.file->path) + "`.\n";
         y += "# Each value read off the document says what it was based on; check the guesses, fill in\n";
         y += "# the commented placeholders, then: idconform run --target THIS_FILE\n";
-        const std::string title = scalar(get(root.node, "info"), "title").value_or("");
+        std::string title = scalar(get(root.node, "info"), "title").value_or("");
+        if (!safe_text(title)) {
+            left_out_.push_back("info.title " + yaml_quote(title));
+            title.clear();
+        }
         y += "name: " + yaml_quote(title.empty() ? std::string("api") : title) + (title.empty() ? "  # the document has no info.title\n" : "  # info.title\n");
         std::string url;
         std::string why;
@@ -361,7 +418,8 @@ private:
             value_a = "${env:IDCONFORM_TOKEN_A}";
             value_b = "${env:IDCONFORM_TOKEN_B}";
         }
-        const std::string why = "security scheme '" + chosen + "' (" + type + (http_scheme.empty() ? "" : " " + http_scheme) + ")";
+        if (!safe_text(header)) header.clear();  // said below: it cannot be sent as a header
+        const std::string why = "security scheme '" + one_line(chosen) + "' (" + type + (http_scheme.empty() ? "" : " " + http_scheme) + ")";
         if (header.empty()) {
             y += "  anonymous: {}  # " + why + " cannot be sent as a header: add the credentials by hand\n";
             return;
@@ -404,12 +462,17 @@ private:
         std::string out;
         for (const auto& [name, p] : o.props) {
             if (ids::id_named_field(name)) continue;  // the harness fills in ids and references
+            if (!safe_text(name)) {
+                left_out_.push_back("body field " + yaml_quote(name));
+                continue;
+            }
             if (all_required ? !o.required.count(name) : false) continue;
             const Loc s = flatten(p);
             const std::string type = scalar(s.node, "type").value_or("string");
             std::string value;
             const Loc en = s.child("enum");
-            if (en.valid() && en.node.IsSequence() && en.node.size() > 0 && en.node[0].IsScalar()) value = yaml_quote(en.node[0].Scalar());
+            if (en.valid() && en.node.IsSequence() && en.node.size() > 0 && en.node[0].IsScalar() && safe_text(en.node[0].Scalar()))
+                value = yaml_quote(en.node[0].Scalar());
             else if (type == "object" || type == "array") {
                 if (skipped) *skipped += (skipped->empty() ? "" : ", ") + name;
                 continue;
@@ -421,9 +484,32 @@ private:
     }
 
     const Resource* resource_for_stem(const std::string& stem) const {
-        for (const auto& r : res_)
-            if (squash(singular(r.name)) == stem || squash(r.name) == stem) return &r;
-        return nullptr;
+        const auto it = by_stem_.find(stem);
+        return it == by_stem_.end() ? nullptr : it->second;
+    }
+
+    // The lookups id_and_fields makes for every property, built once.
+    void index_paths() {
+        for (const auto& r : res_) {
+            const std::string a = squash(singular(r.name)), b = squash(r.name);
+            // the first resource either name matches, as a scan of res_ in order would find
+            by_stem_.try_emplace(a, &r);
+            by_stem_.try_emplace(b, &r);
+        }
+        std::set<const PathInfo*> collections;
+        for (const auto& r : res_) collections.insert(r.coll);
+        for (const auto& pi : paths_) {
+            if (pi.vars.size() == 1 && pi.ops.count("get")) {
+                read_by_var_[pi.vars[0]] = item_path(pi);
+                const std::string parent = pi.path.substr(0, pi.path.rfind('/'));
+                read_by_parent_[squash(singular(parent.substr(parent.rfind('/') + 1)))] = item_path(pi);
+            }
+            if (!pi.vars.empty() || !pi.ops.count("post") || collections.count(&pi)) continue;
+            Object body;
+            gather_object(request_schema(pi.ops.at("post").node), body);
+            for (const auto& name : body.required)
+                if (name.ends_with("_id") && body.find(name)) action_for_.try_emplace(name, pi.path);
+        }
     }
 
     static std::string item_path(const PathInfo& p) {
@@ -433,11 +519,25 @@ private:
         return s;
     }
 
+    // Whether a line from `from` on is an entry (not a comment).
+    static bool has_entry(const std::string& y, std::size_t from) {
+        for (std::size_t at = from; at < y.size();) {
+            const auto nl = y.find('\n', at);
+            const std::string line = y.substr(at, nl - at);
+            const auto first = line.find_first_not_of(' ');
+            if (first != std::string::npos && line[first] != '#') return true;
+            at = nl == std::string::npos ? y.size() : nl + 1;
+        }
+        return false;
+    }
+
     void resources(std::string& y) {
+        index_paths();
         y += "resources:\n";
         std::string headers_seen;
         for (const auto& r : res_) {
             ++out_.resources;
+            const std::size_t start = y.size();
             y += "  " + r.name + ":  # paths " + r.collection + (r.item ? " and " + r.item->path : std::string()) + "\n";
             if (r.rpc)
                 y += "    # read/update/delete: placeholder: this API takes the id in a POST body (e.g. " + r.name +
@@ -493,7 +593,8 @@ private:
                     gather_object(s, page);
                     for (const auto& [n, p] : page.props)
                         if (scalar(flatten(p).node, "type").value_or("") == "array") {
-                            items = "/" + n;
+                            if (!safe_text(n)) continue;
+                            items = yaml_quote("/" + n);
                             known = true;
                             break;
                         }
@@ -510,8 +611,14 @@ private:
                     }
             }
             id_and_fields(r, entity, entity_from, create_schema, y);
+            // a resource of comments alone is no mapping: the whole of it becomes a comment
+            if (!has_entry(y, y.find('\n', start) + 1)) {
+                y.insert(start + 2, "# placeholder, nothing the packs can use was found: ");
+                --out_.resources;
+            }
         }
         if (res_.empty()) y += "  # placeholder: no collection path with POST or item path was found\n  {}\n";
+        for (const auto& what : left_out_) y += "# left out: " + one_line(what) + "\n";
         for (const char* h : {"X-Request-Id", "X-Request-ID", "Request-Id", "X-Correlation-Id"})
             if (response_headers_.count(h)) {
                 y += "request_id: " + std::string(h) + "  # an answer header the document declares\n";
@@ -539,21 +646,26 @@ private:
         std::string fields, refs, time_field, viewable, job;
         for (const auto& [name, p] : entity.props) {
             if (name == "id") continue;
+            if (!safe_text(name)) {
+                left_out_.push_back("field " + yaml_quote(name));
+                continue;
+            }
             const Loc s = flatten(p);
             const std::string fmt = lower(scalar(s.node, "format").value_or(""));
             if (time_field.empty() && fmt == "date-time" &&
                 (name == "created_at" || name == "createdAt" || name == "created" || name == "creation_time" || name == "createTime"))
-                time_field = "    time_field: /" + name + "  # a date-time property named for creation\n";
+                time_field = "    time_field: " + yaml_quote("/" + name) + "  # a date-time property named for creation\n";
             if (!ids::id_named_field(name)) continue;
             std::string why;
             const std::string k = kind_of(p, &why);
             const std::string stem = reference_stem(name);
             if (k == "viewable") {
-                std::string read;
-                for (const auto& pi : paths_)
-                    if (pi.vars.size() == 1 && pi.vars[0] == name && pi.ops.count("get")) read = item_path(pi);
-                viewable = "    viewable: {at: /" + name + (read.empty() ? "" : ", read: " + yaml_quote(read)) + "}  # " + why +
+                const auto rv = read_by_var_.find(name);
+                const std::string read = rv == read_by_var_.end() ? std::string() : rv->second;
+                viewable = "    viewable: {at: " + yaml_quote("/" + name) + (read.empty() ? "" : ", read: " + yaml_quote(read)) + "}  # " + why +
                            (read.empty() ? "; no path reads by it" : "; read by GET " + read) + "\n";
+                // the viewable-id pack creates entities to read their viewable ids
+                if (!r.coll->ops.count("post")) viewable = "    # placeholder (no create on this resource, which the pack needs):" + viewable.substr(3);
                 continue;
             }
             const Resource* target = stem.empty() ? nullptr : resource_for_stem(stem);
@@ -576,16 +688,13 @@ private:
             }
             // another generated id with a path that reads it (db-identifiers R7)
             std::string jread;
-            if (!stem.empty())
-                for (const auto& pi : paths_)
-                    if (pi.vars.size() == 1 && pi.ops.count("get") && !resource_for_stem(stem) &&
-                        squash(singular(pi.path.substr(0, pi.path.rfind('/')).substr(pi.path.substr(0, pi.path.rfind('/')).rfind('/') + 1))) == stem)
-                        jread = item_path(pi);
+            if (!stem.empty() && !resource_for_stem(stem))
+                if (const auto it = read_by_parent_.find(stem); it != read_by_parent_.end()) jread = it->second;
             if (!jread.empty() && job.empty()) {
-                job = "    job: {at: /" + name + ", read: " + yaml_quote(jread) + "}  # another generated id, read by GET " + jread + "\n";
+                job = "    job: {at: " + yaml_quote("/" + name) + ", read: " + yaml_quote(jread) + "}  # another generated id, read by GET " + jread + "\n";
                 continue;
             }
-            if (!k.empty()) fields += "      " + yaml_quote(name) + ": {at: /" + name + ", kind: " + k + "}  # " + why + "\n";
+            if (!k.empty()) fields += "      " + yaml_quote(name) + ": {at: " + yaml_quote("/" + name) + ", kind: " + k + "}  # " + why + "\n";
             else fields += "      # " + name + ": {at: /" + name + ", kind: ...}  # placeholder: the schema fixes no id kind\n";
         }
         // a section header only above real entries: a mapping of comments alone does not load
@@ -613,34 +722,42 @@ private:
         y += time_field + viewable + job;
         // a POST elsewhere whose body names this resource's id: the application's own action (R5.2)
         const std::string own = singular(r.name) + "_id";
-        for (const auto& pi : paths_) {
-            if (!pi.vars.empty() || !pi.ops.count("post") || &pi == r.coll) continue;
-            bool is_collection = false;
-            for (const auto& other : res_) is_collection = is_collection || other.coll == &pi;
-            if (is_collection) continue;
-            Object body;
-            gather_object(request_schema(pi.ops.at("post").node), body);
-            if (body.find(own) && body.required.count(own)) {
-                y += "    action: {path: " + yaml_quote(pi.path) + ", id_at: /" + own + "}  # POST whose body requires " + own + "\n";
-                break;  // one action per resource
-            }
-        }
+        if (const auto it = action_for_.find(own); it != action_for_.end())  // one action per resource: the first
+            y += "    action: {path: " + yaml_quote(it->second) + ", id_at: /" + own + "}  # POST whose body requires " + own + "\n";
     }
 };
 
 }  // namespace
 
-ProfileDraft draft_profile(const std::string& spec_path) {
+namespace {
+
+ProfileDraft draft_set(std::unique_ptr<SpecSet> set, std::vector<Diagnostic>& diags) {
     ProfileDraft out;
-    std::vector<Diagnostic> diags;
-    auto set = SpecSet::load(spec_path, diags);
     if (!set) {
         out.errors = std::move(diags);
+        return out;
+    }
+    if (!set->shape_errors().empty()) {
+        out.errors = set->shape_errors();
         return out;
     }
     Drafter(*set, out).run();
     out.warnings = set->diagnostics();
     return out;
+}
+
+}  // namespace
+
+ProfileDraft draft_profile(const std::string& spec_path) {
+    std::vector<Diagnostic> diags;
+    auto set = SpecSet::load(spec_path, diags);
+    return draft_set(std::move(set), diags);
+}
+
+ProfileDraft draft_profile_text(const std::string& name, const std::string& text) {
+    std::vector<Diagnostic> diags;
+    auto set = SpecSet::load_text(name, text, diags);
+    return draft_set(std::move(set), diags);
 }
 
 }  // namespace idconform::schema

@@ -21,8 +21,14 @@ struct ProfileDraft {
     std::vector<Diagnostic> errors;   // the document could not be read
     std::vector<Diagnostic> warnings; // unresolved references met on the way
     std::size_t resources = 0;
+    // No resource has a create (a POST on a collection): the harness makes its
+    // own test data, so the draft cannot run until one is added. The draft says
+    // so at its top; `init` writes it regardless (it is what the document says).
+    bool no_create = false;
 };
 
 [[nodiscard]] ProfileDraft draft_profile(const std::string& spec_path);
+// The same for a document in memory (named `name`); references to other files are not followed.
+[[nodiscard]] ProfileDraft draft_profile_text(const std::string& name, const std::string& text);
 
 }  // namespace idconform::schema

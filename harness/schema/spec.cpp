@@ -5,6 +5,7 @@
 #include "suite/yaml_reader.hpp"
 
 #include <filesystem>
+#include <algorithm>
 #include <set>
 
 namespace idconform::schema {
@@ -14,7 +15,6 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::uintmax_t max_file_bytes = 64u << 20;  // a schema beyond this is not a schema
-constexpr int max_ref_hops = 64;
 
 int hexval(char c) {
     if (c >= '0' && c <= '9') return c - '0';
@@ -138,11 +138,17 @@ const SpecFile* SpecSet::file(const std::string& path, const Loc* from) {
         return fail(Diagnostic{SourcePos{key, 0, 0}, key + " is larger than 64 MiB", "a schema document is far smaller: is this the right file?", ""});
     const auto text = suite::detail::read_text(key);
     if (!text) return fail(suite::detail::file_error(key, "cannot read " + key));
+    return adopt(key, *text, from);
+}
+
+// The parse of one file's text (read by file(), or given by load_text).
+const SpecFile* SpecSet::adopt(const std::string& key, const std::string& text, const Loc* from) {
+    std::vector<Diagnostic> out;
     auto sf = std::make_unique<SpecFile>();
     sf->path = key;
-    const auto source = suite::detail::SourceText::from(key, *text);
+    const auto source = suite::detail::SourceText::from(key, text);
     suite::detail::Reader r(source, out);
-    auto doc = suite::detail::parse_document(r, *text, "schema document", "an OpenAPI/Swagger document starts with 'openapi: 3.x' or 'swagger: \"2.0\"'");
+    auto doc = suite::detail::parse_document(r, text, "schema document", "an OpenAPI/Swagger document starts with 'openapi: 3.x' or 'swagger: \"2.0\"'");
     if (!doc) {
         for (auto& d : out) diags_.push_back(std::move(d));
         if (from) diags_.push_back(Diagnostic{from->pos(), "the file this $ref names does not parse: " + key, "fix the file above", ""});
@@ -153,12 +159,24 @@ const SpecFile* SpecSet::file(const std::string& path, const Loc* from) {
     sf->root.reset(*doc);
     const SpecFile* raw = sf.get();
     files_.emplace(key, std::move(sf));
+    check_duplicate_keys(*raw);
     return raw;
 }
 
 std::unique_ptr<SpecSet> SpecSet::load(const std::string& path, std::vector<Diagnostic>& out) {
     auto set = std::unique_ptr<SpecSet>(new SpecSet());
     const SpecFile* f = set->file(path, nullptr);
+    return finish_load(std::move(set), f, out);
+}
+
+std::unique_ptr<SpecSet> SpecSet::load_text(const std::string& name, const std::string& text, std::vector<Diagnostic>& out) {
+    auto set = std::unique_ptr<SpecSet>(new SpecSet());
+    set->in_memory_ = true;
+    const SpecFile* f = set->adopt(name, text, nullptr);
+    return finish_load(std::move(set), f, out);
+}
+
+std::unique_ptr<SpecSet> SpecSet::finish_load(std::unique_ptr<SpecSet> set, const SpecFile* f, std::vector<Diagnostic>& out) {
     if (!f) {
         for (auto& d : set->diags_) out.push_back(std::move(d));
         return nullptr;
@@ -186,7 +204,73 @@ std::unique_ptr<SpecSet> SpecSet::load(const std::string& path, std::vector<Diag
                                  "idconform lint reads OpenAPI 3.0, 3.1 and Swagger 2.0; .proto files by their extension", ""});
         return nullptr;
     }
+    set->check_shape();
     return set;
+}
+
+namespace {
+
+SourcePos pos_of(const SpecFile& f, const YAML::Mark& m) {
+    return SourcePos{f.path, m.line >= 0 ? m.line + 1 : 1, m.column >= 0 ? m.column + 1 : 1};
+}
+
+}  // namespace
+
+// JSON and YAML readers disagree on which of two equal keys wins (yaml-cpp
+// keeps the first): both are said. An explicit stack: no recursion.
+void SpecSet::check_duplicate_keys(const SpecFile& f) {
+    std::vector<YAML::Node> todo{f.root};
+    std::size_t visited = 0;
+    while (!todo.empty() && ++visited < 4'000'000) {
+        const YAML::Node n = todo.back();
+        todo.pop_back();
+        if (n.IsSequence()) {
+            for (const auto& e : n) todo.push_back(e);
+            continue;
+        }
+        if (!n.IsMap()) continue;
+        std::unordered_map<std::string, YAML::Mark> seen;
+        for (auto it = n.begin(); it != n.end(); ++it) {
+            todo.push_back(it->second);
+            if (!it->first.IsScalar()) continue;
+            const auto [first, fresh] = seen.try_emplace(it->first.Scalar(), it->first.Mark());
+            if (fresh) continue;
+            const SourcePos p1 = pos_of(f, first->second);
+            diags_.push_back(Diagnostic{pos_of(f, it->first.Mark()),
+                                        "duplicate key '" + it->first.Scalar() + "' (first at " + std::to_string(p1.line) + ":" +
+                                            std::to_string(p1.column) + "): readers disagree on which one counts",
+                                        "keep one of the two", ""});
+        }
+    }
+}
+
+// What the walkers skip silently when it is not a mapping: said as an error.
+void SpecSet::check_shape() {
+    const Loc r = root();
+    auto want_map = [&](const Loc& l, const std::string& what) {
+        if (!l.valid()) return false;
+        if (l.node.IsMap()) return true;
+        const char* is = l.node.IsSequence() ? "a list" : l.node.IsNull() ? "empty" : "a scalar";
+        shape_errors_.push_back(Diagnostic{l.pos(), what + " is " + is + ", not a mapping: nothing in it was read",
+                                           "write " + what + " as a mapping (a JSON object)", ""});
+        return false;
+    };
+    for (const char* k : {"paths", "webhooks", "components", "definitions", "parameters", "responses", "securityDefinitions"}) {
+        const Loc l = r.child(k);
+        if (!l.valid() || l.node.IsNull()) continue;
+        if (!want_map(l, "'" + std::string(k) + "'")) continue;
+        if (std::string(k) == "components")
+            for (auto it = l.node.begin(); it != l.node.end(); ++it)
+                if (it->first.IsScalar() && !it->second.IsNull()) want_map(member(l, it->first.Scalar()), "'components." + it->first.Scalar() + "'");
+        if (std::string(k) != "paths" && std::string(k) != "webhooks") continue;
+        for (auto it = l.node.begin(); it != l.node.end(); ++it) {
+            if (!it->first.IsScalar()) continue;
+            const Loc item = member(l, it->first.Scalar());
+            if (!want_map(item, "the path item '" + it->first.Scalar() + "'")) continue;
+            for (const char* m : {"get", "put", "post", "delete", "patch", "options", "head", "trace"})
+                if (item.child(m).valid()) want_map(item.child(m), "the operation " + std::string(m) + " " + it->first.Scalar());
+        }
+    }
 }
 
 Loc SpecSet::root() const {
@@ -197,22 +281,47 @@ Loc SpecSet::root() const {
     return l;
 }
 
+void SpecSet::report(const Loc& at, std::string title, std::string hint) {
+    const std::string k = at.key();
+    if (reported_[k]) return;
+    reported_[k] = true;
+    diags_.push_back(Diagnostic{at.pos(), std::move(title), std::move(hint), ""});
+}
+
+Loc SpecSet::member(const Loc& m, const std::string& key) {
+    if (!m.valid() || !m.node.IsMap()) return Loc{};
+    if (m.node.size() < 32) return m.child(key);
+    auto [it, fresh] = index_.try_emplace(m.key());
+    if (fresh) {
+        for (auto i = m.node.begin(); i != m.node.end(); ++i) {
+            if (!i->first.IsScalar()) continue;
+            Loc c;
+            c.file = m.file;
+            c.node.reset(i->second);
+            c.pointer = m.pointer;
+            append_pointer_token(c.pointer, i->first.Scalar());
+            c.mark = i->first.Mark();
+            it->second.try_emplace(i->first.Scalar(), std::move(c));  // the first of duplicate keys, as child()
+        }
+    }
+    const auto found = it->second.find(key);
+    return found == it->second.end() ? Loc{} : found->second;
+}
+
 Loc SpecSet::resolve(const std::string& ref, const Loc& at) {
     auto broken = [&](const std::string& why) {
-        const std::string k = at.key();
-        if (!reported_[k]) {
-            reported_[k] = true;
-            diags_.push_back(Diagnostic{at.pos(), "unresolved $ref '" + ref + "': " + why,
-                                        "the lint goes on without what it points at", ""});
-        }
+        report(at, "unresolved $ref '" + ref + "': " + why, "the lint goes on without what it points at");
         return Loc{};
     };
+    if (ref.empty())
+        return broken("it is empty (it would name the whole document)");
     const auto hash = ref.find('#');
     const std::string file_part = ref.substr(0, hash);
     const std::string frag = hash == std::string::npos ? std::string() : percent_decode(ref.substr(hash + 1));
     const SpecFile* target = at.file;
     if (!file_part.empty()) {
         if (file_part.find("://") != std::string::npos) return broken("remote references are not fetched");
+        if (in_memory_) return broken("a document given in memory refers to no other file");
         const fs::path base = fs::path(at.file->path).parent_path();
         target = file(fs::path(percent_decode(file_part)).is_absolute() ? percent_decode(file_part)
                                                                         : (base / percent_decode(file_part)).string(),
@@ -223,20 +332,24 @@ Loc SpecSet::resolve(const std::string& ref, const Loc& at) {
     cur.file = target;
     cur.node.reset(target->root);
     cur.mark = cur.node.Mark();
-    if (frag.empty()) return cur;
+    if (frag.empty()) {
+        // a schema file may refer to itself ('#': a recursive schema); the OpenAPI document is no schema
+        if (target->path == entry_key_) return broken("it names the whole OpenAPI document, which is not a schema");
+        return cur;
+    }
     if (frag[0] != '/') return broken("only JSON-pointer fragments ('#/...') are understood");
     std::size_t start = 1;
     while (start <= frag.size()) {
         const auto slash = frag.find('/', start);
         const std::string token = unescape_token(frag.substr(start, slash == std::string::npos ? std::string::npos : slash - start));
         // a member of a mapping that is itself a reference (components.schemas: {$ref: ...})
-        if (cur.node.IsMap() && get(cur.node, "$ref").IsDefined() && !get(cur.node, token).IsDefined()) {
+        if (cur.node.IsMap() && member(cur, "$ref").valid() && !member(cur, token).valid()) {
             cur = deref(cur);
             if (!cur.valid()) return Loc{};
         }
         Loc next;
         if (cur.node.IsMap()) {
-            next = cur.child(token);
+            next = member(cur, token);
         } else if (cur.node.IsSequence()) {
             char* end = nullptr;
             const unsigned long i = std::strtoul(token.c_str(), &end, 10);
@@ -250,25 +363,75 @@ Loc SpecSet::resolve(const std::string& ref, const Loc& at) {
     return cur;
 }
 
+namespace {
+
+// "#/a -> #/b -> #/a", at most a few links of it
+std::string cycle_text(const std::vector<std::string>& chain, std::size_t from, const std::string& again) {
+    std::string out;
+    const std::size_t n = chain.size() - from;
+    for (std::size_t i = from; i < chain.size(); ++i) {
+        if (n > 6 && i == from + 3) {
+            out += "... (" + std::to_string(n - 5) + " more) -> ";
+            i = chain.size() - 2;
+            continue;
+        }
+        out += chain[i] + " -> ";
+    }
+    return out + again;
+}
+
+}  // namespace
+
 Loc SpecSet::deref(const Loc& l) {
+    const auto is_ref = [](const Loc& c) {
+        return c.valid() && c.node.IsMap() && c.node["$ref"].IsDefined() && c.node["$ref"].IsScalar();
+    };
+    if (!is_ref(l)) return l;
+    if (const auto it = resolved_.find(l.key()); it != resolved_.end()) return it->second;
+    if (nesting_ >= max_ref_nesting) {
+        report(l, "$ref resolution nested more than " + std::to_string(max_ref_nesting) +
+                      " deep (JSON pointers that pass through other $refs)",
+               "point each $ref at the schema itself rather than through another reference");
+        return Loc{};
+    }
+    ++nesting_;
+    const std::size_t base = following_.size();
     Loc cur = l;
-    std::set<std::string> seen;
-    for (int hop = 0; hop < max_ref_hops; ++hop) {
-        if (!cur.valid() || !cur.node.IsMap()) return cur;
-        const YAML::Node r = get(cur.node, "$ref");
-        if (!r.IsDefined() || !r.IsScalar()) return cur;
-        if (!seen.insert(cur.key()).second) break;
-        Loc next = resolve(r.Scalar(), cur.child("$ref"));
-        if (!next.valid()) return next;
-        // keep pointing at the place that used the reference: that is where the field is written
+    Loc result;
+    for (;;) {
+        if (!is_ref(cur)) {
+            result = cur;
+            break;
+        }
+        const std::string k = cur.key();
+        if (const auto it = resolved_.find(k); it != resolved_.end()) {
+            result = it->second;
+            break;
+        }
+        if (following_set_.count(k)) {
+            const std::size_t from = static_cast<std::size_t>(
+                std::find(following_.begin(), following_.end(), k) - following_.begin());
+            report(l, "a $ref cycle with no schema in it: " + cycle_text(following_, from, k),
+                   "a reference must lead to a schema");
+            result = Loc{};
+            break;
+        }
+        following_.push_back(k);
+        following_set_.insert(k);
+        Loc next = resolve(cur.node["$ref"].Scalar(), cur.child("$ref"));
+        if (!next.valid()) {
+            result = Loc{};
+            break;
+        }
         cur = std::move(next);
     }
-    const std::string k = l.key();
-    if (!reported_[k]) {
-        reported_[k] = true;
-        diags_.push_back(Diagnostic{l.pos(), "a $ref cycle with no schema in it", "a reference must lead to a schema", ""});
+    for (std::size_t i = base; i < following_.size(); ++i) {
+        following_set_.erase(following_[i]);
+        resolved_.emplace(following_[i], result);
     }
-    return Loc{};
+    following_.resize(base);
+    --nesting_;
+    return result;
 }
 
 }  // namespace idconform::schema

@@ -13,6 +13,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace idconform::schema {
@@ -59,6 +61,10 @@ public:
     // Loads `path` as the entry document; nullptr (diagnostics in `out`)
     // when it cannot be read or parsed.
     [[nodiscard]] static std::unique_ptr<SpecSet> load(const std::string& path, std::vector<Diagnostic>& out);
+    // The same for a document held in memory (named `name` in positions);
+    // its references to other files are not followed (fuzzing, tests).
+    [[nodiscard]] static std::unique_ptr<SpecSet> load_text(const std::string& name, const std::string& text,
+                                                            std::vector<Diagnostic>& out);
 
     [[nodiscard]] Loc root() const;
     [[nodiscard]] SpecKind kind() const { return kind_; }
@@ -66,19 +72,42 @@ public:
     [[nodiscard]] std::size_t file_count() const { return files_.size(); }
 
     // Follows `$ref` chains from `l` (to other files too) until a node that
-    // is not a reference; an undefined Loc when a reference is broken or
-    // cyclic (reported once per reference in diagnostics()).
+    // is not a reference; an undefined Loc when a reference is empty, broken
+    // or cyclic (reported once, at the reference, in diagnostics()). Each
+    // reference is resolved once (memoised) and chains are followed in a
+    // loop: a chain of n links costs O(n) however long it is. Recursion
+    // happens only for a JSON pointer that passes through a `$ref` on its
+    // way, and is capped at max_ref_nesting with a diagnostic.
     [[nodiscard]] Loc deref(const Loc& l);
     // The target of one `$ref` string written at `at`.
     [[nodiscard]] Loc resolve(const std::string& ref, const Loc& at);
+    // A member of a mapping; large mappings (components/schemas) are indexed
+    // once so that resolving a pointer into them does not scan them.
+    [[nodiscard]] Loc member(const Loc& map, const std::string& key);
+    static constexpr int max_ref_nesting = 64;
     // Problems met on the way (unresolvable references): warnings.
     [[nodiscard]] const std::vector<Diagnostic>& diagnostics() const { return diags_; }
+    // A document whose structure is not OpenAPI's (`paths: [1, 2, 3]`, an
+    // operation that is a string): errors, found when the entry is loaded.
+    [[nodiscard]] const std::vector<Diagnostic>& shape_errors() const { return shape_errors_; }
 
 private:
     const SpecFile* file(const std::string& path, const Loc* from);
+    const SpecFile* adopt(const std::string& key, const std::string& text, const Loc* from);
+    static std::unique_ptr<SpecSet> finish_load(std::unique_ptr<SpecSet> set, const SpecFile* f, std::vector<Diagnostic>& out);
+    bool in_memory_ = false;
     std::map<std::string, std::unique_ptr<SpecFile>> files_;  // by normalised path
     std::map<std::string, bool> failed_;                       // files that could not be loaded
     std::map<std::string, bool> reported_;                     // references reported broken
+    std::unordered_map<std::string, Loc> resolved_;            // Loc::key() of a $ref -> where its chain ends
+    std::vector<std::string> following_;                       // the $refs being followed (cycle detection)
+    std::unordered_set<std::string> following_set_;
+    std::unordered_map<std::string, std::unordered_map<std::string, Loc>> index_;  // large mappings' members
+    int nesting_ = 0;
+    void report(const Loc& at, std::string title, std::string hint);
+    void check_duplicate_keys(const SpecFile& f);
+    void check_shape();
+    std::vector<Diagnostic> shape_errors_;
     std::vector<Diagnostic> diags_;
     std::string entry_key_;
     SpecKind kind_ = SpecKind::unknown;
