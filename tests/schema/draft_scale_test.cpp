@@ -1,19 +1,18 @@
-// init --from-openapi on a large document (issue 24, item 4): drafting is
-// linear in the paths (the item path, stem, read and action lookups are built
-// once). 2,000 resources with an action path each drafted in well under the
-// bound; the cubic drafter took 78-107 s on a document of 1,000 POST paths.
+// init --from-openapi on a large document (issue 24, item 4): every resource
+// and action of 2,000 is drafted, the last as right as the first. The time it
+// takes (linear since the item path, stem, read and action lookups are built
+// once) is measured by bench/run_init.sh, not here.
 #include "schema/profile_draft.hpp"
 
 #include <doctest/doctest.h>
 
-#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <string>
 
 using namespace idconform;
 
-TEST_CASE("a document of 2,000 resources and 2,000 actions drafts in linear time") {
+TEST_CASE("a document of 2,000 resources and 2,000 actions drafts every one") {
     const int n = 2000;
     std::string doc = "openapi: 3.0.3\ninfo: {title: big, version: '1'}\npaths:\n";
     const std::string ok = "      responses: {'201': {description: ok, content: {application/json: {schema: {type: object, "
@@ -27,13 +26,10 @@ TEST_CASE("a document of 2,000 resources and 2,000 actions drafts in linear time
     }
     const auto p = std::filesystem::temp_directory_path() / "idconform-draft-scale.yaml";
     std::ofstream(p) << doc;
-    const auto t0 = std::chrono::steady_clock::now();
     const auto d = schema::draft_profile(p.string());
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::filesystem::remove(p);
     REQUIRE(d.errors.empty());
     CHECK(d.resources == n);
     CHECK(d.yaml.find("    action: {path: /thing1999-actions, id_at: /thing1999_id}") != std::string::npos);
     CHECK(d.yaml.find("    action: {path: /thing0-actions, id_at: /thing0_id}") != std::string::npos);
-    CHECK(s < 15.0);  // 0.6 s here; before, half as many took 5.5 s, growing faster than the square
 }

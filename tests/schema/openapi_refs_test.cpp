@@ -7,7 +7,6 @@
 
 #include <doctest/doctest.h>
 
-#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -66,21 +65,18 @@ TEST_CASE("a $ref cycle, direct or through a pointer into a $ref, is one warning
     CHECK(has(w, "#/components/schemas/B -> "));
 }
 
-TEST_CASE("a 10,000-link $ref chain resolves in linear time") {
+TEST_CASE("a 10,000-link $ref chain resolves (no recursion per link)") {
     std::string doc = "{\"openapi\": \"3.0.3\", \"info\": {\"title\": \"t\", \"version\": \"1\"}, \"paths\": {},\n"
                       "\"components\": {\"schemas\": {\n";
     const int n = 10000;
     for (int i = 0; i < n; ++i)
         doc += "\"S" + std::to_string(i) + "\": {\"$ref\": \"#/components/schemas/S" + std::to_string(i + 1) + "\"},\n";
     doc += "\"S" + std::to_string(n) + "\": {\"type\": \"object\", \"properties\": {\"user_id\": {\"type\": \"string\", \"format\": \"uuid\"}}}\n}}}\n";
-    const auto t0 = std::chrono::steady_clock::now();
-    const auto r = lint_text("chain.json", doc);
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const auto r = lint_text("chain.json", doc);  // timed in bench/run_init.sh, not here
     CHECK(r.errors.empty());
     CHECK(r.warnings.empty());
     REQUIRE(r.findings.size() == 1);
     CHECK(r.findings[0].pointer == "/components/schemas/S10000/properties/user_id");
-    CHECK(s < 10.0);  // 0.15 s here; > 120 s (then a stack overflow) before
 }
 
 TEST_CASE("pointers nested through references deeper than the cap stop with a warning") {
