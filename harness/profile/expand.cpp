@@ -494,10 +494,11 @@ private:
         if (std::find(refused.begin(), refused.end(), 401) == refused.end())
             var(out, "res.refusals_exclude_401", json::value(true), r_.pos);
         else
-            unset_reasons_["res.refusals_exclude_401"] =
+            unset_reasons_["res.refusals_exclude_401"] = {
                 "not applicable: the profile says the API refuses another principal's access to '" + r_.name +
-                "' with 401, so a 401 to a read of the owner's entity cannot tell a refusal from a credential it "
-                "does not accept (the list check tells them apart)";
+                    "' with 401, so a 401 to a read of the owner's entity cannot tell a refusal from a credential it "
+                    "does not accept (the list check tells them apart)",
+                SkipCause::not_applicable};
     }
 
     // Which rule judges the id's form: DATA-ID-001 a field declared (or
