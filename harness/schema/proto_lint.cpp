@@ -9,6 +9,8 @@
 // accepts, `string.uuid` being as loose as `format: uuid`.
 #include "schema/lint.hpp"
 
+#include "core/input_file.hpp"
+
 #include "ids/ids.hpp"
 #include "schema/pattern_judge.hpp"
 
@@ -261,14 +263,20 @@ private:
 };
 
 void lint_proto_file(const std::string& path, LintResult& out) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        out.errors.push_back(Diagnostic{SourcePos{path, 0, 0}, "cannot read " + path, "check the path and its permissions", ""});
+    // Through the one input guard: no pipe, device or system file (a
+    // symlink to /dev/zero or /proc/self/environ included), a size cap,
+    // NUL/UTF-8/UTF-16 at line:col; read once, without a stream copy.
+    input::Policy p;
+    p.what = ".proto file";
+    p.format = ".proto";
+    p.expected = "a .proto file";
+    p.pipes = false;
+    auto in = input::read_input(path, p);
+    if (!in.text) {
+        out.errors.push_back(std::move(in.error));
         return;
     }
-    std::stringstream ss;
-    ss << in.rdbuf();
-    const std::string text = ss.str();
+    const std::string text = std::move(*in.text);
     ++out.files;
     io::ArrayInputStream stream(text.data(), static_cast<int>(text.size()));
     Errors errors(path, out.errors);

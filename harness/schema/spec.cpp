@@ -2,6 +2,7 @@
 // across files. See spec.hpp.
 #include "schema/spec.hpp"
 
+#include "suite/input_guard.hpp"
 #include "suite/yaml_reader.hpp"
 
 #include <filesystem>
@@ -13,7 +14,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::uintmax_t max_file_bytes = 64u << 20;  // a schema beyond this is not a schema
 constexpr int max_ref_hops = 64;
 
 int hexval(char c) {
@@ -132,12 +132,13 @@ const SpecFile* SpecSet::file(const std::string& path, const Loc* from) {
         diags_.push_back(std::move(d));
         return nullptr;
     };
-    std::error_code ec;
-    const auto size = fs::file_size(key, ec);
-    if (!ec && size > max_file_bytes)
-        return fail(Diagnostic{SourcePos{key, 0, 0}, key + " is larger than 64 MiB", "a schema document is far smaller: is this the right file?", ""});
-    const auto text = suite::detail::read_text(key);
-    if (!text) return fail(suite::detail::file_error(key, "cannot read " + key));
+    // Through the one input guard: a $ref target may not be a pipe, a
+    // device or under /proc, /sys or /dev; NUL, invalid UTF-8 and UTF-16
+    // are reported at line:col.
+    auto in = suite::detail::read_input_file(key, "schema document",
+                                             from ? input::NamedBy::file : input::NamedBy::user);
+    if (!in.text) return fail(std::move(in.error));
+    const std::optional<std::string> text = std::move(in.text);
     auto sf = std::make_unique<SpecFile>();
     sf->path = key;
     const auto source = suite::detail::SourceText::from(key, *text);
