@@ -96,8 +96,12 @@ std::optional<Diagnostic> refuse_system_path(const std::string& path, const Poli
     if (p.named_by == NamedBy::user && *root == "/dev") return std::nullopt;
     const std::string r = resolved(path);
     const std::string shown = !r.empty() && r != path ? " (it resolves to " + r + ")" : std::string();
+    // stat, never open: what it is (a device) without touching it.
+    struct stat st {};
+    const bool special = ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
     return file_diag(path,
-                     "cannot read " + std::string(p.what) + ": '" + path + "' is under " + *root + shown +
+                     "cannot read " + std::string(p.what) + ": '" + path + "' is " +
+                         (special ? std::string(kind_of(st.st_mode)) + " " : std::string()) + "under " + *root + shown +
                          ", a system file, not an input",
                      p.named_by == NamedBy::file
                          ? "name a file of your project: files under /proc, /sys and /dev are never read"
