@@ -267,6 +267,8 @@ private:
     }
 };
 
+void lint_proto_text_into(const std::string& text, const std::string& path, LintResult& out);
+
 void lint_proto_file(const std::string& path, LintResult& out) {
     // Through the one input guard: no pipe, device or system file (a
     // symlink to /dev/zero or /proc/self/environ included), a size cap,
@@ -285,7 +287,10 @@ void lint_proto_file(const std::string& path, LintResult& out) {
         out.errors.push_back(std::move(in.error));
         return;
     }
-    const std::string text = std::move(*in.text);
+    lint_proto_text_into(*in.text, path, out);
+}
+
+void lint_proto_text_into(const std::string& text, const std::string& path, LintResult& out) {
     ++out.files;
     io::ArrayInputStream stream(text.data(), static_cast<int>(text.size()));
     Errors errors(path, out.errors);
@@ -310,6 +315,13 @@ void lint_proto_file(const std::string& path, LintResult& out) {
 }
 
 }  // namespace
+
+LintResult lint_proto_text(const std::string& text, const std::string& path) {
+    LintResult out;
+    out.format = "proto";
+    lint_proto_text_into(text, path, out);
+    return out;
+}
 
 LintResult lint_proto(const std::string& path) {
     namespace fs = std::filesystem;
