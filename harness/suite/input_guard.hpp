@@ -35,8 +35,9 @@ struct InputLimits {
     // node tree, at about a tenth of yaml-cpp's cost).
     static constexpr std::size_t max_file_bytes = input::Limits::document_bytes;
     // Text that yaml-cpp turns into a node tree: the tree and the loader's
-    // model cost about 80 bytes of memory per byte of YAML (a 4 MB suite
-    // peaks at 350 MB), so 8 MiB stays under 700 MB.
+    // model cost 60-150 bytes of memory per byte of YAML by its shape (a
+    // 4 MiB suite peaks at 480-700 MB, 7.9 MiB of one-step cases at 1.2 GB;
+    // docs/suite-format.md).
     static constexpr std::size_t max_tree_bytes = std::size_t{8} << 20;  // parse_document's default
     // Nesting of lists and mappings.
     static constexpr int max_depth = 128;
