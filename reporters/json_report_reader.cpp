@@ -9,6 +9,7 @@
 // idconform may lack one.
 #include "reporters/json_report_reader.hpp"
 
+#include "core/input_file.hpp"
 #include "reporters/text.hpp"
 
 #include <boost/json.hpp>
@@ -618,11 +619,19 @@ bool read_json_report_text(std::string_view text, const std::string& path, Repor
 }
 
 bool read_json_report(const std::string& path, ReportVisitor& to, std::string& error, ReadOptions opts) {
-    std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
+    // Opened through the input guard: a regular file only (no FIFO, device
+    // or file under /proc and /sys), then streamed.
+    input::Opened in = input::open_input(path, {.what = "the file", .pipes = false, .expected = "a JSON report"});
+    if (in.error) {
+        error = path + ": " + in.error->title;
+        return false;
+    }
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(::fdopen(in.fd.get(), "rb"), &std::fclose);
     if (!f) {
         error = path + ": cannot read the file";
         return false;
     }
+    (void)in.fd.release();  // the FILE owns it now
     try {
         Reader r(to, opts, path);
         std::vector<char> buf(std::max<std::size_t>(opts.chunk, 1));

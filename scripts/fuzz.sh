@@ -7,7 +7,7 @@
 #   SECONDS   fuzzing time per target (default 600); 0: only replay the corpus
 #   --smoke   the test command's run: replay every corpus input, then fuzz
 #             each target for SECONDS (default 3)
-#   TARGET    fuzz_ids fuzz_suite fuzz_profile fuzz_scan fuzz_http_response
+#   TARGET    fuzz_ids fuzz_suite fuzz_profile fuzz_proto fuzz_scan fuzz_http_response
 #             fuzz_json_pointer fuzz_json_report fuzz_waivers fuzz_openapi
 #             fuzz_profile_draft (default: all)
 #   FUZZ_JOBS=N    targets run at once (default 1; the machine is shared)
@@ -28,8 +28,8 @@ smoke=0
 if [ "${1:-}" = "--smoke" ]; then smoke=1; shift; fi
 seconds=${1:-$([ $smoke = 1 ] && echo 3 || echo 600)}
 [ $# -gt 0 ] && shift
-all=(fuzz_ids fuzz_suite fuzz_profile fuzz_scan fuzz_http_response fuzz_json_pointer fuzz_json_report fuzz_waivers
-     fuzz_openapi fuzz_profile_draft)
+all=(fuzz_ids fuzz_suite fuzz_profile fuzz_proto fuzz_scan fuzz_http_response fuzz_json_pointer fuzz_json_report
+     fuzz_waivers fuzz_openapi fuzz_profile_draft)
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
 jobs=${FUZZ_JOBS:-1}

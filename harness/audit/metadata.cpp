@@ -2,23 +2,34 @@
 // audit report names exactly what was used.
 #include "audit/metadata.hpp"
 
-#include <openssl/evp.h>
+#include "core/input_file.hpp"
 
-#include <cstdio>
+#include <openssl/evp.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <memory>
 
 namespace idconform::audit {
 
 std::optional<std::string> file_sha256(const std::string& path) {
-    std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
-    if (!f) return std::nullopt;
+    // Through the input guard: a FIFO or device is never opened blocking
+    // (nothing to hash that was not already read: nullopt).
+    input::Policy p;
+    p.what = "file";
+    p.pipes = false;
+    input::Opened f = input::open_input(path, p);
+    if (f.error) return std::nullopt;
     std::unique_ptr<EVP_MD_CTX, void (*)(EVP_MD_CTX*)> ctx(EVP_MD_CTX_new(), &EVP_MD_CTX_free);
     if (!ctx || EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr) != 1) return std::nullopt;
     char buf[1 << 16];
-    std::size_t n = 0;
-    while ((n = std::fread(buf, 1, sizeof buf, f.get())) > 0)
-        if (EVP_DigestUpdate(ctx.get(), buf, n) != 1) return std::nullopt;
-    if (std::ferror(f.get())) return std::nullopt;
+    for (;;) {
+        const ssize_t n = ::read(f.fd.get(), buf, sizeof buf);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) return std::nullopt;
+        if (n == 0) break;
+        if (EVP_DigestUpdate(ctx.get(), buf, static_cast<std::size_t>(n)) != 1) return std::nullopt;
+    }
     unsigned char md[EVP_MAX_MD_SIZE];
     unsigned len = 0;
     if (EVP_DigestFinal_ex(ctx.get(), md, &len) != 1) return std::nullopt;

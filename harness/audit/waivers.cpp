@@ -2,6 +2,8 @@
 // matching of a waiver against a case.
 #include "audit/waivers.hpp"
 
+#include "suite/input_guard.hpp"
+
 #include "core/glob.hpp"
 #include "suite/yaml_reader.hpp"
 
@@ -194,13 +196,15 @@ WaiverLoad load_waivers_text(const std::string& text, const std::string& path) {
 }
 
 WaiverLoad load_waivers(const std::string& path) {
-    auto text = detail::read_text(path);
-    if (!text) {
+    // The guard gives the reason (a pipe with nothing, a device, NUL or
+    // invalid UTF-8 at line:col), never just "cannot read".
+    auto text = detail::read_input_file(path, "waivers file");
+    if (!text.text) {
         WaiverLoad out;
-        out.diagnostics.push_back(detail::file_error(path, "cannot read waivers file"));
+        out.diagnostics.push_back(std::move(text.error));
         return out;
     }
-    return load_waivers_text(*text, path);
+    return load_waivers_text(*text.text, path);
 }
 
 }  // namespace idconform::audit

@@ -1,6 +1,7 @@
 // `run --shard K/N` and the run's plan metadata (run_plan.hpp).
 #include "cli/run_plan.hpp"
 
+#include "core/input_file.hpp"
 #include "shard/shard.hpp"
 
 #include <fstream>
@@ -13,14 +14,15 @@ bool plan_run(std::vector<suite::Suite>& suites, const std::string& shard_text, 
               reporters::RunInfo& extras, std::string& error) {
     std::string profile_text;
     if (!profile_path.empty()) {
-        std::ifstream in(profile_path, std::ios::binary);
-        if (!in) {
-            error = "cannot read the profile '" + profile_path + "'";
+        // Through the input guard (a FIFO never blocks, no device is read).
+        input::Policy p;
+        p.what = "profile";
+        auto in = input::read_input(profile_path, p);
+        if (!in.text) {
+            error = in.error.title;
             return false;
         }
-        std::ostringstream ss;
-        ss << in.rdbuf();
-        profile_text = ss.str();
+        profile_text = std::move(*in.text);
     }
     extras.profile = profile_path;
     extras.plan = shard::plan_digest(profile_text, suites);

@@ -2,29 +2,50 @@
 // and the "did you mean" helper every unknown-name error uses.
 #include "core/diagnostic.hpp"
 
+#include "core/input_file.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <fstream>
+#include <memory>
 #include <vector>
 
 namespace idconform {
 
 namespace {
 
-// Reads line `line` (1-based) of `file`; "" when the file or line is missing.
+// Reads line `line` (1-based) of `file`; "" when the file or line is
+// missing, when the file is not a regular file the input guard lets through
+// (never a pipe, a device or a file under /proc, /sys or /dev), and when the
+// line is not text (a NUL byte, invalid UTF-8, a control character): the
+// bytes of a file that is not text are never shown.
 std::string read_line(const std::string& file, int line) {
     if (file.empty() || line <= 0) return {};
-    std::ifstream in(file, std::ios::binary);
+    input::Opened f = input::open_input(file, {.what = "file", .named_by = input::NamedBy::file, .pipes = false});
+    if (f.error) return {};
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> in(::fdopen(f.fd.get(), "rb"), &std::fclose);
     if (!in) return {};
+    (void)f.fd.release();
     std::string text;
-    for (int i = 1; std::getline(in, text); ++i) {
-        if (i == line) {
-            if (!text.empty() && text.back() == '\r') text.pop_back();
-            return text;
+    int at = 1;
+    for (int c; (c = std::getc(in.get())) != EOF;) {
+        if (c == '\n') {
+            if (at == line) break;
+            ++at;
+            continue;
+        }
+        if (at == line) {
+            if (text.size() > 4096) return {};
+            text += static_cast<char>(c);
         }
     }
-    return {};
+    if (at != line) return {};
+    if (!text.empty() && text.back() == '\r') text.pop_back();
+    if (input::check_text(text, file)) return {};
+    for (const char ch : text)
+        if ((static_cast<unsigned char>(ch) < 0x20 && ch != '\t') || ch == 0x7F) return {};
+    return text;
 }
 
 std::string lower(std::string_view s) {

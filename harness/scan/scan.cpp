@@ -1,6 +1,7 @@
 // The scan entry points: format choice, input buffering, positions and
 // errors shared by the readers, violation rendering.
 #include "scan/detail.hpp"
+#include "core/input_file.hpp"
 
 #include "ids/ids.hpp"
 
@@ -391,12 +392,17 @@ Stats scan_text(std::string_view text, const Options& o, const Sink& sink) {
 
 Stats scan_path(const std::string& path, const Options& o, const Sink& sink) {
     if (path == "-") return scan_fd(STDIN_FILENO, o, sink);
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
+    // Only the guard's open and type check (no copy: the file is streamed):
+    // no device, socket or file under /proc or /sys; a FIFO never waits
+    // for a writer to open it.
+    input::Opened in = input::open_input(path, {.what = "file", .expected = "an NDJSON, JSON or CSV file"});
+    if (in.error) {
         Stats s;
-        s.error = ScanError{0, 0, 0, "cannot open: " + std::string(std::strerror(errno))};
+        s.error = ScanError{0, 0, 0, "cannot open: " + in.reason};
         return s;
     }
+    if (in.pipe) ::fcntl(in.fd.get(), F_SETFL, ::fcntl(in.fd.get(), F_GETFL) & ~O_NONBLOCK);
+    const int fd = in.fd.release();
 #if defined(POSIX_FADV_SEQUENTIAL)
     (void)::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif

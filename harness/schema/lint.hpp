@@ -39,6 +39,9 @@ struct LintResult {
 [[nodiscard]] LintResult lint_openapi_text(const std::string& name, const std::string& text);
 // Lints .proto files or directories of them (recursively, in name order).
 [[nodiscard]] LintResult lint_proto(const std::string& path);
+// The text of one .proto file (already read; `path` names it in findings):
+// what lint_proto does after the input guard, for the fuzz target.
+[[nodiscard]] LintResult lint_proto_text(const std::string& text, const std::string& path);
 // By the path: a directory or *.proto goes to lint_proto, anything else to lint_openapi.
 [[nodiscard]] LintResult lint_path(const std::string& path);
 

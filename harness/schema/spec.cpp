@@ -2,6 +2,7 @@
 // across files. See spec.hpp.
 #include "schema/spec.hpp"
 
+#include "suite/input_guard.hpp"
 #include "suite/yaml_reader.hpp"
 
 #include <filesystem>
@@ -14,7 +15,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::uintmax_t max_file_bytes = 64u << 20;  // a schema beyond this is not a schema
 
 int hexval(char c) {
     if (c >= '0' && c <= '9') return c - '0';
@@ -132,13 +132,13 @@ const SpecFile* SpecSet::file(const std::string& path, const Loc* from) {
         diags_.push_back(std::move(d));
         return nullptr;
     };
-    std::error_code ec;
-    const auto size = fs::file_size(key, ec);
-    if (!ec && size > max_file_bytes)
-        return fail(Diagnostic{SourcePos{key, 0, 0}, key + " is larger than 64 MiB", "a schema document is far smaller: is this the right file?", ""});
-    const auto text = suite::detail::read_text(key);
-    if (!text) return fail(suite::detail::file_error(key, "cannot read " + key));
-    return adopt(key, *text, from);
+    // Through the one input guard: a $ref target may not be a pipe, a
+    // device or under /proc, /sys or /dev; NUL, invalid UTF-8 and UTF-16
+    // are reported at line:col; the size is capped there.
+    auto in = suite::detail::read_input_file(key, "schema document",
+                                             from ? input::NamedBy::file : input::NamedBy::user);
+    if (!in.text) return fail(std::move(in.error));
+    return adopt(key, *in.text, from);
 }
 
 // The parse of one file's text (read by file(), or given by load_text).

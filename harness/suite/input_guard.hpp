@@ -18,6 +18,7 @@
 #pragma once
 
 #include "core/diagnostic.hpp"
+#include "core/input_file.hpp"
 
 #include <cstddef>
 #include <optional>
@@ -32,10 +33,11 @@ class Reader;
 struct InputLimits {
     // Any input file read (vector sets in the simple shape are read without a
     // node tree, at about a tenth of yaml-cpp's cost).
-    static constexpr std::size_t max_file_bytes = std::size_t{64} << 20;
+    static constexpr std::size_t max_file_bytes = input::Limits::document_bytes;
     // Text that yaml-cpp turns into a node tree: the tree and the loader's
-    // model cost about 80 bytes of memory per byte of YAML (a 4 MB suite
-    // peaks at 350 MB), so 8 MiB stays under 700 MB.
+    // model cost 60-150 bytes of memory per byte of YAML by its shape (a
+    // 4 MiB suite peaks at 480-700 MB, 7.9 MiB of one-step cases at 1.2 GB;
+    // docs/suite-format.md).
     static constexpr std::size_t max_tree_bytes = std::size_t{8} << 20;  // parse_document's default
     // Nesting of lists and mappings.
     static constexpr int max_depth = 128;
@@ -44,23 +46,18 @@ struct InputLimits {
     static constexpr std::size_t max_alias_nodes = 100000;
 };
 
-// The text of an input file, or why it cannot be had.
-struct InputFile {
-    std::optional<std::string> text;
-    Diagnostic error;  // when !text
-};
+// The guard of every input file (core/input_file.hpp): its result, the
+// text check and the sizes in messages.
+using input::InputFile;
+using input::check_text;
+using input::size_text;
 
-// Reads `path` (`what` names it: "suite file", "profile"): refuses devices
-// and sockets, reads regular files and pipes up to max_file_bytes, and checks
-// the text with check_text().
-[[nodiscard]] InputFile read_input_file(const std::string& path, std::string_view what);
-
-// The first NUL byte or invalid UTF-8 sequence of `text`, as a diagnostic at
-// its line and column (a UTF-8 byte order mark at the start is fine).
-[[nodiscard]] std::optional<Diagnostic> check_text(std::string_view text, const std::string& path);
-
-// Human size: "42.9 MB", "512 bytes".
-[[nodiscard]] std::string size_text(std::size_t bytes);
+// Reads `path` (`what` names it: "suite file", "profile") through the guard:
+// regular files (and pipes the user names) up to max_file_bytes, no
+// devices, nothing under /proc or /sys (nor /dev, nor a pipe, for a file
+// named inside another file: `named_by` says which), then the text check.
+[[nodiscard]] InputFile read_input_file(const std::string& path, std::string_view what,
+                                        input::NamedBy named_by = input::NamedBy::user);
 
 // What the event pre-parse found: the number of documents (at most 2 are
 // looked at) and whether the first is empty; or the first problem.

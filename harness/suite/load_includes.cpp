@@ -53,18 +53,22 @@ void Loader::include_one(Reader& r, const Val& item, const std::string& rel, con
     }
     if (included_.count(canon)) return;  // the same file reached twice: loaded once
     std::error_code ec;
-    if (!fs::is_regular_file(display, ec)) {
+    if (!fs::exists(fs::symlink_status(display, ec))) {
         r.error(item, "included file '" + rel + "' not found",
                 "looked for " + display + "; include paths are relative to the including file (" + from + ")");
         return;
     }
-    auto text = detail::read_input_file(display, "included file");
+    // A folder, a device, a pipe or a file under /proc, /sys or /dev is
+    // refused by the guard, saying which.
+    auto text = detail::read_input_file(display, "included file", input::NamedBy::file);
     if (!text.text) {
         const bool positioned = text.error.pos.line > 0;
-        if (positioned) diags.push_back(std::move(text.error));
-        r.error(item, "cannot read included file '" + rel + "'",
-                positioned ? "fix the error reported for " + display + " above"
-                           : text.error.title + " (" + display + ")");
+        if (positioned) {
+            diags.push_back(std::move(text.error));
+            r.error(item, "cannot read included file '" + rel + "'", "fix the error reported for " + display + " above");
+        } else {
+            r.error(item, text.error.title, text.error.hint);
+        }
         return;
     }
     const std::size_t before = diags.size();

@@ -118,8 +118,6 @@ std::string syntax_hint(const std::string& msg) {
     return "check indentation, quotes and brackets at this position";
 }
 
-std::optional<std::string> read_text(const std::string& path) { return read_input_file(path, "file").text; }
-
 std::optional<YAML::Node> parse_document(Reader& r, const std::string& text, std::string_view kind,
                                          std::string_view empty_hint, std::size_t max_bytes) {
     // yaml-cpp only ever sees text that passed the input boundary

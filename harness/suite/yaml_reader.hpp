@@ -63,9 +63,6 @@ struct TemplateError {
 // A name of a variable, principal, set or resource: a letter or '_', then
 // letters, digits, '_' or '-'.
 [[nodiscard]] bool valid_name(std::string_view s);
-// A file's whole text, nullopt when it cannot be read; through the input
-// boundary (read_input_file in input_guard.hpp, which says why).
-[[nodiscard]] std::optional<std::string> read_text(const std::string& path);
 // A diagnostic for a file that cannot be read (no position), with a hint
 // that tells a missing file from a permission problem.
 [[nodiscard]] Diagnostic file_error(const std::string& path, const std::string& title);

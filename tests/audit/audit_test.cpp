@@ -6,6 +6,10 @@
 #include "audit/waivers.hpp"
 
 #include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 
 #include <memory>
 
@@ -330,4 +334,20 @@ TEST_CASE("audit stage: fails_run says which failures will fail the run (what --
     on_new.fail_on_new = false;
     AuditStage any(std::make_unique<Recorder>(), on_new);
     CHECK(any.fails_run(make_case("s", "old", "R1", Outcome::failed)));
+}
+
+TEST_CASE("waivers: NUL, invalid UTF-8 and UTF-16 in the file are given at their position") {
+    namespace fs = std::filesystem;
+    const fs::path f = fs::temp_directory_path() / ("idconform-waivers-guard-" + std::to_string(::getpid()) + ".yaml");
+    std::ofstream(f, std::ios::binary) << "waivers:\n  - rule: R1\n    reason: caf\xE9\n";
+    auto w = load_waivers(f.string());
+    REQUIRE(w.diagnostics.size() == 1);
+    CHECK(w.diagnostics[0].pos.str() == f.string() + ":3:16");
+    CHECK(w.diagnostics[0].title.rfind("invalid UTF-8 (byte 0xE9)", 0) == 0);
+    std::ofstream(f, std::ios::binary) << std::string("\xFF\xFEw\0", 4);
+    w = load_waivers(f.string());
+    REQUIRE(w.diagnostics.size() == 1);
+    CHECK(w.diagnostics[0].pos.str() == f.string() + ":1:1");
+    CHECK(w.diagnostics[0].title.find("UTF-16") != std::string::npos);
+    fs::remove(f);
 }

@@ -11,6 +11,11 @@
 #include <doctest/doctest.h>
 #include <google/protobuf/dynamic_message.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <string>
 
@@ -84,6 +89,33 @@ TEST_CASE("schema loading errors name the file, line and column") {
     error.clear();
     CHECK_FALSE(FileSchema::load({fixtures + "/protos/testpkg/things.proto"}, {fixtures + "/missing-dir"}, error));
     CHECK(error.find("is not a directory") != std::string::npos);
+}
+
+TEST_CASE("schema loading: a .proto or an import that is a device, a FIFO or /proc/self/environ is refused, not read") {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("idconform-grpc-guard-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    fs::create_symlink("/dev/zero", dir / "zero.proto");
+    fs::create_symlink("/proc/self/environ", dir / "environ.proto");
+    REQUIRE(::mkfifo((dir / "fifo.proto").c_str(), 0600) == 0);
+    std::string error;
+    CHECK_FALSE(FileSchema::load({(dir / "zero.proto").string()}, {}, error));
+    CHECK(error.find("is a character device") != std::string::npos);
+    error.clear();
+    CHECK_FALSE(FileSchema::load({(dir / "fifo.proto").string()}, {}, error));
+    CHECK(error.find("is a pipe (FIFO)") != std::string::npos);
+    for (const char* imported : {"zero.proto", "environ.proto", "fifo.proto"}) {
+        CAPTURE(imported);
+        std::ofstream(dir / "main.proto") << "syntax = \"proto3\";\nimport \"" << imported << "\";\nmessage M {}\n";
+        error.clear();
+        CHECK_FALSE(FileSchema::load({(dir / "main.proto").string()}, {}, error));
+        CHECK(error.find(imported) != std::string::npos);
+        CHECK(error.find("PATH=") == std::string::npos);
+    }
+    error.clear();
+    CHECK_FALSE(FileSchema::load({(dir / "environ.proto").string()}, {}, error));
+    CHECK(error.find("under /proc") != std::string::npos);
+    fs::remove_all(dir);
 }
 
 TEST_CASE("find_method names what exists") {

@@ -220,7 +220,7 @@ TEST_CASE("json reader: what is not a complete idconform report is refused at fi
     Trace t;
     std::string error;
     CHECK_FALSE(read_json_report("/nonexistent/r.json", t, error));
-    CHECK(error == "/nonexistent/r.json: cannot read the file");
+    CHECK(error == "/nonexistent/r.json: cannot read the file: no such file or directory");
     // a report with no suites at all is a report
     CHECK(read_json_report_text("{\"tool\": \"idconform\", \"version\": \"1\", \"suites\": []}", "r.json", t, error));
     CHECK(t.out.rfind("head 1 ", 0) == 0);

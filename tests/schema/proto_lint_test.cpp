@@ -5,6 +5,8 @@
 
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -93,4 +95,46 @@ TEST_CASE("a .proto that does not tokenize is an error with its position") {
     CHECK(r.errors.front().pos.line == 3);
     const LintResult u = lint_text("idconform-lint-unbalanced.proto", "message A {\n  string id = 1;\n");
     REQUIRE_FALSE(u.errors.empty());
+}
+
+TEST_CASE("proto: the input guard's cap and text check (no copy of a huge file, positions for non-text)") {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("idconform-proto-guard-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    const std::string big = (dir / "big.proto").string();
+    std::ofstream(big) << "syntax = \"proto3\";\n";
+    fs::resize_file(big, (std::size_t{16} << 20) + 1);
+    const auto r = idconform::schema::lint_proto(big);
+    REQUIRE(r.errors.size() == 1);
+    CHECK(r.errors[0].title == "cannot read .proto file: it is 16.0 MiB, over the limit of 16 MiB for input files");
+    const std::string nul = (dir / "nul.proto").string();
+    std::ofstream(nul, std::ios::binary) << std::string("syntax = \"proto3\";\nmessage A { string SECRET\0 = 1; }\n", 52);
+    const auto n = idconform::schema::lint_proto(nul);
+    REQUIRE(n.errors.size() == 1);
+    CHECK(n.errors[0].pos.str() == nul + ":2:26");
+    CHECK(n.errors[0].title == "NUL byte in the file: it is not text");
+    CHECK(n.errors[0].source_line.empty());
+    const std::string u16 = (dir / "u16.proto").string();
+    std::ofstream(u16, std::ios::binary) << std::string("\xFF\xFEs\0y\0", 6);
+    CHECK(idconform::schema::lint_proto(u16).errors.at(0).title.find("UTF-16") != std::string::npos);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("openapi: NUL, invalid UTF-8 and UTF-16 in a document are given at their position") {
+    namespace fs = std::filesystem;
+    const fs::path f = fs::temp_directory_path() / ("idconform-openapi-guard-" + std::to_string(::getpid()) + ".yaml");
+    std::ofstream(f, std::ios::binary) << "openapi: 3.0.3\ninfo: {title: caf\xE9, version: '1'}\npaths: {}\n";
+    auto r = idconform::schema::lint_openapi(f.string());
+    REQUIRE_FALSE(r.errors.empty());
+    CHECK(r.errors[0].pos.str() == f.string() + ":2:18");
+    CHECK(r.errors[0].title.rfind("invalid UTF-8 (byte 0xE9)", 0) == 0);
+    std::ofstream(f, std::ios::binary) << std::string("openapi: 3.0.3\n\0", 16);
+    r = idconform::schema::lint_openapi(f.string());
+    REQUIRE_FALSE(r.errors.empty());
+    CHECK(r.errors[0].pos.str() == f.string() + ":2:1");
+    std::ofstream(f, std::ios::binary) << std::string("\xFE\xFF\0o", 4);
+    r = idconform::schema::lint_openapi(f.string());
+    REQUIRE_FALSE(r.errors.empty());
+    CHECK(r.errors[0].title.find("UTF-16") != std::string::npos);
+    fs::remove(f);
 }

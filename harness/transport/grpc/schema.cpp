@@ -5,12 +5,16 @@
 #include "ids/ids.hpp"
 
 #include "core/diagnostic.hpp"
+#include "core/input_file.hpp"
 
 #include <google/protobuf/descriptor.pb.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 
 #include "core/grpc_method.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <functional>
 
@@ -38,6 +42,55 @@ void FileSchema::Errors::AddError(const std::string& file, int line, int column,
 
 FileSchema::FileSchema() : importer_(&tree_, &errors_) {}
 
+namespace {
+
+// A stream over a text it owns (the Importer deletes the stream when done).
+class OwnedStream : public pb::io::ZeroCopyInputStream {
+public:
+    explicit OwnedStream(std::string text)
+        : text_(std::move(text)), array_(text_.data(), static_cast<int>(text_.size())) {}
+    bool Next(const void** data, int* size) override { return array_.Next(data, size); }
+    void BackUp(int count) override { array_.BackUp(count); }
+    bool Skip(int count) override { return array_.Skip(count); }
+    int64_t ByteCount() const override { return array_.ByteCount(); }
+
+private:
+    std::string text_;
+    pb::io::ArrayInputStream array_;
+};
+
+}  // namespace
+
+pb::io::ZeroCopyInputStream* FileSchema::GuardedTree::Open(const std::string& filename) {
+    std::string disk_file;
+    const fs::path name(filename);
+    bool plain = !filename.empty() && !name.is_absolute();
+    for (const auto& part : name) plain = plain && part != ".." && part != ".";
+    for (const auto& r : roots) {
+        std::error_code ec;
+        if (plain && fs::exists(fs::symlink_status(fs::path(r) / name, ec))) {
+            disk_file = (fs::path(r) / name).string();
+            break;
+        }
+    }
+    if (disk_file.empty()) {
+        last_error_ = "File not found.";
+        return nullptr;
+    }
+    input::Policy p;
+    p.what = ".proto file";
+    p.named_by = input::NamedBy::file;
+    p.max_bytes = std::size_t{16} << 20;
+    p.format = ".proto";
+    p.expected = "a .proto file";
+    auto in = input::read_input(disk_file, p);
+    if (!in.text) {
+        last_error_ = (in.error.pos.line > 0 ? in.error.pos.str() + ": " : std::string()) + in.error.title;
+        return nullptr;
+    }
+    return new OwnedStream(std::move(*in.text));
+}
+
 std::unique_ptr<FileSchema> FileSchema::load(const std::vector<std::string>& protos,
                                              const std::vector<std::string>& import_paths, std::string& error) {
     std::unique_ptr<FileSchema> s(new FileSchema());
@@ -54,8 +107,9 @@ std::unique_ptr<FileSchema> FileSchema::load(const std::vector<std::string>& pro
     std::vector<std::string> virtual_names;
     for (const auto& p : protos) {
         std::error_code ec;
-        if (!fs::is_regular_file(p, ec)) {
-            error = "cannot read .proto file '" + p + "': no such file";
+        if (const auto opened = input::open_input(p, {.what = ".proto file", .pipes = false}); opened.error) {
+            error = "cannot read .proto file '" + p + "': " +
+                    (opened.reason == std::strerror(ENOENT) ? std::string("no such file") : opened.reason);
             return nullptr;
         }
         const std::string abs = fs::weakly_canonical(p, ec).string();
@@ -74,8 +128,8 @@ std::unique_ptr<FileSchema> FileSchema::load(const std::vector<std::string>& pro
         }
         virtual_names.push_back(name);
     }
-    for (const auto& r : roots) s->tree_.MapPath("", r);
-    s->tree_.MapPath("", "/usr/include");  // google/protobuf/*.proto
+    for (const auto& r : roots) s->tree_.roots.push_back(r);
+    s->tree_.roots.push_back("/usr/include");  // google/protobuf/*.proto
     for (const auto& name : virtual_names) {
         const pb::FileDescriptor* f = s->importer_.Import(name);
         if (!f) continue;

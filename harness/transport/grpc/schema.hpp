@@ -42,8 +42,23 @@ private:
         void AddWarning(const std::string&, int, int, const std::string&) override {}
         std::string text;
     };
+    // The files protobuf's Importer reads (the named .proto files and their
+    // imports), each through the input guard (core/input_file.hpp): a
+    // regular file, not under /proc, /sys or /dev after resolving symlinks,
+    // up to 16 MiB, UTF-8 text.
+    class GuardedTree : public google::protobuf::compiler::SourceTree {
+    public:
+        // Folders searched in order for a virtual name (protobuf's
+        // DiskSourceTree opens the file to look it up: a FIFO would block).
+        std::vector<std::string> roots;
+        google::protobuf::io::ZeroCopyInputStream* Open(const std::string& filename) override;
+        std::string GetLastErrorMessage() override { return last_error_; }
+
+    private:
+        std::string last_error_;
+    };
     FileSchema();
-    google::protobuf::compiler::DiskSourceTree tree_;
+    GuardedTree tree_;
     Errors errors_;
     google::protobuf::compiler::Importer importer_;
     std::vector<std::string> services_;
