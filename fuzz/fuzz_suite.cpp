@@ -48,7 +48,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto fast = detail::read_simple_vector_set(text, "fuzz.vectors.yaml");
     if (fast) {
         // A regular file the input guard reads (it refuses /proc/self/fd/N of a memfd).
-        static const std::string path = "/dev/shm/idconform-fuzz-" + std::to_string(::getpid()) + ".vectors.yaml";
+        // One per process, removed when it exits.
+        struct Scratch {
+            std::string path = "/dev/shm/idconform-fuzz-" + std::to_string(::getpid()) + ".vectors.yaml";
+            ~Scratch() { ::unlink(path.c_str()); }
+        };
+        static const Scratch scratch;
+        const std::string& path = scratch.path;
         static const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
         require(fd >= 0);
         require(::ftruncate(fd, 0) == 0);

@@ -1,13 +1,15 @@
 // The environment a run needs, checked before it starts (see env_check.hpp).
 #include "runner/env_check.hpp"
 
+#include "core/input_file.hpp"
+
 #include "runner/auth.hpp"
 #include "runner/expansion.hpp"
 #include "runner/scope.hpp"
 
 #include <algorithm>
 #include <cstdlib>
-#include <fstream>
+#include <sstream>
 #include <map>
 #include <set>
 #include <string>
@@ -29,8 +31,13 @@ struct Use {
 // The position of `${env:NAME` itself, looked for from `pos` on (a few lines:
 // a principal's headers follow its name); `pos` when it is not found.
 SourcePos exact(const SourcePos& pos, const std::string& name) {
-    std::ifstream in(pos.file);
-    if (!in || pos.line <= 0) return pos;
+    if (pos.line <= 0) return pos;
+    input::Policy policy;
+    policy.what = "profile";
+    policy.pipes = false;  // read again: a pipe has nothing left to give
+    const input::InputFile file = input::read_input(pos.file, policy);
+    if (!file.text) return pos;
+    std::istringstream in(*file.text);
     const std::string needle = "${env:" + name;
     std::string line;
     for (int n = 1; std::getline(in, line) && n < pos.line + 16; ++n) {
