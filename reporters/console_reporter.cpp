@@ -34,9 +34,18 @@ std::string pad_right(const std::string& s, std::size_t width) {
 
 }  // namespace
 
-bool color_wanted(bool is_tty) {
+bool color_wanted(bool is_tty, ColorMode mode) {
+    if (mode != ColorMode::automatic) return mode == ColorMode::always;
     const char* no_color = std::getenv("NO_COLOR");
-    return is_tty && (no_color == nullptr || *no_color == '\0');
+    const char* term = std::getenv("TERM");
+    return is_tty && (no_color == nullptr || *no_color == '\0') && !(term && std::string_view(term) == "dumb");
+}
+
+std::optional<ColorMode> parse_color_mode(std::string_view text) {
+    if (text == "auto") return ColorMode::automatic;
+    if (text == "always") return ColorMode::always;
+    if (text == "never") return ColorMode::never;
+    return std::nullopt;
 }
 
 ConsoleReporter::ConsoleReporter(std::ostream& out, bool tty, bool color, ConsoleOptions opts)

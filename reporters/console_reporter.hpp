@@ -12,15 +12,22 @@
 #include <cstddef>
 #include <map>
 #include <ostream>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 namespace idconform::reporters {
 
-// Colour is wanted on a terminal unless the NO_COLOR environment variable is
-// set to a non-empty value (https://no-color.org).
-[[nodiscard]] bool color_wanted(bool is_tty);
+// `--color auto|always|never`. auto: colour on a terminal unless the
+// NO_COLOR environment variable is set to a non-empty value
+// (https://no-color.org) or TERM is "dumb"; always and never say so
+// whatever the terminal and the environment (CI log viewers render ANSI).
+enum class ColorMode { automatic, always, never };
+[[nodiscard]] bool color_wanted(bool is_tty, ColorMode mode = ColorMode::automatic);
+// "auto", "always", "never" -> the mode; nullopt for anything else.
+[[nodiscard]] std::optional<ColorMode> parse_color_mode(std::string_view text);
 
 struct ConsoleOptions {
     bool verbose = false;  // also a line per passed/skipped case, and evidence under failures

@@ -5,6 +5,7 @@
 // reports of different idconform versions or of different runs (profile and
 // plan digest), a shard given twice and a missing shard.
 #include "cli/commands.hpp"
+#include "cli/option_values.hpp"
 
 #include "reporters/atomic_file.hpp"
 #include "reporters/console_reporter.hpp"
@@ -94,12 +95,14 @@ Runner add_merge(CLI::App& app) {
     struct Opts {
         std::vector<std::string> inputs;
         std::string out, junit;
+        std::string color = "auto";
     };
     auto o = std::make_shared<Opts>();
     auto* cmd = app.add_subcommand("merge", "Merge the JSON reports of `run --shard K/N` into one report");
     cmd->add_option("IN.json", o->inputs, "The shards' JSON reports (every shard of one run)")->required();
     cmd->add_option("-o,--output", o->out, "Write the merged JSON report to FILE")->required();
     cmd->add_option("--junit", o->junit, "Also write the merged JUnit XML report to FILE");
+    add_color_option(cmd, o->color);
     cmd->footer(
         "The merged report equals the report of one unsharded run, case for case (times aside); the console\n"
         "prints the failures and the per-rule table as `run` does.\n"
@@ -208,7 +211,7 @@ Runner add_merge(CLI::App& app) {
 
         reporters::MultiReporter multi;
         const bool tty = ::isatty(STDERR_FILENO) == 1;
-        multi.add(std::make_unique<reporters::ConsoleReporter>(std::cerr, false, reporters::color_wanted(tty)));
+        multi.add(std::make_unique<reporters::ConsoleReporter>(std::cerr, false, reporters::color_wanted(tty, color_mode(o->color))));
         multi.add(std::make_unique<reporters::JsonReporter>(o->out));
         if (!o->junit.empty()) multi.add(std::make_unique<reporters::JunitReporter>(o->junit));
         reporters::RunInfo info;

@@ -44,6 +44,7 @@ struct Opts {
     std::string cacert, cert, key;
     bool insecure = false, verbose = false, no_progress = false, fail_on_warnings = false, location = false;
     bool dry_run = false;
+    std::string color = "auto";
     std::size_t body_cap = 1 << 20;
     std::string shard;
     std::string interrupt_cleanup = "30s";
@@ -212,6 +213,7 @@ Runner add_run(CLI::App& app) {
                   "Advisory findings (DATA-ID-005 warnings) fail their case instead of only being reported");
     cmd->add_flag("-v,--verbose", o->verbose, "Print every case and the evidence of failures");
     cmd->add_flag("--no-progress", o->no_progress, "No live progress line even on a terminal");
+    add_color_option(cmd, o->color);
     cmd->add_flag("--dry-run,--plan", o->dry_run,
                   "Send nothing: print what the run would do (per suite: target, setup, cases, the endpoints it "
                   "would create at, change and delete at, and how the cleanup deletes)");
@@ -288,7 +290,7 @@ Runner add_run(CLI::App& app) {
         const bool tty = ::isatty(STDERR_FILENO) == 1;
         reporters::ConsoleOptions co;
         co.verbose = o->verbose;
-        multi->add(std::make_unique<reporters::ConsoleReporter>(std::cerr, tty && !o->no_progress, reporters::color_wanted(tty), co));
+        multi->add(std::make_unique<reporters::ConsoleReporter>(std::cerr, tty && !o->no_progress, reporters::color_wanted(tty, color_mode(o->color)), co));
         reports->add_to(*multi);
         // Reports are rendered on a thread of their own, off the runner's.
         reporters::ThreadedReporter threaded(audit->wrap(std::move(multi)));

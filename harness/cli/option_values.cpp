@@ -96,4 +96,16 @@ CLI::Validator count_validator(std::uint64_t min, std::uint64_t max) {
     return CLI::Validator([min, max](std::string& s) { return check_count(s, min, max); }, "N");
 }
 
+void add_color_option(CLI::App* cmd, std::string& value) {
+    cmd->add_option("--color", value,
+                    "Colour on the console: auto (a terminal, unless NO_COLOR is set or TERM=dumb), always "
+                    "(CI log viewers render ANSI) or never")
+        ->check(CLI::IsMember({"auto", "always", "never"}))
+        ->default_str("auto");
+}
+
+reporters::ColorMode color_mode(const std::string& value) {
+    return reporters::parse_color_mode(value).value_or(reporters::ColorMode::automatic);
+}
+
 }  // namespace idconform::cli

@@ -4,6 +4,8 @@
 // message naming the accepted range, never a silently odd run.
 #pragma once
 
+#include "reporters/console_reporter.hpp"
+
 #include <CLI/CLI.hpp>
 
 #include <chrono>
@@ -33,5 +35,10 @@ using std::chrono::milliseconds;
 // fraction: CLI11 alone wraps "-1" into 2^64-1 for unsigned options).
 [[nodiscard]] std::string check_count(std::string_view s, std::uint64_t min, std::uint64_t max);
 [[nodiscard]] CLI::Validator count_validator(std::uint64_t min, std::uint64_t max);
+
+// `--color auto|always|never` on a command that writes the console report,
+// and the mode its value names (checked by the option).
+void add_color_option(CLI::App* cmd, std::string& value);
+[[nodiscard]] reporters::ColorMode color_mode(const std::string& value);
 
 }  // namespace idconform::cli

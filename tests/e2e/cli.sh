@@ -126,4 +126,25 @@ for sub in inspect gen run list; do
   ic "$sub" --version; expect_code 0; out_has "idconform "
 done
 ic --version; expect_code 0; out_has "idconform "
-echo "ok: inspect and gen"
+
+# help COMMAND, unknown commands and options say what they are
+ic help; expect_code 0; out_has "Usage: idconform [OPTIONS] SUBCOMMAND"
+ic help merge; expect_code 0; out_has "Usage: merge [OPTIONS] IN.json..."
+ic help frobnicate; expect_code 2; expect_stderr "unknown command 'frobnicate'"
+ic rn; expect_code 2; expect_stderr "unknown command 'rn'; did you mean 'run'?"
+ic --bogus run; expect_code 2; expect_stderr "unknown option '--bogus' before the command"
+ic; expect_code 2; expect_stderr "Usage: idconform"
+ic run --bogus x; expect_code 2; expect_stderr "--bogus"
+
+# --color: always colours a log, never and the default (not a terminal) do not, a bad value is refused
+esc=$'\x1b['
+IDCONFORM_BASE_URL=http://127.0.0.1:1 ic run --no-progress --color always "$SRC/suites/data-id-001.yaml"
+expect_code 3
+grep -qF "$esc" "$WORK/err" || fail "--color always wrote no ANSI colour"
+for mode in never auto; do
+  IDCONFORM_BASE_URL=http://127.0.0.1:1 ic run --no-progress --color "$mode" "$SRC/suites/data-id-001.yaml"
+  expect_code 3
+  grep -qF "$esc" "$WORK/err" && fail "--color $mode coloured a console that is not a terminal"
+done
+ic run --color sometimes "$SRC/suites/data-id-001.yaml"; expect_code 2; expect_stderr "--color: sometimes not in {auto,always,never}"
+echo "ok: inspect, gen, help and usage errors"

@@ -375,3 +375,29 @@ TEST_CASE("console: a selection that picked nothing is not a pass") {
           "NOTHING SELECTED 0 tests: passed 0, failed 0, errors 0, skipped 0, warnings 0, 57 filtered out in "
           "0.000 s\n");
 }
+
+TEST_CASE("console: --color always and never win; auto needs a terminal, no NO_COLOR and no TERM=dumb") {
+    using reporters::ColorMode;
+    const char* term = std::getenv("TERM");
+    const std::string saved_term = term ? term : "";
+    ::unsetenv("NO_COLOR");
+    ::setenv("TERM", "xterm-256color", 1);
+    CHECK(reporters::color_wanted(true));
+    CHECK_FALSE(reporters::color_wanted(false));
+    CHECK(reporters::color_wanted(false, ColorMode::always));
+    CHECK_FALSE(reporters::color_wanted(true, ColorMode::never));
+    ::setenv("TERM", "dumb", 1);
+    CHECK_FALSE(reporters::color_wanted(true));
+    CHECK(reporters::color_wanted(true, ColorMode::always));
+    ::setenv("TERM", "xterm", 1);
+    ::setenv("NO_COLOR", "1", 1);
+    CHECK_FALSE(reporters::color_wanted(true));
+    CHECK(reporters::color_wanted(true, ColorMode::always));  // the flag overrides the environment
+    ::setenv("NO_COLOR", "", 1);
+    CHECK(reporters::color_wanted(true));  // set but empty: not a request
+    ::unsetenv("NO_COLOR");
+    if (term) ::setenv("TERM", saved_term.c_str(), 1);
+    else ::unsetenv("TERM");
+    CHECK(reporters::parse_color_mode("auto") == ColorMode::automatic);
+    CHECK_FALSE(reporters::parse_color_mode("yes"));
+}
