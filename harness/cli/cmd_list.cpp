@@ -4,6 +4,7 @@
 // so are README's exit-code table and the man page's EXIT STATUS
 // (`--exit-codes markdown|man`, from cli/exit_codes.cpp).
 #include "cli/commands.hpp"
+#include "cli/load_suites.hpp"
 
 #include "core/grpc_status.hpp"
 #include "runner/steps/step.hpp"
@@ -118,33 +119,32 @@ Runner add_list(CLI::App& app) {
     auto paths = std::make_shared<std::vector<std::string>>();
     auto markdown = std::make_shared<bool>(false);
     auto exit_format = std::make_shared<std::string>();
+    auto target = std::make_shared<std::string>();
+    auto packs_dir = std::make_shared<std::string>();
     auto* cmd = app.add_subcommand("list", "List what suites check: rule, check, what is sent, what must come back");
-    cmd->add_option("SUITE_OR_DIR", *paths, "Suite files or directories (required unless --exit-codes)");
+    cmd->add_option("SUITE_OR_DIR", *paths, "Suite files or directories (required unless --target or --exit-codes)");
+    cmd->add_option("--target", *target,
+                    "Target profile (YAML): also list what every built-in pack that applies to it checks, as `run` "
+                    "would expand them (one suite per pack x resource)");
+    cmd->add_option("--packs-dir", *packs_dir, "Where the built-in packs are (as for run)");
     cmd->add_flag("--markdown", *markdown, "Print a Markdown table (README's rule table is made this way)");
     cmd->add_option("--exit-codes", *exit_format,
                     "Print the exit-code table instead, as markdown (README's) or man (the man page's EXIT STATUS)")
         ->check(CLI::IsMember({"markdown", "man"}));
-    return [paths, markdown, exit_format]() -> int {
+    return [paths, markdown, exit_format, target, packs_dir]() -> int {
         if (!exit_format->empty()) {
             std::cout << (*exit_format == "man" ? exit_codes_man() : exit_codes_markdown());
             return exit_ok;
         }
-        if (paths->empty()) {
-            std::cerr << "idconform list: give suite files or directories (SUITE_OR_DIR), or --exit-codes FORMAT\n";
+        if (paths->empty() && target->empty()) {
+            std::cerr << "idconform list: give suite files or directories (SUITE_OR_DIR), --target PROFILE.yaml, or "
+                         "--exit-codes FORMAT\n";
             return exit_usage;
         }
-        std::vector<Diagnostic> diags;
-        const auto files = suite::expand_suite_paths(*paths, diags);
         std::vector<suite::Suite> suites;
-        for (const auto& f : files) {
-            auto r = suite::load_file(f);
-            if (r.suite) suites.push_back(std::move(*r.suite));
-            for (auto& d : r.diagnostics) diags.push_back(std::move(d));
-        }
-        if (!diags.empty()) {
-            for (const auto& d : diags) std::cerr << render(d) << '\n';
-            return exit_usage;
-        }
+        LoadedTarget loaded;
+        if (const int code = load_suites({*paths, *target, *packs_dir, "list"}, suites, loaded); code != exit_ok)
+            return code;
         if (*markdown) {
             std::cout << "| rule | suite | check | what is sent | what must come back |\n|---|---|---|---|---|\n";
         }

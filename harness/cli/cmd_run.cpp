@@ -2,6 +2,7 @@
 // target and writes the reports. Flags follow Hurl/grpcurl habits.
 #include "cli/commands.hpp"
 #include "cli/install_paths.hpp"
+#include "cli/load_suites.hpp"
 #include "cli/option_values.hpp"
 #include "cli/dry_run.hpp"
 #include "cli/run_plan.hpp"
@@ -50,63 +51,14 @@ struct Opts {
     std::string interrupt_cleanup = "30s";
 };
 
-// The suites asked for: suite files and directories, and the packs expanded
-// for --target; diagnostics on stderr. exit_ok, or the exit code.
+// The suites asked for (cli/load_suites.hpp), and what the audit metadata
+// says of the profile.
 int load_suites(const Opts& o, AuditCli& audit, std::vector<suite::Suite>& suites, std::optional<long>& profile_skew) {
-    std::vector<Diagnostic> diags;
-    std::size_t profile_diags = 0;  // of diags, those in the target profile
-    if (!o.paths.empty()) {
-        const auto files = suite::expand_suite_paths(o.paths, diags);
-        for (const auto& f : files) {
-            auto r = suite::load_file(f);
-            if (r.ok()) suites.push_back(std::move(*r.suite));
-            for (auto& d : r.diagnostics) diags.push_back(std::move(d));
-        }
-    }
-    if (!o.target.empty()) {
-        auto p = profile::load_profile(o.target);
-        profile_diags += p.diagnostics.size();
-        for (auto& d : p.diagnostics) diags.push_back(std::move(d));
-        if (p.profile) {
-            std::string packs = o.packs_dir;
-            if (packs.empty()) {
-                std::vector<std::string> tried;
-                packs = default_packs_dir(tried);
-                if (packs.empty()) {
-                    std::cerr << "idconform run: the built-in packs are not installed; looked in:\n";
-                    for (const auto& t : tried) std::cerr << "  " << t << '\n';
-                    std::cerr << "give --packs-dir DIR (the suites/packs folder of idconform's source) or reinstall\n";
-                    return exit_usage;
-                }
-            }
-            auto x = profile::expand(*p.profile, packs);
-            for (auto& d : x.diagnostics) {
-                // A pack the profile names is the profile's error; a broken pack file is a suite's.
-                if (d.pos.file == p.profile->pos.file) ++profile_diags;
-                diags.push_back(std::move(d));
-            }
-            for (auto& s : x.suites) suites.push_back(std::move(s));
-            profile_skew = p.profile->clock_skew_ms;
-            const auto sha = audit::file_sha256(o.target);
-            audit.add_metadata("target", p.profile->name + " " + p.profile->base_url);
-            audit.add_metadata("profile", o.target + (sha ? " (sha256 " + *sha + ")" : ""));
-            audit.add_metadata("packs", packs);
-        }
-    }
-    if (!diags.empty()) {
-        for (const auto& d : diags) std::cerr << render(d) << '\n';
-        // Name where the errors are: a profile mistake is not "in the suites".
-        const char* where = profile_diags == 0             ? "in the suites"
-                            : profile_diags == diags.size() ? "in the profile"
-                                                            : "in the suites and the profile";
-        std::cerr << "idconform: " << diags.size() << " error" << (diags.size() == 1 ? "" : "s") << " " << where
-                  << "; nothing was run\n";
-        return exit_usage;
-    }
-    if (suites.empty()) {
-        std::cerr << "idconform: no suites found in the given paths\n";
-        return exit_usage;
-    }
+    LoadedTarget loaded;
+    const int code = load_suites({o.paths, o.target, o.packs_dir, "run"}, suites, loaded);
+    if (code != exit_ok) return code;
+    profile_skew = loaded.clock_skew_ms;
+    for (auto& [k, v] : loaded.metadata) audit.add_metadata(std::move(k), std::move(v));
     return exit_ok;
 }
 

@@ -68,4 +68,24 @@ expect_out "Nothing was sent (--dry-run)."
 
 sleep 0.2
 [ -s "$WORK/connections" ] && fail "a dry run connected to the target: $(cat "$WORK/connections")"
+# list --target: what the packs check for this profile, as run would expand them; nothing sent either
+"$IDCONFORM_BIN" list --target "$SRC/examples/products.target.yaml" >"$WORK/list" 2>"$WORK/err" || fail "list --target failed"
+grep -qP '^DATA-ID-004\tdata-id-004 products\tanother principal cannot read the entity by its id\t' "$WORK/list" ||
+  fail "list --target lacks the packs' cases: $(head -3 "$WORK/list")"
+grep -qP '^-\tpreflight ' "$WORK/list" || fail "list --target lacks the preflight"
+[ -s "$WORK/connections" ] && fail "list --target connected to the target"
+
+# a real run's reports say the base URL it reached, expanded, its credentials masked
+set +e
+IDCONFORM_BASE_URL="http://user:s3cret-pw@127.0.0.1:$port" IDCONFORM_GRPC_ADDRESS="127.0.0.1:$port" \
+  "$IDCONFORM_BIN" run --no-progress --target "$SRC/examples/products.target.yaml" --json "$WORK/run.json" \
+  >/dev/null 2>&1
+set -e
+python3 - "$WORK/run.json" "$port" <<'PY'
+import json, sys
+meta = json.load(open(sys.argv[1]))["run"]["metadata"]
+target = [m for m in meta if m["name"] == "target"] if isinstance(meta, list) else [{"value": meta.get("target")}]
+assert target and target[0]["value"] == f"products-server http://user:[REDACTED]@127.0.0.1:{sys.argv[2]}", target
+PY
+grep -q 's3cret-pw' "$WORK/run.json" && fail "the JSON report holds the base URL's password"
 echo "ok: dry run"
