@@ -153,13 +153,11 @@ std::string with_commas(std::size_t n) {
 
 DryRunTotals print_dry_run(std::ostream& out, const std::vector<suite::Suite>& suites, const runner::RunOptions& o) {
     DryRunTotals t;
-    const bool any_contract = std::any_of(suites.begin(), suites.end(), [&](const suite::Suite& s) {
-        return !s.preflight && (!runner::selects(o) || runner::may_select_any(o, s));
-    });
+    const std::vector<bool> selected = runner::suites_selected(suites, o);
     std::map<Effect, std::size_t> all;
-    for (const auto& s : suites) {
-        const bool runs = s.preflight ? any_contract : (!runner::selects(o) || runner::may_select_any(o, s));
-        if (!runs) {
+    for (std::size_t i = 0; i < suites.size(); ++i) {
+        const suite::Suite& s = suites[i];
+        if (!selected[i]) {
             if (!s.preflight) t.filtered_out += runner::unselected_count(s);
             continue;
         }

@@ -226,10 +226,9 @@ awaitable<bool> Engine::make_fresh(SuiteRun& run, const Expanded& e, Scope& scop
 awaitable<void> Engine::run_all(const std::vector<suite::Suite>& suites) {
     const auto t0 = std::chrono::steady_clock::now();
     std::size_t not_started_by_preflight = 0;
-    const bool any_contract_selected = std::any_of(suites.begin(), suites.end(), [&](const suite::Suite& s) {
-        return !s.preflight && may_select_any(opts_, s);
-    });
-    for (const auto& s : suites) {
+    const std::vector<bool> selected = suites_selected(suites, opts_);
+    for (std::size_t i = 0; i < suites.size(); ++i) {
+        const suite::Suite& s = suites[i];
         if (interrupted_) {
             ++suites_not_started_;
             continue;
@@ -238,7 +237,7 @@ awaitable<void> Engine::run_all(const std::vector<suite::Suite>& suites) {
         // they can pick runs nothing, not even its setup, so it creates
         // nothing; its cases are only counted. A preflight suite is exempt
         // from the selection, but runs only when some contract case does.
-        if (selects(opts_) && (s.preflight ? !any_contract_selected : !may_select_any(opts_, s))) {
+        if (!selected[i]) {
             if (!s.preflight) report_.summary.filtered_out += unselected_count(s);
             continue;
         }

@@ -146,14 +146,10 @@ private:
 }  // namespace
 
 std::vector<Diagnostic> missing_environment(const std::vector<suite::Suite>& suites, const RunOptions& options) {
-    const bool any_contract = std::any_of(suites.begin(), suites.end(), [&](const suite::Suite& s) {
-        return !s.preflight && (!selects(options) || may_select_any(options, s));
-    });
+    const std::vector<bool> selected = suites_selected(suites, options);
     Collector c(options);
-    for (const auto& s : suites) {
-        const bool runs = s.preflight ? any_contract : (!selects(options) || may_select_any(options, s));
-        if (runs) c.suite(s);
-    }
+    for (std::size_t i = 0; i < suites.size(); ++i)
+        if (selected[i]) c.suite(suites[i]);
     return c.diagnostics();
 }
 

@@ -283,6 +283,20 @@ bool may_select_any(const RunOptions& opts, const suite::Suite& s) {
     return std::any_of(s.cases.begin(), s.cases.end(), [&](const suite::Case& c) { return may_select(opts, s, c); });
 }
 
+std::vector<bool> suites_selected(const std::vector<suite::Suite>& suites, const RunOptions& opts) {
+    std::vector<bool> runs(suites.size(), true);
+    if (!selects(opts)) return runs;
+    bool any_contract = false;
+    for (std::size_t i = 0; i < suites.size(); ++i)
+        if (!suites[i].preflight) {
+            runs[i] = may_select_any(opts, suites[i]);
+            any_contract = any_contract || runs[i];
+        }
+    for (std::size_t i = 0; i < suites.size(); ++i)
+        if (suites[i].preflight) runs[i] = any_contract;
+    return runs;
+}
+
 std::size_t unselected_count(const suite::Suite& s) {
     static const std::size_t mutation_count = ids::mutations(ids::nil_uuid).size();  // as shard/ estimates
     std::size_t n = 0;

@@ -46,6 +46,11 @@ void expand(const RunOptions& opts, const suite::Suite& s, const suite::Case& c,
 // "NAME [..."). A suite for which this is false runs nothing, not even its
 // setup, and creates nothing.
 [[nodiscard]] bool may_select_any(const RunOptions& opts, const suite::Suite& s);
+// Which of `suites` a run with these options starts, told before any setup:
+// every one without a selection; with one, a suite that has a selectable
+// case, and a preflight suite when any other suite runs. The engine, the
+// dry run and the environment check all go by this.
+[[nodiscard]] std::vector<bool> suites_selected(const std::vector<suite::Suite>& suites, const RunOptions& opts);
 // The same for one case of `s`.
 [[nodiscard]] bool may_select(const RunOptions& opts, const suite::Suite& s, const suite::Case& c);
 // The cases of a suite not run at all because nothing in it was selected,
