@@ -10,9 +10,13 @@
 
 #include <pugixml.hpp>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <array>
+#include <filesystem>
 #include <sstream>
+#include <system_error>
 #include <vector>
 
 namespace idconform::reporters {
@@ -54,16 +58,46 @@ std::string suite_name(const SuiteResult& s) {
     return s.file.empty() ? "unnamed suite" : s.file;
 }
 
-void add_case(pugi::xml_node suite, const CaseResult& c, const SuiteResult& s, const ReportOptions& opts) {
+bool strict(const JunitLayout& l) { return l.flavor == JunitFlavor::strict; }
+
+JunitLayout::File reported_file(const JunitLayout& l, const std::string& file) {
+    namespace fs = std::filesystem;
+    if (file.empty()) return {};
+    if (const auto it = l.files.find(file); it != l.files.end()) return it->second;
+    // Inside the root: the path from it. "" when the file is outside.
+    const auto inside = [&l](const std::string& f) -> std::string {
+        const fs::path p(f);
+        fs::path rel = p.is_relative() ? p.lexically_normal() : p.lexically_normal().lexically_relative(l.root);
+        if (p.is_absolute() && (rel.empty() || *rel.begin() == "..")) {
+            std::error_code ec;  // through a symbolic link: compare the real paths
+            const fs::path real = fs::weakly_canonical(p, ec);
+            if (!ec) rel = real.lexically_relative(l.root);
+        }
+        if (rel.empty() || *rel.begin() == "..") return {};
+        return rel.generic_string();
+    };
+    JunitLayout::File out;
+    if (std::string rel = inside(file); !rel.empty()) out.file = std::move(rel);
+    else if (std::string profile = l.profile.empty() ? std::string() : inside(l.profile); !profile.empty())
+        out = {std::move(profile), false};  // an installed pack: the profile that asked for its cases
+    else out.file = file;  // outside the root and no profile inside it: the path as given
+    l.files.emplace(file, out);
+    return out;
+}
+
+void add_case(pugi::xml_node suite, const CaseResult& c, const SuiteResult& s, const ReportOptions& opts,
+              const JunitLayout& layout) {
     auto tc = suite.append_child("testcase");
     // name and classname are required by every JUnit consumer: fall back to
     // something that still identifies the case rather than write "".
     attr(tc, "name", !c.name.empty() ? c.name : !c.pos.file.empty() ? "case at " + c.pos.str() : "unnamed case");
     attr(tc, "classname", !c.classname.empty() ? c.classname : suite_name(s));
     attr(tc, "time", format_seconds(c.seconds));
-    const std::string& file = c.pos.file.empty() ? s.file : c.pos.file;
-    if (!file.empty()) attr(tc, "file", file);
-    if (c.pos.line > 0) attr(tc, "line", std::to_string(c.pos.line));
+    if (!strict(layout)) {
+        const JunitLayout::File file = reported_file(layout, c.pos.file.empty() ? s.file : c.pos.file);
+        if (!file.file.empty()) attr(tc, "file", file.file);
+        if (c.pos.line > 0 && file.line) attr(tc, "line", std::to_string(c.pos.line));
+    }
 
     const bool any_property = std::any_of(c.properties.begin(), c.properties.end(),
                                           [](const Property& p) { return !p.name.empty(); });
@@ -72,7 +106,7 @@ void add_case(pugi::xml_node suite, const CaseResult& c, const SuiteResult& s, c
     const std::vector<std::string> broke =
         c.outcome == Outcome::failed || c.outcome == Outcome::waived ? failed_rules(c) : std::vector<std::string>{};
     const bool skipped = c.outcome == Outcome::skipped;
-    if (any_property || !c.rules.empty() || !broke.empty() || skipped) {
+    if (!strict(layout) && (any_property || !c.rules.empty() || !broke.empty() || skipped)) {
         auto props = tc.append_child("properties");
         for (const auto& p : c.properties) {
             if (p.name.empty()) continue;  // a nameless property cannot be read back
@@ -122,7 +156,9 @@ void add_case(pugi::xml_node suite, const CaseResult& c, const SuiteResult& s, c
             break;
         }
     }
-    if (!c.steps.empty()) text(tc.append_child("system-out"), transcript(c, opts));
+    // Strict: the Ant schema has no system-out in a testcase; a failure's
+    // text keeps its evidence.
+    if (!c.steps.empty() && !strict(layout)) text(tc.append_child("system-out"), transcript(c, opts));
 }
 
 // The report is assembled from pieces so that the whole-run renderer and
@@ -162,15 +198,35 @@ std::string opening_only(std::string text, std::string_view element) {
     return text + "\n";
 }
 
-std::string junit_head(const Totals& t, double seconds, const std::string& timestamp, bool has_suites) {
+// The opening tag of `node` at `depth` and the children it already has (a
+// testsuite's properties), as pugixml prints them in the whole document: the
+// rest of its children follow, then its closing tag.
+std::string opening_of(pugi::xml_node node, unsigned depth) {
+    std::ostringstream out;
+    if (!node.first_child()) {
+        node.print(out, "  ", pugi::format_indent | pugi::format_no_empty_element_tags, pugi::encoding_utf8, depth);
+        return opening_only(out.str(), node.name());
+    }
+    node.print(out, "  ", pugi::format_indent, pugi::encoding_utf8, depth);
+    std::string text = out.str();
+    // drop the closing tag's line
+    const std::size_t last = text.rfind('\n', text.size() >= 2 ? text.size() - 2 : 0);
+    text.resize(last == std::string::npos ? 0 : last + 1);
+    return text;
+}
+
+std::string junit_head(const Totals& t, double seconds, const std::string& timestamp, bool has_suites,
+                       const JunitLayout& layout) {
     pugi::xml_document doc;
     auto decl = doc.append_child(pugi::node_declaration);
     decl.append_attribute("version").set_value("1.0");
     decl.append_attribute("encoding").set_value("UTF-8");
     auto root = doc.append_child("testsuites");
-    attr(root, "name", "idconform");
-    add_counts(root, t.tests, t.failures, t.errors, t.skipped, seconds);
-    if (!timestamp.empty()) attr(root, "timestamp", timestamp);
+    if (!strict(layout)) {  // the Ant schema's testsuites has no attributes
+        attr(root, "name", "idconform");
+        add_counts(root, t.tests, t.failures, t.errors, t.skipped, seconds);
+        if (!timestamp.empty()) attr(root, "timestamp", timestamp);
+    }
     std::ostringstream out;
     const unsigned flags = pugi::format_indent | (has_suites ? pugi::format_no_empty_element_tags : 0u);
     doc.save(out, "  ", flags, pugi::encoding_utf8);
@@ -179,15 +235,29 @@ std::string junit_head(const Totals& t, double seconds, const std::string& times
 
 std::string junit_tail() { return "</testsuites>\n"; }
 
+// What the Ant schema requires of a testsuite besides its counts: when
+// (UTC, whole seconds, no zone: its pattern has neither), where, and its
+// place in the document.
+void add_strict_identity(pugi::xml_node suite, const std::string& name, const std::string& timestamp,
+                         const JunitLayout& layout, std::size_t id) {
+    // "2024-05-01T12:00:00.000Z" -> "2024-05-01T12:00:00"
+    attr(suite, "timestamp", (timestamp.empty() ? layout.timestamp : timestamp).substr(0, 19));
+    attr(suite, "hostname", layout.hostname);
+    attr(suite, "package", name);
+    attr(suite, "id", id);
+}
+
 // The run's notes (what it left on the target and why) as a testsuite of no
 // tests: a property each and the text in system-out, where CI pages show
 // them; never a failure or an error. "" without notes.
-std::string notes_suite(const std::vector<std::string>& notes, const ReportOptions& opts) {
+std::string notes_suite(const std::vector<std::string>& notes, const ReportOptions& opts, const JunitLayout& layout,
+                        std::size_t id) {
     if (notes.empty()) return {};
     pugi::xml_document doc;
     auto suite = doc.append_child("testsuite");
     attr(suite, "name", "idconform notes");
     add_counts(suite, 0, 0, 0, 0, 0.0);
+    if (strict(layout)) add_strict_identity(suite, "idconform notes", layout.timestamp, layout, id);
     auto props = suite.append_child("properties");
     std::string lines;
     for (const auto& n : notes) {
@@ -198,6 +268,7 @@ std::string notes_suite(const std::vector<std::string>& notes, const ReportOptio
         lines += note + "\n";
     }
     text(suite.append_child("system-out"), lines);
+    if (strict(layout)) suite.append_child("system-err");
     std::ostringstream out;
     suite.print(out, "  ", pugi::format_indent, pugi::encoding_utf8, 1);
     return out.str();
@@ -212,15 +283,20 @@ struct SuiteAudit {
     const BaselineCounts* baseline = nullptr;
 };
 
-void add_audit(pugi::xml_node suite, const SuiteAudit& a) {
+// The testsuite's properties: what the run tested (the target and its base
+// URL, credentials masked, as the JSON and HTML metadata say it), then the
+// audit's. Strict writes the element even when empty: the Ant schema
+// requires it.
+void add_suite_properties(pugi::xml_node suite, const SuiteAudit& a, const JunitLayout& layout) {
     static constexpr const char* kinds[3] = {"new", "fixed", "still_failing"};
-    if (a.waivers_file == nullptr && a.baseline_file == nullptr) return;
+    if (a.waivers_file == nullptr && a.baseline_file == nullptr && layout.target.empty() && !strict(layout)) return;
     auto props = suite.append_child("properties");
     const auto add = [&](const std::string& name, std::string_view value) {
         auto p = props.append_child("property");
         attr(p, "name", name);
         attr(p, "value", value);
     };
+    if (!layout.target.empty()) add("target", layout.target);
     if (a.waivers_file != nullptr) {
         add("waivers", *a.waivers_file);
         add("waived", std::to_string(a.waived));
@@ -233,21 +309,33 @@ void add_audit(pugi::xml_node suite, const SuiteAudit& a) {
             if (n[k] > 0) add("baseline." + rule + "." + kinds[k], std::to_string(n[k]));
 }
 
-std::string suite_open(const SuiteResult& s, const Totals& t, const SuiteAudit& audit = {}) {
+std::string suite_open(const SuiteResult& s, const Totals& t, const JunitLayout& layout, std::size_t id,
+                       const SuiteAudit& audit = {}) {
     pugi::xml_document doc;
     auto suite = doc.append_child("testsuite");
     attr(suite, "name", suite_name(s));
     add_counts(suite, t.tests, t.failures, t.errors, t.skipped, s.seconds);
-    if (!s.timestamp.empty()) attr(suite, "timestamp", s.timestamp);
-    if (!s.file.empty()) attr(suite, "file", s.file);
-    add_audit(suite, audit);
+    if (strict(layout)) {
+        add_strict_identity(suite, suite_name(s), s.timestamp, layout, id);
+    } else {
+        if (!s.timestamp.empty()) attr(suite, "timestamp", s.timestamp);
+        if (const JunitLayout::File f = reported_file(layout, s.file); !f.file.empty()) attr(suite, "file", f.file);
+    }
+    add_suite_properties(suite, audit, layout);
+    if (strict(layout) && t.tests == 0) {  // else suite_close writes them
+        suite.append_child("system-out");
+        suite.append_child("system-err");
+    }
+    if (t.tests > 0) return opening_of(suite, 1);
     std::ostringstream out;
-    const unsigned flags = pugi::format_indent | (t.tests > 0 ? pugi::format_no_empty_element_tags : 0u);
-    suite.print(out, "  ", flags, pugi::encoding_utf8, 1);
-    return t.tests > 0 ? opening_only(out.str(), "testsuite") : out.str();
+    suite.print(out, "  ", pugi::format_indent, pugi::encoding_utf8, 1);
+    return out.str();
 }
 
-std::string suite_close(const Totals& t) { return t.tests > 0 ? "  </testsuite>\n" : ""; }
+std::string suite_close(const Totals& t, const JunitLayout& layout) {
+    if (t.tests == 0) return "";
+    return strict(layout) ? "    <system-out />\n    <system-err />\n  </testsuite>\n" : "  </testsuite>\n";
+}
 
 // pugixml output straight into a string (an ostringstream costs a locale,
 // a buffer and a copy per testcase).
@@ -311,7 +399,8 @@ bool append_attr(std::string& out, const char* name, std::string_view value) {
     return true;
 }
 
-bool passed_testcase_text(const CaseResult& c, const SuiteResult& s, const ReportOptions& opts, std::string& out) {
+bool passed_testcase_text(const CaseResult& c, const SuiteResult& s, const ReportOptions& opts,
+                          const JunitLayout& layout, std::string& out) {
     if (c.outcome != Outcome::passed) return false;
     out.reserve(1024);
     out += "    <testcase";
@@ -319,9 +408,13 @@ bool passed_testcase_text(const CaseResult& c, const SuiteResult& s, const Repor
         !append_attr(out, "classname", !c.classname.empty() ? c.classname : suite_name(s)) ||
         !append_attr(out, "time", format_seconds(c.seconds)))
         return false;
-    const std::string& file = c.pos.file.empty() ? s.file : c.pos.file;
-    if (!file.empty() && !append_attr(out, "file", file)) return false;
-    if (c.pos.line > 0 && !append_attr(out, "line", std::to_string(c.pos.line))) return false;
+    if (strict(layout)) {  // neither file, line, properties nor system-out
+        out += " />\n";
+        return true;
+    }
+    const JunitLayout::File file = reported_file(layout, c.pos.file.empty() ? s.file : c.pos.file);
+    if (!file.file.empty() && !append_attr(out, "file", file.file)) return false;
+    if (c.pos.line > 0 && file.line && !append_attr(out, "line", std::to_string(c.pos.line))) return false;
     const bool any_property = std::any_of(c.properties.begin(), c.properties.end(),
                                           [](const Property& p) { return !p.name.empty(); });
     const bool children = any_property || !c.rules.empty() || !c.steps.empty();
@@ -363,36 +456,64 @@ bool passed_testcase_text(const CaseResult& c, const SuiteResult& s, const Repor
 }
 
 // The testcase element, replacing out's content.
-void testcase_into(std::string& out, const CaseResult& c, const SuiteResult& s, const ReportOptions& opts) {
+void testcase_into(std::string& out, const CaseResult& c, const SuiteResult& s, const ReportOptions& opts,
+                   const JunitLayout& layout) {
     out.clear();
-    if (passed_testcase_text(c, s, opts, out)) return;
+    if (passed_testcase_text(c, s, opts, layout, out)) return;
+    out.clear();
     pugi::xml_document doc;
-    add_case(doc, c, s, opts);
+    add_case(doc, c, s, opts, layout);
     StringWriter w;
     doc.first_child().print(w, "  ", pugi::format_indent, pugi::encoding_utf8, 2);
     out = std::move(w.out);
 }
 
-std::string testcase_text(const CaseResult& c, const SuiteResult& s, const ReportOptions& opts) {
+std::string testcase_text(const CaseResult& c, const SuiteResult& s, const ReportOptions& opts,
+                          const JunitLayout& layout) {
     std::string out;
-    testcase_into(out, c, s, opts);
+    testcase_into(out, c, s, opts, layout);
     return out;
+}
+
+std::string this_host() {
+    char name[256] = {};
+    if (::gethostname(name, sizeof name - 1) != 0 || name[0] == '\0') return "localhost";  // Ant's fallback
+    return name;
+}
+
+JunitLayout junit_layout(const ReportOptions& opts, const RunInfo& info, const std::string& timestamp) {
+    JunitLayout l;
+    l.flavor = opts.junit_flavor;
+    l.root = opts.junit_root;
+    if (l.root.empty()) {
+        std::error_code ec;
+        l.root = std::filesystem::current_path(ec).string();  // "" on error: every absolute path stays absolute
+    }
+    l.profile = info.profile;
+    for (const auto& p : info.metadata)
+        if (p.name == "target") l.target = p.value;
+    l.hostname = opts.junit_hostname.empty() ? this_host() : opts.junit_hostname;
+    l.timestamp = timestamp.empty() ? iso8601_utc(Clock::now()) : timestamp;
+    return l;
 }
 
 }  // namespace
 
-std::string render_junit(const RunSummary& run, const std::string& timestamp, const ReportOptions& opts) {
+std::string render_junit(const RunSummary& run, const std::string& timestamp, const ReportOptions& opts,
+                         const RunInfo& info) {
+    const JunitLayout layout = junit_layout(opts, info, timestamp);
     Totals all;
     for (const auto& s : run.suites) all.add(totals_of(s));
-    std::string out = junit_head(all, run.seconds, timestamp, !run.suites.empty());
+    std::string out = junit_head(all, run.seconds, timestamp, !run.suites.empty(), layout);
     if (run.suites.empty()) return out;
-    for (const auto& s : run.suites) {
+    for (std::size_t i = 0; i < run.suites.size(); ++i) {
+        const auto& s = run.suites[i];
         const Totals t = totals_of(s);
-        out += suite_open(s, t);
-        for (const auto& c : s.cases) out += testcase_text(c, s, opts);
-        out += suite_close(t);
+        out += suite_open(s, t, layout, i);
+        for (const auto& c : s.cases) out += testcase_text(c, s, opts, layout);
+        out += suite_close(t, layout);
     }
-    out += notes_suite(run.notes, opts) + junit_tail();
+    out += notes_suite(run.notes, opts, layout, run.suites.size()) + junit_tail();
     return out;
 }
 
@@ -409,11 +530,15 @@ void BaselineCounts::add(const CaseResult& c) {
     }
 }
 
-JunitReporter::JunitReporter(std::string path, ReportOptions opts) : path_(std::move(path)), opts_(std::move(opts)) {}
+JunitReporter::JunitReporter(std::string path, ReportOptions opts)
+    : path_(std::move(path)), opts_(std::move(opts)), layout_(junit_layout(opts_, RunInfo{}, "")) {}
 
 JunitReporter::~JunitReporter() = default;
 
-void JunitReporter::run_started(const RunInfo&) { started_ = iso8601_utc(Clock::now()); }
+void JunitReporter::run_started(const RunInfo& info) {
+    started_ = iso8601_utc(Clock::now());
+    layout_ = junit_layout(opts_, info, started_);
+}
 
 void JunitReporter::suite_started(const std::string& suite, const std::string& file) {
     SuiteEntry e;
@@ -427,7 +552,7 @@ void JunitReporter::case_finished(const CaseResult& c) {
     if (suites_.empty()) suite_started(c.suite, "");  // a case outside any suite still counts
     SuiteEntry& e = suites_.back();
     try {
-        testcase_into(scratch_, c, e.suite, opts_);  // scratch_ keeps its capacity from case to case
+        testcase_into(scratch_, c, e.suite, opts_, layout_);  // scratch_ keeps its capacity from case to case
         spool_.append(scratch_);
     } catch (const std::exception& ex) {  // allocation failure: reported at run_finished
         if (error_.empty()) error_ = std::string("cannot build JUnit report: ") + ex.what();
@@ -466,7 +591,7 @@ bool JunitReporter::run_finished(const RunSummary& run, std::string& error) {
             per_suite.push_back(t);
             all.add(t);
         }
-        out.write(junit_head(all, run.seconds, timestamp, !suites_.empty()));
+        out.write(junit_head(all, run.seconds, timestamp, !suites_.empty(), layout_));
         for (std::size_t i = 0; i < suites_.size(); ++i) {
             SuiteAudit audit;
             if (!waivers_file_.empty()) {
@@ -477,14 +602,14 @@ bool JunitReporter::run_finished(const RunSummary& run, std::string& error) {
                 audit.baseline_file = &baseline_file_;
                 audit.baseline = &suites_[i].baseline;
             }
-            out.write(suite_open(suites_[i].suite, per_suite[i], audit));
+            out.write(suite_open(suites_[i].suite, per_suite[i], layout_, i, audit));
             if (!spool_.copy_to(suites_[i].begin, suites_[i].end, out)) {
                 error = "cannot write JUnit report '" + path_ + "': " + spool_.error();
                 return false;
             }
-            out.write(suite_close(per_suite[i]));
+            out.write(suite_close(per_suite[i], layout_));
         }
-        if (!suites_.empty()) out.write(notes_suite(run.notes, opts_) + junit_tail());
+        if (!suites_.empty()) out.write(notes_suite(run.notes, opts_, layout_, suites_.size()) + junit_tail());
     } catch (const std::exception& e) {  // allocation failure: report, do not cross the boundary
         error = std::string("cannot build JUnit report: ") + e.what();
         return false;

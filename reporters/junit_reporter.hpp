@@ -1,9 +1,11 @@
 // JUnit XML reporter (cumulative): the Jenkins/Ant JUnit structure that
-// Jenkins, GitLab and GitHub test-report actions read. JUnit needs totals in
+// Jenkins, GitLab and GitHub test-report actions read, in one of two flavors
+// (JunitFlavor, reporters/options.hpp). JUnit needs totals in
 // the opening tags, so each testcase is rendered when it finishes, kept in a
 // scratch file, and the document is assembled and written atomically at
-// run_finished: memory stays flat however many cases a run has. The structure is pinned by
-// reporters/schema/junit.xsd.
+// run_finished: memory stays flat however many cases a run has. The full
+// flavor's structure is pinned by reporters/schema/junit.xsd; the strict one
+// by the published schemas in tests/published_schemas/junit/.
 #pragma once
 
 #include "reporters/options.hpp"
@@ -25,10 +27,33 @@ struct BaselineCounts {
     void add(const CaseResult& c);
 };
 
+// What a report writes around its cases, fixed when the run starts.
+//
+// `file` (full flavor): a path inside the working directory (`root`) is
+// written relative to it, as CI annotation actions map it to the checkout;
+// a file outside it (the installed packs, /usr/share/idconform/...) is
+// replaced by the run's target profile when that is inside it, since the
+// profile is the repository's file that asked for the pack's cases (then
+// without `line`: the pack's line numbers are not the profile's); else the
+// path stays as given.
+struct JunitLayout {
+    struct File {
+        std::string file;  // "" for none
+        bool line = true;  // whether the case's line belongs to `file`
+    };
+    JunitFlavor flavor = JunitFlavor::full;
+    std::string root;                  // the working directory (ReportOptions::junit_root)
+    std::string profile;               // RunInfo::profile: the --target path, "" without
+    std::string target;                // RunInfo::metadata "target": name and base URL, credentials masked
+    std::string hostname, timestamp;   // strict testsuites' hostname, and the run's start
+    mutable std::map<std::string, File> files{};  // each file's answer, worked out once
+};
+
 // The whole JUnit document for a run. timestamp is the run's start
-// (ISO-8601); empty leaves the attribute out.
+// (ISO-8601); empty leaves the attribute out. `info` gives the profile and
+// the target (RunInfo::metadata) as run_started does.
 [[nodiscard]] std::string render_junit(const RunSummary& run, const std::string& timestamp,
-                                       const ReportOptions& opts = {});
+                                       const ReportOptions& opts = {}, const RunInfo& info = {});
 
 // Writes what the events reported: suites from suite_started/suite_finished,
 // testcases from case_finished (the cases in the RunSummary given to
@@ -36,7 +61,9 @@ struct BaselineCounts {
 // byte for byte render_junit's for the RunSummary holding the same cases
 // (when audit_finished brought no baseline: render_junit has no audit).
 //
-// With waivers or a baseline (audit_finished) every testsuite gets
+// Every testsuite's properties start with `target` when the run had one
+// (the metadata the JSON and HTML reports show, RunInfo::metadata). With
+// waivers or a baseline (audit_finished) every testsuite gets
 // properties, the testsuite-level <properties> of the Ant structure that
 // Jenkins keeps and GitLab and the GitHub actions skip. Waivers: waivers =
 // the file, waived = the suite's waived cases (JUnit counts them in
@@ -64,6 +91,7 @@ private:
     };
     std::string path_;
     ReportOptions opts_;
+    JunitLayout layout_;
     std::string started_;  // ISO-8601 time of run_started
     std::vector<SuiteEntry> suites_;
     Spool spool_;

@@ -6,6 +6,7 @@
 // plan digest), a shard given twice and a missing shard.
 #include "cli/commands.hpp"
 #include "cli/option_values.hpp"
+#include "cli/report_flags.hpp"
 
 #include "reporters/atomic_file.hpp"
 #include "reporters/console_reporter.hpp"
@@ -96,12 +97,14 @@ Runner add_merge(CLI::App& app) {
         std::vector<std::string> inputs;
         std::string out, junit;
         std::string color = "auto";
+        std::string junit_flavor = "full";
     };
     auto o = std::make_shared<Opts>();
     auto* cmd = app.add_subcommand("merge", "Merge the JSON reports of `run --shard K/N` into one report");
     cmd->add_option("IN.json", o->inputs, "The shards' JSON reports (every shard of one run)")->required();
     cmd->add_option("-o,--output", o->out, "Write the merged JSON report to FILE")->required();
     cmd->add_option("--junit", o->junit, "Also write the merged JUnit XML report to FILE");
+    add_junit_flavor_option(cmd, o->junit_flavor);
     add_color_option(cmd, o->color);
     cmd->footer(
         "The merged report equals the report of one unsharded run, case for case (times aside); the console\n"
@@ -213,7 +216,11 @@ Runner add_merge(CLI::App& app) {
         const bool tty = ::isatty(STDERR_FILENO) == 1;
         multi.add(std::make_unique<reporters::ConsoleReporter>(std::cerr, false, reporters::color_wanted(tty, color_mode(o->color))));
         multi.add(std::make_unique<reporters::JsonReporter>(o->out));
-        if (!o->junit.empty()) multi.add(std::make_unique<reporters::JunitReporter>(o->junit));
+        if (!o->junit.empty()) {
+            reporters::ReportOptions junit_opts;
+            junit_opts.junit_flavor = junit_flavor(o->junit_flavor);
+            multi.add(std::make_unique<reporters::JunitReporter>(o->junit, junit_opts));
+        }
         reporters::RunInfo info;
         info.tool_version = in.front().info.tool_version;
         info.profile = in.front().info.profile;
