@@ -7,6 +7,7 @@
 #include "ids/ids.hpp"
 #include "runner/expansion.hpp"
 #include "runner/scope.hpp"
+#include "runner/steps/step.hpp"
 
 #include <algorithm>
 #include <map>
@@ -35,7 +36,9 @@ std::string_view effect_word(Effect e) {
 }
 
 // The scope a suite's templates see before anything is sent: its variables
-// that need no run-time value, then --var.
+// that need no run-time value, then --var. Endpoints show the profile's
+// `${res.*}` filled in and run-time values as `{name}` (steps::site_template,
+// as the run's evidence names them).
 runner::Scope static_scope(const runner::RunOptions& o, const suite::Suite& s) {
     runner::Scope scope;
     for (const auto& v : s.vars) {
@@ -46,27 +49,6 @@ runner::Scope static_scope(const runner::RunOptions& o, const suite::Suite& s) {
     return scope;
 }
 
-// `tmpl` with the `${var}`s the scope knows filled in (a pack's
-// `${res.create}` is the profile's path) and the rest, known only at run
-// time (a captured id), left as written; secrets masked.
-std::string known_parts(std::string_view tmpl, const runner::Scope& scope) {
-    std::string out;
-    std::size_t from = 0;
-    for (std::size_t at = tmpl.find("${"); at != std::string_view::npos; at = tmpl.find("${", from)) {
-        const std::size_t end = tmpl.find('}', at);
-        if (end == std::string_view::npos) break;
-        out.append(tmpl.substr(from, at - from));
-        const std::string_view name = tmpl.substr(at + 2, end - at - 2);
-        const json::value* v = name.find(':') == std::string_view::npos ? scope.find(name) : nullptr;
-        if (v) out += runner::to_text(*v);
-        else out.append(tmpl.substr(at, end + 1 - at));
-        from = end + 1;
-    }
-    out.append(tmpl.substr(std::min(from, tmpl.size())));
-    redact::Secrets(scope.secrets()).mask(out);
-    return out;
-}
-
 // The endpoint a step reaches ("POST /v1/products", "grpc shop.v1.Products/Create",
 // "kafka produce orders", "scan exports/x.ndjson") and what it does there. A
 // gRPC method's effect is known when the step books a cleanup (it creates)
@@ -74,7 +56,7 @@ std::string known_parts(std::string_view tmpl, const runner::Scope& scope) {
 // told as "other", not guessed from its name.
 std::pair<std::string, Effect> endpoint(const suite::Step& st, const std::set<std::string>& grpc_deletes,
                                         const runner::Scope& scope) {
-    auto fill = [&](const std::string& t) { return known_parts(t, scope); };
+    auto fill = [&](const std::string& t) { return runner::steps::site_template(t, scope); };
     return std::visit(
         overloaded{
             [&](const suite::HttpRequest& h) -> std::pair<std::string, Effect> {
@@ -107,9 +89,9 @@ std::pair<std::string, Effect> endpoint(const suite::Step& st, const std::set<st
 // What the cleanup deletes a created entity with.
 std::string deleted_by(const suite::Cleanup& cl, const runner::Scope& scope) {
     if (cl.by_design || !cl.impossible.empty()) return "not deleted: " + cl.impossible;
-    if (!cl.grpc_method.empty()) return "deleted at the end by grpc " + known_parts(cl.grpc_method, scope);
+    if (!cl.grpc_method.empty()) return "deleted at the end by grpc " + runner::steps::site_template(cl.grpc_method, scope);
     if (cl.at_location) return "deleted at the end by DELETE at its Location";
-    return "deleted at the end by DELETE " + known_parts(cl.path, scope);
+    return "deleted at the end by DELETE " + runner::steps::site_template(cl.path, scope);
 }
 
 // How many cases `c` stands for that the options select, and whether that
@@ -198,7 +180,7 @@ DryRunTotals print_dry_run(std::ostream& out, const std::vector<suite::Suite>& s
         out << "  target   " << where(o, s, scope) << '\n';
         std::set<std::string> grpc_deletes;  // the methods the profile deletes with
         auto note_delete = [&](const suite::Step& st) {
-            if (st.cleanup && !st.cleanup->grpc_method.empty()) grpc_deletes.insert(known_parts(st.cleanup->grpc_method, scope));
+            if (st.cleanup && !st.cleanup->grpc_method.empty()) grpc_deletes.insert(runner::steps::site_template(st.cleanup->grpc_method, scope));
         };
         for (const auto& st : s.setup) note_delete(st);
         for (const auto& c : s.cases)
