@@ -271,7 +271,15 @@ std::string Recognition::describe() const {
 bool id_named_field(std::string_view n) noexcept {
     auto ends = [&](std::string_view suffix) { return n.size() >= suffix.size() && n.substr(n.size() - suffix.size()) == suffix; };
     if (n == "id" || n == "ID" || n == "uuid") return true;
-    return ends("_id") || ends("Id") || ends("_uuid") || ends("Uuid");
+    if (ends("_id") || ends("Id") || ends("_uuid") || ends("Uuid") || ends("-id") || ends("-uuid")) return true;
+    // Go style (orderID, ownerUUID): the capitals follow a lower-case letter
+    // or a digit, so an upper-case word (PAID, VALID, ANDROID) is not one.
+    for (std::string_view suffix : {std::string_view("ID"), std::string_view("UUID")})
+        if (n.size() > suffix.size() && ends(suffix)) {
+            const char before = n[n.size() - suffix.size() - 1];
+            if ((before >= 'a' && before <= 'z') || (before >= '0' && before <= '9')) return true;
+        }
+    return false;
 }
 
 bool looks_like_id(std::string_view t) noexcept {

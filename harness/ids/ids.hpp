@@ -132,7 +132,9 @@ struct Recognition {
 
 // Whether a field (JSON member, CSV column, protobuf field) is named like
 // one that holds an id: id, ID, uuid, or ending in _id, Id, _uuid, Uuid
-// ("_id" itself included). The one naming rule of every shape check.
+// ("_id" itself included), -id, -uuid (kebab case: x-tenant-id), or in ID,
+// UUID after a lower-case letter or digit (Go style: orderID, ownerUUID).
+// The one naming rule of every shape check.
 [[nodiscard]] bool id_named_field(std::string_view name) noexcept;
 
 // -------------------------------------------------------------- generators

@@ -48,7 +48,9 @@ inline bool contains_word(const std::string& hay, const std::string& needle) {
 // Request/trace/correlation ids are out of the data-id scope (RULES.md).
 inline bool out_of_scope_name(const std::string& name) {
     const std::string n = lower(name);
-    for (const char* w : {"request", "correlation", "trace", "span", "event"})
+    // ids of requests and messages, and ids another system issues (DATA-ID is
+    // about the ids a service assigns to its own entities)
+    for (const char* w : {"request", "correlation", "trace", "span", "event", "external", "idempotency"})
         if (n.find(w) != std::string::npos) return true;
     return false;
 }

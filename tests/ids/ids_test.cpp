@@ -352,8 +352,10 @@ TEST_CASE("strict check agrees with a byte-by-byte reference on every single-byt
 }
 
 TEST_CASE("id_named_field: the one naming rule of the shape checks") {
-    for (const char* k : {"id", "ID", "Id", "_id", "owner_id", "ownerId", "uuid", "Uuid", "owner_uuid", "ownerUuid"})
+    for (const char* k : {"id", "ID", "Id", "_id", "owner_id", "ownerId", "uuid", "Uuid", "owner_uuid", "ownerUuid",
+                          "order-id", "x-tenant-id", "order-uuid", "orderID", "ownerUUID", "v2ID"})
         CHECK_MESSAGE(idconform::ids::id_named_field(k), k);
-    for (const char* k : {"", "idx", "name", "Identity", "valid", "uuids", "paid"})
+    for (const char* k : {"", "idx", "name", "Identity", "valid", "uuids", "paid", "PAID", "VALID", "ANDROID", "UUIDS",
+                          "-ID", "rapid", "squid"})
         CHECK_MESSAGE(!idconform::ids::id_named_field(k), k);
 }
