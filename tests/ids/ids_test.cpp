@@ -359,3 +359,17 @@ TEST_CASE("id_named_field: the one naming rule of the shape checks") {
                           "-ID", "rapid", "squid"})
         CHECK_MESSAGE(!idconform::ids::id_named_field(k), k);
 }
+
+TEST_CASE("out_of_scope_id_name: request, trace, event and other systems' ids by word, not by substring") {
+    using idconform::ids::out_of_scope_id_name;
+    for (const char* k : {"request_id", "requestId", "requestid", "X-Request-Id", "x-correlation-id", "traceID", "trace_id",
+                          "spanId", "eventIds", "external_id", "externalId", "taskExternalId", "run_external_id",
+                          "V1WorkflowRunExternalIdList", "idempotencyKey", "HTTPRequestID", "correlationUUID"})
+        CHECK_MESSAGE(out_of_scope_id_name(k), k);
+    for (const char* k : {"id", "order_id", "orderID", "preventionId", "contractId", "spanishId", "eventualityId", "requester_id",
+                          "externality", "tracer", ""})
+        CHECK_MESSAGE(!out_of_scope_id_name(k), k);
+    CHECK(idconform::ids::data_id_named("ownerUUID"));
+    CHECK_FALSE(idconform::ids::data_id_named("traceID"));
+    CHECK_FALSE(idconform::ids::data_id_named("name"));
+}
