@@ -56,22 +56,66 @@ std::string ConsoleReporter::paint(std::string_view text, const char* sgr) const
     return "\x1b[" + std::string(sgr) + "m" + std::string(text) + "\x1b[0m";
 }
 
+std::string short_duration(ProgressClock::duration d) {
+    const auto s = std::max<long long>(0, std::chrono::duration_cast<std::chrono::seconds>(d).count());
+    auto two = [](long long v) { return (v < 10 ? "0" : "") + std::to_string(v); };
+    if (s < 60) return std::to_string(s) + "s";
+    if (s < 3600) return std::to_string(s / 60) + "m" + two(s % 60) + "s";
+    return std::to_string(s / 3600) + "h" + two(s / 60 % 60) + "m";
+}
+
+ProgressClock::time_point ConsoleReporter::now() const { return opts_.now ? opts_.now() : ProgressClock::now(); }
+
 void ConsoleReporter::run_started(const RunInfo& info) {
     total_ = info.total_cases;
     done_ = 0;
     counts_.clear();
+    started_ = last_logged_ = now();
     if (tty_) draw_progress();
+}
+
+std::string ConsoleReporter::progress_counts() const {
+    auto count = [&](Outcome o) {
+        auto it = counts_.find(o);
+        return std::to_string(it == counts_.end() ? 0 : it->second);
+    };
+    std::string text = "passed " + count(Outcome::passed) + " failed " + count(Outcome::failed) + " errors " +
+                       count(Outcome::error) + " skipped " + count(Outcome::skipped);
+    if (counts_.count(Outcome::waived) > 0) text += " waived " + count(Outcome::waived);
+    return text;
+}
+
+// The cases left at the mean pace so far. Said once a second has passed and
+// a case has finished (before that the pace is noise), never past the end.
+std::string ConsoleReporter::time_left() const {
+    const ProgressClock::duration elapsed = now() - started_;
+    if (done_ == 0 || total_ <= done_ || elapsed < std::chrono::seconds(1)) return "";
+    const auto left = elapsed / static_cast<ProgressClock::rep>(done_) * static_cast<ProgressClock::rep>(total_ - done_);
+    return "about " + short_duration(left) + " left";
 }
 
 void ConsoleReporter::draw_progress() {
     std::string line = "[" + std::to_string(done_);
     if (total_ > 0) line += "/" + std::to_string(total_);
-    line += "] passed " + std::to_string(counts_[Outcome::passed]) + " failed " +
-            std::to_string(counts_[Outcome::failed]) + " errors " + std::to_string(counts_[Outcome::error]) +
-            " skipped " + std::to_string(counts_[Outcome::skipped]);
-    if (counts_[Outcome::waived] > 0) line += " waived " + std::to_string(counts_[Outcome::waived]);
+    line += "] " + progress_counts();
+    if (const std::string left = time_left(); !left.empty()) line += ", " + left;
     out_ << erase_line << line << std::flush;
     progress_shown_ = true;
+}
+
+// CI logs get no carriage returns: a line of its own every progress_every,
+// written when a case finishes (the runner bounds how long one can take).
+void ConsoleReporter::log_progress() {
+    if (opts_.progress_every <= ProgressClock::duration::zero() || done_ == total_) return;
+    const ProgressClock::time_point t = now();
+    if (t - last_logged_ < opts_.progress_every) return;
+    last_logged_ = t;
+    std::string line = "progress: " + std::to_string(done_);
+    if (total_ > 0) line += "/" + std::to_string(total_) + " cases (" + std::to_string(done_ * 100 / total_) + "%)";
+    else line += " cases";
+    line += ", " + progress_counts() + ", " + short_duration(t - started_) + " elapsed";
+    if (const std::string left = time_left(); !left.empty()) line += ", " + left;
+    out_ << line << '\n';
 }
 
 void ConsoleReporter::clear_progress() {
@@ -136,8 +180,12 @@ void ConsoleReporter::case_finished(const CaseResult& c) {
             if (!indented.empty() && indented.back() != '\n') out_ << '\n';
         }
     }
-    if (tty_) draw_progress();
-    else out_ << std::flush;
+    if (tty_) {
+        draw_progress();
+        return;
+    }
+    log_progress();
+    out_ << std::flush;
 }
 
 // The case line says the first broken check; the others are listed under

@@ -1,6 +1,7 @@
 // Console reporter (streaming). On a terminal it keeps one live progress line
-// and prints failures above it; in a CI log it prints one plain line per
-// failed or errored case. At the end it prints a per-rule summary table and
+// (done/total, counts, time left) and prints failures above it; in a CI log it
+// prints one plain line per failed or errored case and, every few seconds, a
+// plain progress line. At the end it prints a per-rule summary table and
 // a total line. An unreachable target is said once: its first error case is
 // listed, later ones with the same cause only counted (a line at the end).
 // ANSI colour only when asked for.
@@ -9,7 +10,9 @@
 #include "reporters/options.hpp"
 #include "reporters/reporter.hpp"
 
+#include <chrono>
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <ostream>
 #include <optional>
@@ -29,10 +32,21 @@ enum class ColorMode { automatic, always, never };
 // "auto", "always", "never" -> the mode; nullopt for anything else.
 [[nodiscard]] std::optional<ColorMode> parse_color_mode(std::string_view text);
 
+using ProgressClock = std::chrono::steady_clock;
+
 struct ConsoleOptions {
     bool verbose = false;  // also a line per passed/skipped case, and evidence under failures
     ReportOptions report;  // redaction and excerpt size for verbose evidence
+    // Not a terminal: a plain "progress:" line when a case finishes at least
+    // this long after the last one (zero: never, `--no-progress`).
+    ProgressClock::duration progress_every{};
+    // The time source of the progress lines' elapsed and left times (tests
+    // pass their own; empty: the steady clock).
+    std::function<ProgressClock::time_point()> now;
 };
+
+// "42s", "3m05s", "1h02m": elapsed and remaining times in progress lines.
+[[nodiscard]] std::string short_duration(ProgressClock::duration d);
 
 class ConsoleReporter final : public Reporter {
 public:
@@ -52,6 +66,10 @@ private:
     void more_failures(const CaseResult& c);
     void draw_progress();
     void clear_progress();
+    void log_progress();  // the plain line for logs, when it is due
+    [[nodiscard]] std::string progress_counts() const;
+    [[nodiscard]] std::string time_left() const;  // "" until an estimate can be made
+    [[nodiscard]] ProgressClock::time_point now() const;
     [[nodiscard]] std::string paint(std::string_view text, const char* sgr) const;
 
     std::ostream& out_;
@@ -62,6 +80,8 @@ private:
     std::size_t done_ = 0;
     std::map<Outcome, std::size_t> counts_;
     bool progress_shown_ = false;
+    ProgressClock::time_point started_{};
+    ProgressClock::time_point last_logged_{};
     std::map<std::string, RuleRow> rows_;  // per-rule table, counted at case_finished
     std::size_t warnings_ = 0;
     // Unreachable-target causes in the order first seen, with the number of

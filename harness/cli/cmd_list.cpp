@@ -124,7 +124,7 @@ Runner add_list(CLI::App& app) {
     auto* cmd = app.add_subcommand("list", "List what suites check: rule, check, what is sent, what must come back");
     cmd->add_option("SUITE_OR_DIR", *paths, "Suite files or directories (required unless --target or --exit-codes)");
     cmd->add_option("--target", *target,
-                    "Target profile (YAML): also list what every built-in pack that applies to it checks, as `run` "
+                    "Target profile (YAML; - reads standard input): also list what every built-in pack that applies to it checks, as `run` "
                     "would expand them (one suite per pack x resource)");
     cmd->add_option("--packs-dir", *packs_dir, "Where the built-in packs are (as for run)");
     cmd->add_flag("--markdown", *markdown, "Print a Markdown table (README's rule table is made this way)");

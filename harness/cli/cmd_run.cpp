@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include <charconv>
+#include <chrono>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
@@ -53,12 +54,10 @@ struct Opts {
 
 // The suites asked for (cli/load_suites.hpp), and what the audit metadata
 // says of the profile.
-int load_suites(const Opts& o, AuditCli& audit, std::vector<suite::Suite>& suites, std::optional<long>& profile_skew) {
-    LoadedTarget loaded;
+int load_suites(const Opts& o, AuditCli& audit, std::vector<suite::Suite>& suites, LoadedTarget& loaded) {
     const int code = load_suites({o.paths, o.target, o.packs_dir, "run"}, suites, loaded);
     if (code != exit_ok) return code;
-    profile_skew = loaded.clock_skew_ms;
-    for (auto& [k, v] : loaded.metadata) audit.add_metadata(std::move(k), std::move(v));
+    for (const auto& [k, v] : loaded.metadata) audit.add_metadata(k, v);
     return exit_ok;
 }
 
@@ -133,7 +132,7 @@ Runner add_run(CLI::App& app) {
     auto* cmd = app.add_subcommand("run", "Run YAML suites against a target and write reports");
     cmd->add_option("SUITE_OR_DIR", o->paths, "Suite files, or directories of *.yaml suites");
     cmd->add_option("--target", o->target,
-                    "Target profile (YAML): run every built-in pack that applies to the API it describes");
+                    "Target profile (YAML; - reads it from standard input): run every built-in pack that applies to the API it describes");
     cmd->add_option("--packs-dir", o->packs_dir, "Where the built-in packs are (default: $IDCONFORM_PACKS_DIR, else share/idconform/suites/packs beside the "
                     "executable, else under the install prefix)");
     auto reports = std::make_shared<ReportFlags>();
@@ -164,7 +163,7 @@ Runner add_run(CLI::App& app) {
     cmd->add_flag("--fail-on-warnings", o->fail_on_warnings,
                   "Advisory findings (DATA-ID-005 warnings) fail their case instead of only being reported");
     cmd->add_flag("-v,--verbose", o->verbose, "Print every case and the evidence of failures");
-    cmd->add_flag("--no-progress", o->no_progress, "No live progress line even on a terminal");
+    cmd->add_flag("--no-progress", o->no_progress, "No progress: neither the live line on a terminal nor the line every 10 s in a log");
     add_color_option(cmd, o->color);
     cmd->add_flag("--dry-run,--plan", o->dry_run,
                   "Send nothing: print what the run would do (per suite: target, setup, cases, the endpoints it "
@@ -192,11 +191,12 @@ Runner add_run(CLI::App& app) {
             return exit_usage;
         }
         std::vector<suite::Suite> suites;
-        std::optional<long> profile_skew;
-        if (const int code = load_suites(*o, *audit, suites, profile_skew); code != exit_ok) return code;
+        LoadedTarget loaded;
+        if (const int code = load_suites(*o, *audit, suites, loaded); code != exit_ok) return code;
+        const std::optional<long> profile_skew = loaded.clock_skew_ms;
         reporters::RunInfo plan;
         std::string plan_error;
-        if (!plan_run(suites, o->shard, o->target, plan, plan_error)) {
+        if (!plan_run(suites, o->shard, loaded.profile_name, loaded.profile_text, plan, plan_error)) {
             std::cerr << "idconform run: --shard " << plan_error << '\n';
             return exit_usage;
         }
@@ -242,6 +242,7 @@ Runner add_run(CLI::App& app) {
         const bool tty = ::isatty(STDERR_FILENO) == 1;
         reporters::ConsoleOptions co;
         co.verbose = o->verbose;
+        if (!tty && !o->no_progress) co.progress_every = std::chrono::seconds(10);  // CI logs
         multi->add(std::make_unique<reporters::ConsoleReporter>(std::cerr, tty && !o->no_progress, reporters::color_wanted(tty, color_mode(o->color)), co));
         reports->add_to(*multi);
         // Reports are rendered on a thread of their own, off the runner's.

@@ -7,6 +7,7 @@
 #include "ids/ids.hpp"
 #include "runner/expansion.hpp"
 #include "runner/scope.hpp"
+#include "runner/steps/step.hpp"
 
 #include <algorithm>
 #include <map>
@@ -34,45 +35,63 @@ std::string_view effect_word(Effect e) {
     return "other";
 }
 
+// The scope a suite's templates see before anything is sent: its variables
+// that need no run-time value, then --var. Endpoints show the profile's
+// `${res.*}` filled in and run-time values as `{name}` (steps::site_template,
+// as the run's evidence names them).
+runner::Scope static_scope(const runner::RunOptions& o, const suite::Suite& s) {
+    runner::Scope scope;
+    for (const auto& v : s.vars) {
+        if (v.deferred) continue;
+        if (auto val = runner::interpolate_json(v.value, scope)) scope.set(v.name, std::move(*val), v.secret);
+    }
+    for (const auto& [k, v] : o.vars) scope.set(k, json::value(v));
+    return scope;
+}
+
 // The endpoint a step reaches ("POST /v1/products", "grpc shop.v1.Products/Create",
 // "kafka produce orders", "scan exports/x.ndjson") and what it does there. A
 // gRPC method's effect is known when the step books a cleanup (it creates)
 // or when it is the method the suite's cleanup deletes with; otherwise it is
 // told as "other", not guessed from its name.
-std::pair<std::string, Effect> endpoint(const suite::Step& st, const std::set<std::string>& grpc_deletes) {
+std::pair<std::string, Effect> endpoint(const suite::Step& st, const std::set<std::string>& grpc_deletes,
+                                        const runner::Scope& scope) {
+    auto fill = [&](const std::string& t) { return runner::steps::site_template(t, scope); };
     return std::visit(
         overloaded{
             [&](const suite::HttpRequest& h) -> std::pair<std::string, Effect> {
+                const std::string method = fill(h.method);
                 Effect e = Effect::reads;  // GET, HEAD, OPTIONS
-                if (h.method == "DELETE") e = Effect::deletes;
+                if (method == "DELETE") e = Effect::deletes;
                 else if (st.cleanup) e = Effect::creates;  // a 2xx makes an entity the cleanup deletes
-                else if (h.method == "PUT" || h.method == "PATCH") e = Effect::changes;
-                else if (h.method != "GET" && h.method != "HEAD" && h.method != "OPTIONS") e = Effect::other;
-                return {h.method + " " + h.path, e};
+                else if (method == "PUT" || method == "PATCH") e = Effect::changes;
+                else if (method != "GET" && method != "HEAD" && method != "OPTIONS") e = Effect::other;
+                return {method + " " + fill(h.path), e};
             },
             [&](const suite::GrpcCall& g) -> std::pair<std::string, Effect> {
-                const Effect e = st.cleanup                     ? Effect::creates
-                                 : grpc_deletes.count(g.method) ? Effect::deletes
-                                                                : Effect::other;
-                return {"grpc " + g.method, e};
+                const std::string method = fill(g.method);
+                const Effect e = st.cleanup                    ? Effect::creates
+                                 : grpc_deletes.count(method) ? Effect::deletes
+                                                               : Effect::other;
+                return {"grpc " + method, e};
             },
-            [](const suite::KafkaRequest& k) -> std::pair<std::string, Effect> {
+            [&](const suite::KafkaRequest& k) -> std::pair<std::string, Effect> {
                 const bool produce = k.op == suite::KafkaRequest::Op::produce;
-                return {std::string("kafka ") + (produce ? "produce " : "consume ") + k.topic,
+                return {std::string("kafka ") + (produce ? "produce " : "consume ") + fill(k.topic),
                         produce ? Effect::publishes : Effect::reads};
             },
-            [](const suite::FileScan& f) -> std::pair<std::string, Effect> { return {"scan " + f.path, Effect::reads}; },
+            [&](const suite::FileScan& f) -> std::pair<std::string, Effect> { return {"scan " + fill(f.path), Effect::reads}; },
             [](const suite::OpCall&) -> std::pair<std::string, Effect> { return {"operation", Effect::other}; },
         },
         st.request);
 }
 
 // What the cleanup deletes a created entity with.
-std::string deleted_by(const suite::Cleanup& cl) {
+std::string deleted_by(const suite::Cleanup& cl, const runner::Scope& scope) {
     if (cl.by_design || !cl.impossible.empty()) return "not deleted: " + cl.impossible;
-    if (!cl.grpc_method.empty()) return "deleted at the end by grpc " + cl.grpc_method;
+    if (!cl.grpc_method.empty()) return "deleted at the end by grpc " + runner::steps::site_template(cl.grpc_method, scope);
     if (cl.at_location) return "deleted at the end by DELETE at its Location";
-    return "deleted at the end by DELETE " + cl.path;
+    return "deleted at the end by DELETE " + runner::steps::site_template(cl.path, scope);
 }
 
 // How many cases `c` stands for that the options select, and whether that
@@ -116,13 +135,7 @@ std::pair<std::size_t, bool> selected_elements(const runner::RunOptions& o, cons
 // templates filled in from its variables, --var and the environment, with
 // credentials masked; the template itself when a value is known only at run
 // time (a variable a setup captures).
-std::string where(const runner::RunOptions& o, const suite::Suite& s) {
-    runner::Scope scope;
-    for (const auto& v : s.vars) {
-        if (v.deferred) continue;
-        if (auto val = runner::interpolate_json(v.value, scope)) scope.set(v.name, std::move(*val), v.secret);
-    }
-    for (const auto& [k, v] : o.vars) scope.set(k, json::value(v));
+std::string where(const runner::RunOptions& o, const suite::Suite& s, const runner::Scope& scope) {
     auto fill = [&](const std::string& tmpl) {
         auto r = runner::interpolate(tmpl, scope);
         if (!r) return tmpl + " (" + r.error() + ")";
@@ -163,25 +176,26 @@ DryRunTotals print_dry_run(std::ostream& out, const std::vector<suite::Suite>& s
         }
         ++t.suites;
         out << "suite '" << s.name << "' (" << s.file << ")" << (s.preflight ? ", the preflight" : "") << '\n';
-        out << "  target   " << where(o, s) << '\n';
+        const runner::Scope scope = static_scope(o, s);
+        out << "  target   " << where(o, s, scope) << '\n';
         std::set<std::string> grpc_deletes;  // the methods the profile deletes with
         auto note_delete = [&](const suite::Step& st) {
-            if (st.cleanup && !st.cleanup->grpc_method.empty()) grpc_deletes.insert(st.cleanup->grpc_method);
+            if (st.cleanup && !st.cleanup->grpc_method.empty()) grpc_deletes.insert(runner::steps::site_template(st.cleanup->grpc_method, scope));
         };
         for (const auto& st : s.setup) note_delete(st);
         for (const auto& c : s.cases)
             for (const auto& st : c.steps) note_delete(st);
         std::map<std::pair<Effect, std::string>, Tally> sends;
         auto count = [&](const suite::Step& st, std::size_t times) {
-            auto [ep, effect] = endpoint(st, grpc_deletes);
+            auto [ep, effect] = endpoint(st, grpc_deletes, scope);
             auto& tally = sends[{effect, ep}];
             tally.times += times * static_cast<std::size_t>(std::max(st.repeat, 1));
-            if (st.cleanup) tally.cleanup = deleted_by(*st.cleanup);
+            if (st.cleanup) tally.cleanup = deleted_by(*st.cleanup, scope);
         };
         for (const auto& st : s.setup) {
-            const auto [ep, effect] = endpoint(st, grpc_deletes);
+            const auto [ep, effect] = endpoint(st, grpc_deletes, scope);
             out << "  setup    " << ep << " (" << effect_word(effect)
-                << (st.cleanup ? "; " + deleted_by(*st.cleanup) : std::string()) << ")\n";
+                << (st.cleanup ? "; " + deleted_by(*st.cleanup, scope) : std::string()) << ")\n";
             count(st, 1);
         }
         std::size_t cases = 0, skipped = 0;

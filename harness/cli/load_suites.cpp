@@ -5,6 +5,7 @@
 #include "cli/exit_codes.hpp"
 #include "cli/install_paths.hpp"
 #include "core/diagnostic.hpp"
+#include "core/input_file.hpp"
 #include "core/redact.hpp"
 #include "profile/profile.hpp"
 #include "runner/scope.hpp"
@@ -33,7 +34,27 @@ int load_suites(const SuiteSources& o, std::vector<suite::Suite>& suites, Loaded
         }
     }
     if (!o.target.empty()) {
-        auto p = profile::load_profile(o.target);
+        input::Policy policy;
+        policy.what = "profile";
+        profile::LoadResult p;
+        if (o.target == "-") {
+            auto in = input::read_stdin(policy);
+            if (in.text) {
+                loaded.profile_text = std::move(*in.text);
+                p = profile::load_profile_text(loaded.profile_text, std::string(input::stdin_name));
+            } else {
+                p.diagnostics.push_back(std::move(in.error));
+            }
+            loaded.profile_name = input::stdin_name;
+        } else {
+            p = profile::load_profile(o.target);
+            loaded.profile_name = o.target;
+            if (p.profile) {  // for the plan digest and the sha256 (the loader read it through the same guard)
+                auto in = input::read_input(o.target, policy);
+                if (in.text) loaded.profile_text = std::move(*in.text);
+                else p.diagnostics.push_back(std::move(in.error));
+            }
+        }
         profile_diags += p.diagnostics.size();
         for (auto& d : p.diagnostics) diags.push_back(std::move(d));
         if (p.profile) {
@@ -56,9 +77,9 @@ int load_suites(const SuiteSources& o, std::vector<suite::Suite>& suites, Loaded
             }
             for (auto& s : x.suites) suites.push_back(std::move(s));
             loaded.clock_skew_ms = p.profile->clock_skew_ms;
-            const auto sha = audit::file_sha256(o.target);
             loaded.metadata.emplace_back("target", p.profile->name + " " + expanded_url(p.profile->base_url));
-            loaded.metadata.emplace_back("profile", o.target + (sha ? " (sha256 " + *sha + ")" : ""));
+            loaded.metadata.emplace_back("profile",
+                                         loaded.profile_name + " (sha256 " + audit::text_sha256(loaded.profile_text) + ")");
             loaded.metadata.emplace_back("packs", packs);
         }
     }

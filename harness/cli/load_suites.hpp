@@ -14,17 +14,20 @@ namespace idconform::cli {
 
 struct SuiteSources {
     const std::vector<std::string>& paths;  // suite files and directories
-    const std::string& target;              // a target profile, or ""
+    const std::string& target;              // a target profile, "-" for standard input, or ""
     const std::string& packs_dir;           // --packs-dir, or "" for the installed packs
     std::string_view command;               // "run", "list": in messages
 };
 
 // What the profile says that the run reports: its clock skew, and audit
 // metadata (the target with its base URL expanded and credentials masked,
-// the profile with its sha256, the packs folder).
+// the profile with its sha256, the packs folder), and the profile's text as
+// it was read, once (standard input cannot be read twice).
 struct LoadedTarget {
     std::optional<long> clock_skew_ms;
     std::vector<std::pair<std::string, std::string>> metadata;
+    std::string profile_name;  // the path, or "<stdin>"; "" without a profile
+    std::string profile_text;
 };
 
 // Loads everything; diagnostics go to stderr, with a line naming where they

@@ -1,7 +1,6 @@
 // `run --shard K/N` and the run's plan metadata (run_plan.hpp).
 #include "cli/run_plan.hpp"
 
-#include "core/input_file.hpp"
 #include "shard/shard.hpp"
 
 #include <fstream>
@@ -10,21 +9,9 @@
 
 namespace idconform::cli {
 
-bool plan_run(std::vector<suite::Suite>& suites, const std::string& shard_text, const std::string& profile_path,
-              reporters::RunInfo& extras, std::string& error) {
-    std::string profile_text;
-    if (!profile_path.empty()) {
-        // Through the input guard (a FIFO never blocks, no device is read).
-        input::Policy p;
-        p.what = "profile";
-        auto in = input::read_input(profile_path, p);
-        if (!in.text) {
-            error = in.error.title;
-            return false;
-        }
-        profile_text = std::move(*in.text);
-    }
-    extras.profile = profile_path;
+bool plan_run(std::vector<suite::Suite>& suites, const std::string& shard_text, const std::string& profile_name,
+              const std::string& profile_text, reporters::RunInfo& extras, std::string& error) {
+    extras.profile = profile_name;
     extras.plan = shard::plan_digest(profile_text, suites);
     if (shard_text.empty()) return true;
     const auto spec = shard::parse_shard(shard_text, error);

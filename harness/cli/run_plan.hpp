@@ -14,10 +14,11 @@ namespace idconform::cli {
 
 // Fills `extras` (profile, plan; with a shard: index, count, units,
 // total_units) and, when `shard_text` is not empty, keeps in `suites` only
-// that shard's suites, in load order. False with `error` for a bad K/N or an
-// unreadable profile.
+// that shard's suites, in load order. False with `error` for a bad K/N.
+// The plan digest covers the profile's text as load_suites read it.
 [[nodiscard]] bool plan_run(std::vector<suite::Suite>& suites, const std::string& shard_text,
-                            const std::string& profile_path, reporters::RunInfo& extras, std::string& error);
+                            const std::string& profile_name, const std::string& profile_text,
+                            reporters::RunInfo& extras, std::string& error);
 
 // Forwards every event to `inner`, adding the plan's fields to run_started.
 class PlanReporter final : public reporters::Reporter {

@@ -131,7 +131,19 @@ std::string render(const Diagnostic& d) {
             pad += ch == '\t' ? '\t' : ' ';
         out += std::string(width, ' ') + " | " + pad + "^\n";
     }
-    if (!d.hint.empty()) out += "hint: " + terminal_safe(d.hint) + "\n";
+    // A hint may hold lines (an example to paste): each is shown on a line
+    // of its own under the first, indented past "hint: ", and made terminal-safe.
+    if (!d.hint.empty()) {
+        out += "hint: ";
+        std::string_view rest = d.hint;
+        for (;;) {
+            const std::size_t nl = rest.find('\n');
+            out += terminal_safe(rest.substr(0, nl)) + "\n";
+            if (nl == std::string_view::npos) break;
+            rest.remove_prefix(nl + 1);
+            out += "      ";
+        }
+    }
     return out;
 }
 

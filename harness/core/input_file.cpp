@@ -248,6 +248,47 @@ InputFile read_input(const std::string& path, const Policy& p) {
     return out;
 }
 
+InputFile read_stdin(const Policy& p) {
+    InputFile out;
+    const std::string name(stdin_name);
+    const std::string w(p.what);
+    struct stat st {};
+    if (::isatty(STDIN_FILENO) == 1 || ::fstat(STDIN_FILENO, &st) != 0 ||
+        !(S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))) {
+        const bool closed = errno == EBADF;
+        out.error = file_diag(name,
+                              "cannot read " + w + " from standard input: it is " +
+                                  (::isatty(STDIN_FILENO) == 1 ? std::string("a terminal")
+                                   : closed                     ? std::string("closed")
+                                                                : std::string(kind_of(st.st_mode))),
+                              "'-' reads a pipe or a redirected file, e.g. `idconform run --target - < my.target.yaml`; "
+                              "or name the file instead of '-'");
+        return out;
+    }
+    Opened f;
+    f.fd = Fd(::fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0));
+    if (f.fd.get() < 0) {
+        out.error = file_diag(name, "cannot read " + w + " from standard input: " + std::strerror(errno), "check the pipe");
+        return out;
+    }
+    f.pipe = !S_ISREG(st.st_mode);
+    f.size = S_ISREG(st.st_mode) ? static_cast<std::uint64_t>(st.st_size) : 0;
+    // A pipe is read non-blocking (read_all waits pipe_idle_ms at most); the
+    // flag belongs to the open file shared with the shell, so it is put back.
+    const int flags = ::fcntl(f.fd.get(), F_GETFL);
+    if (f.pipe && flags >= 0) ::fcntl(f.fd.get(), F_SETFL, flags | O_NONBLOCK);
+    std::string text;
+    const bool ok = read_all(f, name, p, text, out.error);
+    if (f.pipe && flags >= 0) ::fcntl(f.fd.get(), F_SETFL, flags);
+    if (!ok) return out;
+    if (auto d = check_text(text, name, p.format)) {
+        out.error = std::move(*d);
+        return out;
+    }
+    out.text = std::move(text);
+    return out;
+}
+
 namespace {
 
 // Length of the valid UTF-8 sequence at s[i], 0 when it is invalid

@@ -95,6 +95,15 @@ struct InputFile {
 // open_input, then the whole file up to p.max_bytes, then check_text.
 [[nodiscard]] InputFile read_input(const std::string& path, const Policy& p);
 
+// The name standard input goes by in diagnostics ("<stdin>:3:5").
+inline constexpr std::string_view stdin_name = "<stdin>";
+
+// Standard input as read_input reads a file (`--target -`): a redirected
+// file or a pipe (never blocking for ever, as a named pipe), up to
+// p.max_bytes, then check_text. A terminal is refused (nothing would end the
+// read); so are devices and anything else.
+[[nodiscard]] InputFile read_stdin(const Policy& p);
+
 // Everything from an opened file up to `max_bytes`; false with `error`
 // (a read error, the cap, a pipe idle for too long).
 [[nodiscard]] bool read_all(Opened& f, const std::string& path, const Policy& p, std::string& out, Diagnostic& error);

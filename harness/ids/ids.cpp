@@ -271,7 +271,47 @@ std::string Recognition::describe() const {
 bool id_named_field(std::string_view n) noexcept {
     auto ends = [&](std::string_view suffix) { return n.size() >= suffix.size() && n.substr(n.size() - suffix.size()) == suffix; };
     if (n == "id" || n == "ID" || n == "uuid") return true;
-    return ends("_id") || ends("Id") || ends("_uuid") || ends("Uuid");
+    if (ends("_id") || ends("Id") || ends("_uuid") || ends("Uuid") || ends("-id") || ends("-uuid")) return true;
+    // Go style (orderID, ownerUUID): the capitals follow a lower-case letter
+    // or a digit, so an upper-case word (PAID, VALID, ANDROID) is not one.
+    for (std::string_view suffix : {std::string_view("ID"), std::string_view("UUID")})
+        if (n.size() > suffix.size() && ends(suffix)) {
+            const char before = n[n.size() - suffix.size() - 1];
+            if ((before >= 'a' && before <= 'z') || (before >= '0' && before <= '9')) return true;
+        }
+    return false;
+}
+
+bool out_of_scope_id_name(std::string_view n) noexcept {
+    static constexpr std::string_view scoped_out[] = {"request", "correlation", "trace",      "span",
+                                                      "event",   "external",    "idempotency"};
+    auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+    auto is_upper = [](char c) { return c >= 'A' && c <= 'Z'; };
+    auto is_lower = [](char c) { return c >= 'a' && c <= 'z'; };
+    auto out = [&](std::string_view word) {
+        for (std::string_view w : scoped_out) {
+            if (word.size() < w.size() || word.substr(0, w.size()) != w) continue;
+            const std::string_view rest = word.substr(w.size());  // requestid, eventids, traceuuid
+            if (rest.empty() || rest == "s" || rest == "id" || rest == "ids" || rest == "uuid" || rest == "uuids") return true;
+        }
+        return false;
+    };
+    std::string word;
+    for (std::size_t i = 0; i <= n.size(); ++i) {
+        const char c = i < n.size() ? n[i] : '_';
+        // a word ends at a separator, before an upper-case letter after a
+        // lower-case one (traceId), and before the last capital of a run
+        // followed by a lower-case letter (HTTPRequest -> http, request)
+        const bool sep = !(is_upper(c) || is_lower(c) || (c >= '0' && c <= '9'));
+        const bool camel = i > 0 && is_upper(c) && i < n.size() &&
+                           (is_lower(n[i - 1]) || (is_upper(n[i - 1]) && i + 1 < n.size() && is_lower(n[i + 1])));
+        if ((sep || camel) && !word.empty()) {
+            if (out(word)) return true;
+            word.clear();
+        }
+        if (!sep) word += lower(c);
+    }
+    return false;
 }
 
 bool looks_like_id(std::string_view t) noexcept {

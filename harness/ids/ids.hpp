@@ -132,8 +132,22 @@ struct Recognition {
 
 // Whether a field (JSON member, CSV column, protobuf field) is named like
 // one that holds an id: id, ID, uuid, or ending in _id, Id, _uuid, Uuid
-// ("_id" itself included). The one naming rule of every shape check.
+// ("_id" itself included), -id, -uuid (kebab case: x-tenant-id), or in ID,
+// UUID after a lower-case letter or digit (Go style: orderID, ownerUUID).
+// The one naming rule of every shape check.
 [[nodiscard]] bool id_named_field(std::string_view name) noexcept;
+
+// Whether a name says its ids are out of the data-id scope (RULES.md: ids of
+// requests, traces, events and messages, ids another system issues, keys of
+// idempotency): one of its words (snake, kebab or camel case: x-request-id,
+// traceID, externalIds, requestid) is request, correlation, trace, span,
+// event, external or idempotency. Words, not substrings: preventionId and
+// contractId are in scope. An id-named field that is not out of scope is a
+// data id: what every shape check and lint judges.
+[[nodiscard]] bool out_of_scope_id_name(std::string_view name) noexcept;
+[[nodiscard]] inline bool data_id_named(std::string_view name) noexcept {
+    return id_named_field(name) && !out_of_scope_id_name(name);
+}
 
 // -------------------------------------------------------------- generators
 

@@ -357,6 +357,7 @@ private:
     void declare_id_members() {
         auto name = [](ids::IdKind k) { return std::string(ids::kind_name(k)); };
         std::vector<std::pair<std::string, std::string>> declared{{r_.id.pointer, name(r_.id.kind)}};
+        if (!r_.id.create_pointer.empty()) declared.emplace_back(r_.id.create_pointer, name(r_.id.kind));
         for (const auto& f : r_.fields) declared.emplace_back(f.pointer, name(f.kind));
         for (const auto& ref : r_.references) declared.emplace_back("/" + ref.field, name(ref.kind));
         if (r_.viewable) declared.emplace_back(r_.viewable->pointer, name(ids::IdKind::viewable));

@@ -33,16 +33,29 @@ bool id_in_header(const Resource& r, suite::Operation op) {
     return op == suite::Operation::create || r.id.pointer.empty();
 }
 
-void id_from_header(const Resource& r, suite::Step& st) {
+// Whether the answers of `op` name the id elsewhere than at `at`: in the
+// header, or (a create's) at `create_at`.
+bool id_elsewhere(const Resource& r, suite::Operation op) {
+    return id_in_header(r, op) || (op == suite::Operation::create && !r.id.create_pointer.empty());
+}
+
+// The step's expectations and captures of the own id moved to where the
+// answer names it (id_elsewhere): the header, or the create's pointer.
+void move_own_id(const Resource& r, suite::Step& st, const std::string& at = own_id) {
+    const bool header = !r.id.header.empty();
     for (auto& id : st.expect.ids)
-        if (id.at && *id.at == own_id) {
-            id.at.reset();
-            id.header = r.id.header;
+        if (id.at && *id.at == at) {
+            if (header) {
+                id.at.reset();
+                id.header = r.id.header;
+            } else {
+                id.at = r.id.create_pointer;
+            }
         }
     for (auto& c : st.captures)
-        if (c.from == suite::Capture::From::json && c.path == own_id) {
-            c.from = suite::Capture::From::header_id;
-            c.path = r.id.header;
+        if (c.from == suite::Capture::From::json && c.path == at) {
+            if (header) c.from = suite::Capture::From::header_id;
+            c.path = header ? r.id.header : r.id.create_pointer;
         }
 }
 
@@ -57,7 +70,7 @@ struct Lacks {
 
 Lacks create_lacks(const Resource& r) {
     Lacks l;
-    l.all = !r.id.header.empty();
+    l.all = !r.id.header.empty() || !r.id.create_pointer.empty();
     for (const auto& f : r.fields)
         if (!f.in_create) l.pointers.insert(f.pointer);
     for (const auto& ref : r.references)
@@ -66,6 +79,10 @@ Lacks create_lacks(const Resource& r) {
 }
 
 std::string lacks_reason(const Resource& r, const Lacks& l) {
+    if (l.all && !r.id.create_pointer.empty())
+        return "the create answer of '" + r.name + "' names the new id at " + r.id.create_pointer +
+               ", not at the entity's " + r.id.pointer + " (create_at, " + r.id.create_pos.str() +
+               "), and is not taken for the entity";
     if (l.all)
         return "the create answer of '" + r.name + "' names the new id only in its " + r.id.header + " header (" +
                r.id.pos.str() + ") and holds no entity";
@@ -173,7 +190,7 @@ void add_location_probe(const Resource& r, suite::Suite& s) {
 }
 
 void adapt_call(const Resource& r, suite::Operation op, const Endpoint& ep, suite::Step& st, suite::HttpRequest& h) {
-    if (id_in_header(r, op)) id_from_header(r, st);
+    if (id_elsewhere(r, op)) move_own_id(r, st);
     // Answers that carry the id only in a header carry no entity: a read
     // that finds it may well answer 204 (a registry's upload status).
     if (r.id.pointer.empty() && op == suite::Operation::read && st.expect.status && !st.expect.status->negate &&
@@ -187,18 +204,15 @@ void adapt_call(const Resource& r, suite::Operation op, const Endpoint& ep, suit
 }
 
 void adapt_create_answer(const Resource& r, suite::Step& st) {
-    if (!id_in_header(r, suite::Operation::create)) return;
-    id_from_header(r, st);
-    for (auto& c : st.captures)  // the setup's capture names the pointer itself
-        if (c.from == suite::Capture::From::json && c.path == r.id.pointer) {
-            c.from = suite::Capture::From::header_id;
-            c.path = r.id.header;
-        }
+    if (!id_elsewhere(r, suite::Operation::create)) return;
+    move_own_id(r, st);
+    move_own_id(r, st, r.id.pointer);  // the setup's capture names the pointer itself
 }
 
 void adapt_cleanup(const Resource& r, suite::Cleanup& cl) {
     cl.resource = r.name;
     if (!r.id.header.empty()) cl.id_header = r.id.header;
+    if (!r.id.create_pointer.empty()) cl.id_at = r.id.create_pointer;
     if (r.del && r.del->at_location) cl.at_location = true;
 }
 
@@ -206,8 +220,8 @@ void skip_inapplicable(const Resource& r, suite::Suite& s) {
     for (auto& st : s.setup) {  // plain http creates of the packs that do not use calls
         if (!st.is<suite::HttpRequest>()) continue;
         if (st.cleanup && st.cleanup->resource.empty()) adapt_cleanup(r, *st.cleanup);
-        if (st.as<suite::HttpRequest>().path == "${res.create}" && id_in_header(r, suite::Operation::create))
-            id_from_header(r, st);
+        if (st.as<suite::HttpRequest>().path == "${res.create}" && id_elsewhere(r, suite::Operation::create))
+            move_own_id(r, st);
     }
     const char* vars[] = {"${res.read}", "${res.update}", "${res.delete}"};
     const std::optional<Endpoint>* eps[] = {&r.read, &r.update, &r.del};
@@ -229,10 +243,10 @@ void skip_inapplicable(const Resource& r, suite::Suite& s) {
             // Pack steps written as plain http (db-identifiers, viewable-id)
             // address the entity by a path template; their creates and reads
             // name the id where the profile says.
-            if (h.location_of.empty() && h.path == "${res.create}" && id_in_header(r, suite::Operation::create))
-                id_from_header(r, st);
+            if (h.location_of.empty() && h.path == "${res.create}" && id_elsewhere(r, suite::Operation::create))
+                move_own_id(r, st);
             if (h.location_of.empty() && h.path == "${res.read}" && id_in_header(r, suite::Operation::read))
-                id_from_header(r, st);
+                move_own_id(r, st);
             for (std::size_t i = 0; i < std::size(vars); ++i) {
                 const auto& e = *eps[i];
                 if (!e || !h.location_of.empty()) continue;

@@ -64,6 +64,32 @@ bool Loader::id_header(const Entry& x, std::string_view what, bool at_written, I
     return true;
 }
 
+bool Loader::create_at(const Entry& x, std::string_view what, bool header_written, IdField& f) {
+    if (what != "id") {
+        r_.error(x.key_val(), "'create_at' is for the entity's own id, not for field '" + std::string(what) + "'",
+                 "a field the create answer lacks is written in_create: false; create_at says where the create "
+                 "answer names the new id, e.g. id: {at: /id, create_at: /orderID}");
+        return false;
+    }
+    if (header_written) {
+        r_.error(x.key_val(), "'create_at' and 'header' both say where the create answer names the new id",
+                 "keep one: header: NAME when it is in an answer header, create_at: POINTER when it is in the "
+                 "create answer's body at another member than reads have it");
+        return false;
+    }
+    auto s = r_.string(x.val(), "create_at", "create_at: /orderID");
+    if (!s || !member_pointer(x.val(), *s, "create_at", "/orderID")) return false;
+    if (*s == f.pointer) {
+        r_.error(x.val(), "create_at " + *s + " is where every answer has the id already (at: " + f.pointer + ")",
+                 "drop create_at: it is for a create answer that names the new id at another member than reads, "
+                 "e.g. id: {at: /id, create_at: /orderID}");
+        return false;
+    }
+    f.create_pointer = *s;
+    f.create_pos = r_.pos(x.val());
+    return true;
+}
+
 bool Loader::in_create(const Entry& x, std::string_view what, bool& out) {
     if (what == "id") {
         r_.error(x.key_val(), "'in_create' is for the entity's other fields and references, not its own id",

@@ -13,7 +13,7 @@ namespace idconform::profile::loading {
 
 namespace {
 
-const std::vector<std::string> id_keys = {"at", "kind", "pattern", "header", "in_create"};
+const std::vector<std::string> id_keys = {"at", "kind", "pattern", "header", "create_at", "in_create"};
 const std::vector<std::string> reference_keys = {"resource", "required", "kind", "in_create"};
 
 // RFC 6901 escaping of one member name.
@@ -109,6 +109,7 @@ std::optional<IdField> Loader::id_field(const Val& v, std::string_view what, con
         }
     }
     if (const auto* x = m->find("header")) ok = id_header(*x, what, m->find("at") != nullptr, f) && ok;
+    if (const auto* x = m->find("create_at")) ok = create_at(*x, what, m->find("header") != nullptr, f) && ok;
     if (const auto* x = m->find("in_create")) ok = in_create(*x, what, f.in_create) && ok;
     if (!ok) return std::nullopt;
     return f;

@@ -133,6 +133,9 @@ private:
     // `id: {header: Docker-Upload-UUID}`: the answer header naming the new id
     // (the entity's own id only). at_written: `at` says where read answers hold it.
     bool id_header(const Entry& x, std::string_view what, bool at_written, IdField& f);
+    // `create_at: POINTER`: where the create answer names the new id, when
+    // not at `at` (the own id only; not beside `header`).
+    bool create_at(const Entry& x, std::string_view what, bool header_written, IdField& f);
     // `in_create: false`: a field or reference the create answer lacks.
     bool in_create(const Entry& x, std::string_view what, bool& out);
     // What the forms above need of the rest of the resource (a create with a

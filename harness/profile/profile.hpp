@@ -87,6 +87,12 @@ struct IdField {
     // create answer has it there (and no entity in its body); without `at`
     // (pointer ""), every answer has it only there.
     std::string header;
+    // The entity's own id only: the JSON pointer where the create answer names
+    // the new id when it is not `pointer` (a create answering {"orderID": ...}
+    // while reads hold "id"). Like `header` with `at`: the create answer is
+    // not taken for the entity; its other checks are judged on a read-back.
+    std::string create_pointer;
+    SourcePos create_pos;       // of create_at, for messages
     bool in_create = true;      // fields: false = present only in read answers, not in the create answer
 };
 

@@ -478,7 +478,7 @@ awaitable<CaseResult> Engine::run_case(SuiteRun& run, const Expanded& e) {
     const auto t0 = std::chrono::steady_clock::now();
     const suite::Case& c = *e.c;
     CaseResult r = case_skeleton(*run.suite, e);
-    steps::add_properties(c.steps.empty() ? nullptr : &c.steps.front(), r.properties);
+    steps::add_properties(c.steps.empty() ? nullptr : &c.steps.front(), run.scope, r.properties);
     if (!e.pre_skip.empty()) {
         skip(r, e.pre_skip_cause, e.pre_skip);
         co_return r;

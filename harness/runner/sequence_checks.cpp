@@ -263,7 +263,7 @@ void members(const json::value& v, std::string& ptr, std::string_view key, Membe
         return;
     }
     const DeclaredMember* d = declaration(ptr, scan.declared);
-    if (!d && (key.empty() || !ids::id_named_field(key))) return;
+    if (!d && (key.empty() || !ids::data_id_named(key))) return;
     if (v.is_null()) return;  // an absent reference
     std::string_view kind = scan.kind;
     if (d && d->kind != kind) {

@@ -23,7 +23,7 @@ bool canonical_rfc_uuid(std::string_view s, int* version) noexcept {
 
 }  // namespace
 
-bool id_named(std::string_view key) noexcept { return ids::id_named_field(key); }
+bool id_named(std::string_view key) noexcept { return ids::data_id_named(key); }
 
 std::string excerpt(std::string_view s, std::size_t max) {
     if (s.size() <= max) return std::string(s);

@@ -45,13 +45,9 @@ inline bool contains_word(const std::string& hay, const std::string& needle) {
     return false;
 }
 
-// Request/trace/correlation ids are out of the data-id scope (RULES.md).
-inline bool out_of_scope_name(const std::string& name) {
-    const std::string n = lower(name);
-    for (const char* w : {"request", "correlation", "trace", "span", "event"})
-        if (n.find(w) != std::string::npos) return true;
-    return false;
-}
+// Request/trace/correlation ids, ids of other systems: out of the data-id
+// scope (RULES.md); the one list is ids::out_of_scope_id_name.
+inline bool out_of_scope_name(const std::string& name) { return ids::out_of_scope_id_name(name); }
 
 // A list named like ids: "ids", "user_ids", "memberIds", "uuids".
 inline bool plural_id_named(const std::string& n) {

@@ -167,8 +167,10 @@ void Linter::walk_schema(const Loc& s) {
         if (t.valid() && !t.node.is(s.node)) walk_schema(t);
     }
     if (!walked_.insert(s.key()).second) return;
-    // a uuid-formatted schema anywhere is an id site, named or not
-    if (const auto f = scalar(s.node, "format"); f && uuid_format(*f)) {
+    // a uuid-formatted schema anywhere is an id site, named or not, unless
+    // the name it is known by is out of scope (a requestId, the items of an
+    // externalIds list): what the name says, the format does not undo
+    if (const auto f = scalar(s.node, "format"); f && uuid_format(*f) && !out_of_scope_name(site_name(s.pointer))) {
         Field fld;
         fld.name = site_name(s.pointer);
         fld.where = s;
@@ -198,12 +200,14 @@ std::string Linter::site_name(const std::string& pointer) {
     static const std::set<std::string> skip = {"anyOf", "oneOf", "allOf", "items", "schema", "additionalProperties", "not",
                                                "prefixItems", "content", "application~1json"};
     std::size_t end = pointer.size();
+    bool element = false;  // the schema is (inside) the items of the named list: "externalIds[]"
     while (end > 0) {
         const std::size_t slash = pointer.rfind('/', end - 1);
         if (slash == std::string::npos) break;
         const std::string tok = pointer.substr(slash + 1, end - slash - 1);
         const bool index = !tok.empty() && std::all_of(tok.begin(), tok.end(), [](char c) { return c >= '0' && c <= '9'; });
-        if (!index && !skip.count(tok)) return unescape(tok);
+        if (!index && !skip.count(tok)) return unescape(tok) + (element ? "[]" : "");
+        element = element || tok == "items" || tok == "prefixItems";
         end = slash;
     }
     return pointer;

@@ -82,11 +82,13 @@ std::string singular(const std::string& plural) {
 // "category_id" / "categoryId" -> "category"; "" when not a reference name.
 std::string reference_stem(const std::string& name) {
     std::string n = name;
-    if (n.ends_with("_id")) n = n.substr(0, n.size() - 3);
-    else if (n.ends_with("Id")) n = n.substr(0, n.size() - 2);
-    else if (n.ends_with("_uuid")) n = n.substr(0, n.size() - 5);
-    else if (n.ends_with("Uuid")) n = n.substr(0, n.size() - 4);
-    else return "";
+    if (!ids::id_named_field(n) || n == "id" || n == "ID" || n == "uuid") return "";
+    // the id-named suffixes ids::id_named_field knows: _id, Id, -id, ID (Go), and the uuid spellings
+    for (std::string_view suffix : {"_uuid", "-uuid", "Uuid", "UUID", "_id", "-id", "Id", "ID"})
+        if (n.ends_with(suffix)) {
+            n = n.substr(0, n.size() - suffix.size());
+            break;
+        }
     std::string out;
     for (char c : n)
         if (c != '_' && c != '-') out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -545,6 +547,7 @@ private:
             Object entity;
             std::string entity_from;
             Loc create_schema;
+            CreateAt create_at;
             if (r.item && r.item->ops.count("get")) {
                 gather_object(response_schema(r.item->ops.at("get").node), entity);
                 entity_from = "GET " + r.item->path;
@@ -561,6 +564,10 @@ private:
                 if (entity.props.empty()) {
                     gather_object(response_schema(op), entity);
                     entity_from = "the POST answer";
+                } else {
+                    Object created;
+                    gather_object(response_schema(op), created);
+                    create_at = create_id_member(r.name, entity, created);
                 }
             }
             if (r.item) {
@@ -610,7 +617,7 @@ private:
                             y += "    lookup: {path: " + yaml_quote(r.collection) + ", param: id}  # the query parameter 'id'\n";
                     }
             }
-            id_and_fields(r, entity, entity_from, create_schema, y);
+            id_and_fields(r, entity, entity_from, create_schema, create_at, y);
             // a resource of comments alone is no mapping: the whole of it becomes a comment
             if (!has_entry(y, y.find('\n', start) + 1)) {
                 y.insert(start + 2, "# placeholder, nothing the packs can use was found: ");
@@ -627,7 +634,40 @@ private:
         y += "# legacy (uuidv8-legacy) and grpc sections cannot be read from an OpenAPI document: see docs/target-profile.md\n";
     }
 
-    void id_and_fields(const Resource& r, const Object& entity, const std::string& entity_from, const Loc& create_schema, std::string& y) {
+    // Where the POST answer names the new id when the read entity has it at
+    // /id and the POST answer has no `id`: its one property the entity lacks
+    // that is named as this resource's id ({"orderID": ...} for /orders);
+    // other id-named ones are named in a comment, never chosen among.
+    struct CreateAt {
+        std::string pointer;  // "" = none
+        std::string comment;  // for the draft
+    };
+    static CreateAt create_id_member(const std::string& resource, const Object& entity, const Object& created) {
+        CreateAt out;
+        if (!entity.find("id") || created.props.empty() || created.find("id")) return out;
+        // only a name that says it is this resource's id (orderID for
+        // /orders) is taken; a jobId or requestId in the answer is not
+        std::vector<std::string> names, own;
+        for (const auto& [name, p] : created.props)
+            if (ids::id_named_field(name) && !entity.find(name) && safe_text(name)) {
+                names.push_back(name);
+                const std::string stem = reference_stem(name);
+                if (!stem.empty() && (stem == squash(singular(resource)) || stem == squash(resource))) own.push_back(name);
+            }
+        if (own.size() == 1) {
+            out.pointer = "/" + own[0];
+            out.comment = "the POST answer has no 'id' but '" + own[0] + "'";
+        } else if (!names.empty()) {
+            std::string list;
+            for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+            out.comment = "the POST answer has no 'id'; " + std::string(names.size() == 1 ? "" : "one of ") + list +
+                          " may name the new id: if so, add create_at: /THAT to id";
+        }
+        return out;
+    }
+
+    void id_and_fields(const Resource& r, const Object& entity, const std::string& entity_from, const Loc& create_schema,
+                       const CreateAt& create_at, std::string& y) {
         if (entity.props.empty()) {
             y += "    # id: {at: /id, kind: uuidv7}  # placeholder: no entity schema found (the default is this)\n";
             return;
@@ -637,9 +677,11 @@ private:
         const Loc* idp = entity.find("id");
         if (idp) {
             std::string why;
-            const std::string k = kind_of(*idp, &why);
-            if (!k.empty()) y += "    id: {at: /id, kind: " + k + "}  # /id of " + entity_from + ": " + why + "\n";
-            else y += "    id: {at: /id, kind: uuidv7}  # /id of " + entity_from + ": its schema fixes no id kind; uuidv7 is what DATA-ID-001 asks\n";
+            std::string k = kind_of(*idp, &why);
+            if (k.empty()) why = "its schema fixes no id kind; uuidv7 is what DATA-ID-001 asks";
+            const std::string at = create_at.pointer.empty() ? "" : ", create_at: " + yaml_quote(create_at.pointer);
+            y += "    id: {at: /id, kind: " + (k.empty() ? std::string("uuidv7") : k) + at + "}  # /id of " +
+                 entity_from + ": " + why + (create_at.comment.empty() ? "" : "; " + create_at.comment) + "\n";
         } else {
             y += "    # id: {at: /..., kind: uuidv7}  # placeholder: " + entity_from + " has no 'id' property\n";
         }

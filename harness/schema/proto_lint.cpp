@@ -203,8 +203,7 @@ private:
                             ids::id_named_field(name.text.substr(0, name.text.size() - 1)));
         if (!named) return;
         const std::string n(name.text);
-        for (const char* w : {"request", "correlation", "trace", "span"})
-            if (n.find(w) != std::string::npos) return;
+        if (ids::out_of_scope_id_name(n)) return;
         Finding f;
         f.rule = "DATA-ID-002";
         f.pos = SourcePos{file_, name.line + 1, name.column + 1};

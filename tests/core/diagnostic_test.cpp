@@ -106,3 +106,13 @@ TEST_CASE("render: control characters, C1 and invalid bytes of an input file are
           "      | ") + std::string(21, ' ') + "^\n"   // under the escaped column 13
           "hint: remove \\u001B[2J\n");
 }
+
+TEST_CASE("render: a hint of several lines keeps them, indented under the first, each terminal-safe") {
+    const Diagnostic d{SourcePos{"p.yaml", 1, 1}, "missing key 'principals'",
+                       "name one, e.g.\n  principals:\n    alice: {headers: {X: \x1b[2Jy}}", ""};
+    CHECK(render(d) ==
+          "p.yaml:1:1: error: missing key 'principals'\n"
+          "hint: name one, e.g.\n"
+          "        principals:\n"
+          "          alice: {headers: {X: \\u001B[2Jy}}\n");
+}

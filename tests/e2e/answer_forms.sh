@@ -3,7 +3,8 @@
 # tests/e2e/answer_forms/MODE.target.yaml): a registry's uploads (the id only in
 # Docker-Upload-UUID and Location, everything at the Location URL), a
 # PostgREST-style table (reads answering [row] or []), an API naming new
-# entities only by an absolute Location with fields only in read answers.
+# entities only by an absolute Location with fields only in read answers, and
+# one whose create answer names the new id at another member than reads.
 # Conforming: exit 0, nothing fails, the cases the form makes possible ran.
 # With a defect: exactly the failures of the rule it breaks (each `must`
 # line below at least once) and nothing else.
@@ -123,6 +124,24 @@ location/location-other-origin)
   check "error|*|on another origin" "error|*|was not created by this run" "error|cleanup|could not delete"
   ! grep -q "request for another origin" "$log" || fail "a request went to the Location's other origin"
   ;;
+renamed/)
+  # create_at: the create answer's {"orderID": ...} is the new id; the rest
+  # of the create's checks are judged on a read-back, where "id" is
+  expect_code 0
+  check "ran|DATA-ID-001|a create mints a v7 id in the body, inside the request window" \
+        "ran|DATA-ID-003|a v4 field of a new entity holds a v4 id*" \
+        "ran|DATA-ID-005|a new entity has an explicit time field not derived from its id*" \
+        "ran|DATA-ID-002|a mutated live id in a read path is rejected*" \
+        "ran|DATA-ID-004|another principal cannot read the entity by its id" \
+        "ran|DATA-ID-006|the id is unchanged after an update" \
+        "ran|nil-max|Nil and Max as read path ids are never answered with an entity*"
+  # the cleanup found every order it made at /orderID
+  left=$(curl -sS "$BASE_URL/_state")
+  [ "$left" = '{"orders": 0}' ] || fail "the run left orders behind: $left"
+  ;;
+renamed/create-v4)
+  expect_code 1
+  check "must|DATA-ID-001|a create mints a v7 id in the body, inside the request window" ;;
 *) fail "unknown scenario $mode/$defect" ;;
 esac
 junit_valid

@@ -28,6 +28,11 @@
 #              defects: tracking-v7 (a v7 tracking_id, seen only by reading
 #                       back: DATA-ID-003), location-other-origin (Location on
 #                       another origin: never followed)
+#   renamed    POST /v1/orders answers 201 with only {"orderID": <id>} (no
+#              Location); reads, updates and the list name it "id", with the
+#              order's tracking_id (UUIDv4) and created_at. Non-canonical ids
+#              find nothing (404). GET /_state says how many orders are left.
+#              defects: create-v4 (new orders get UUIDv4 ids: DATA-ID-001)
 #
 # Usage: answer_forms_server.py MODE [--defect NAME] PORT_FILE  (writes the port)
 import json
@@ -125,7 +130,8 @@ class Handler(BaseHTTPRequestHandler):
         if not self.headers.get("Host", "").startswith("127.0.0.1"):
             print("request for another origin: Host " + self.headers.get("Host", ""), file=sys.stderr, flush=True)
         try:
-            {"registry": self.registry, "postgrest": self.postgrest, "location": self.location}[MODE]()
+            {"registry": self.registry, "postgrest": self.postgrest, "location": self.location,
+             "renamed": self.renamed}[MODE]()
         except BrokenPipeError:
             pass
 
@@ -292,6 +298,54 @@ class Handler(BaseHTTPRequestHandler):
                 return self.answer(200, {k: v for k, v in row.items() if not k.startswith("_")})
             if self.command == "DELETE":
                 del rows[key]
+                return self.answer(204)
+        return self.answer(405, {"error": "method not allowed"})
+
+    # -------------------------------------------------------------- renamed
+    def renamed(self):
+        u = urlsplit(self.path)
+        body = self.body_json()  # read first: an early answer must not leave it on the connection
+        orders = STORE.rows.setdefault("orders", {})
+        if u.path == "/_state":
+            with LOCK:
+                return self.answer(200, {"orders": len(orders)})
+        who = self.principal()
+        if not who:
+            return self.answer(401, {"error": "unauthorized"})
+        parts = u.path.strip("/").split("/")
+        if parts[:2] != ["v1", "orders"] or len(parts) > 3:
+            return self.answer(404, {"error": "no such route"})
+
+        def public(row):
+            return {k: v for k, v in row.items() if not k.startswith("_")}
+
+        if len(parts) == 2:
+            if self.command == "GET":
+                with LOCK:
+                    return self.answer(200, {"items": [public(r) for r in orders.values() if r["_owner"] == who]})
+            if self.command != "POST":
+                return self.answer(405, {"error": "method not allowed"})
+            if not isinstance(body, dict) or not isinstance(body.get("name"), str):
+                return self.answer(400, {"error": "name is required"})
+            new = str(uuid.uuid4()) if DEFECT == "create-v4" else uuid7()
+            row = {"id": new, "name": body["name"], "tracking_id": str(uuid.uuid4()),
+                   "created_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "_owner": who}
+            with LOCK:
+                orders[new] = row
+            return self.answer(201, {"orderID": new})
+        key = unquote(parts[2])
+        with LOCK:
+            row = orders.get(key) if CANON.match(key) else None
+            if row is None or row["_owner"] != who:
+                return self.answer(404, {"error": "order not found"})
+            if self.command == "GET":
+                return self.answer(200, public(row))
+            if self.command == "PATCH":
+                if isinstance(body, dict) and isinstance(body.get("name"), str):
+                    row["name"] = body["name"]
+                return self.answer(200, public(row))
+            if self.command == "DELETE":
+                del orders[key]
                 return self.answer(204)
         return self.answer(405, {"error": "method not allowed"})
 

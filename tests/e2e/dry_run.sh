@@ -30,6 +30,10 @@ expect_out "  delete   grpc products.v1.Products/DeleteCategory x"
 expect_out "(deleted at the end by grpc products.v1.Products/DeleteCategory)"
 expect_out ", the preflight"
 expect_out "Nothing was sent (--dry-run)."
+# the packs' endpoints as the profile fills them in, never their templates
+grep -n '\${res\.' "$WORK/out" >&2 && fail "the plan shows a pack's template instead of the profile's endpoint"
+expect_out "  create   POST /v1/order-confirmations x"
+expect_out "  setup    POST /v1/orders (create; deleted at the end by DELETE /v1/orders/{id})"
 grep -q '^in all: [0-9,]* suites, [0-9,]* cases; requests, at most: [0-9,]* create' "$WORK/out" ||
   fail "no totals line: $(tail -1 "$WORK/out")"
 

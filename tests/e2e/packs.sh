@@ -23,6 +23,9 @@ conformant)
   junit_valid
   [ "$(junit_xpath 'string(/testsuites/@failures)')" = 0 ] || fail "failures against the conformant server"
   [ "$(junit_xpath 'string(/testsuites/@errors)')" = 0 ] || fail "errors against the conformant server"
+  # endpoints as the profile fills the packs in, never a pack's ${res.*} template
+  t=$(junit_xpath "count(//property[@name='endpoint'][contains(@value, '\${')])")
+  [ "${t%.*}" = 0 ] || fail "$t endpoint properties show a pack's template"
   g=$(junit_xpath "count(//testsuite[contains(@name, ' over grpc')]/testcase[not(skipped)])")
   [ "${g%.*}" -ge 100 ] || fail "the packs did not run over gRPC ($g testcases)"
   for rule in DATA-ID-001 DATA-ID-002 DATA-ID-003 DATA-ID-004 DATA-ID-005 DATA-ID-006 DATA-ID-007 nil-max \

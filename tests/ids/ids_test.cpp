@@ -352,8 +352,24 @@ TEST_CASE("strict check agrees with a byte-by-byte reference on every single-byt
 }
 
 TEST_CASE("id_named_field: the one naming rule of the shape checks") {
-    for (const char* k : {"id", "ID", "Id", "_id", "owner_id", "ownerId", "uuid", "Uuid", "owner_uuid", "ownerUuid"})
+    for (const char* k : {"id", "ID", "Id", "_id", "owner_id", "ownerId", "uuid", "Uuid", "owner_uuid", "ownerUuid",
+                          "order-id", "x-tenant-id", "order-uuid", "orderID", "ownerUUID", "v2ID"})
         CHECK_MESSAGE(idconform::ids::id_named_field(k), k);
-    for (const char* k : {"", "idx", "name", "Identity", "valid", "uuids", "paid"})
+    for (const char* k : {"", "idx", "name", "Identity", "valid", "uuids", "paid", "PAID", "VALID", "ANDROID", "UUIDS",
+                          "-ID", "rapid", "squid"})
         CHECK_MESSAGE(!idconform::ids::id_named_field(k), k);
+}
+
+TEST_CASE("out_of_scope_id_name: request, trace, event and other systems' ids by word, not by substring") {
+    using idconform::ids::out_of_scope_id_name;
+    for (const char* k : {"request_id", "requestId", "requestid", "X-Request-Id", "x-correlation-id", "traceID", "trace_id",
+                          "spanId", "eventIds", "external_id", "externalId", "taskExternalId", "run_external_id",
+                          "V1WorkflowRunExternalIdList", "idempotencyKey", "HTTPRequestID", "correlationUUID"})
+        CHECK_MESSAGE(out_of_scope_id_name(k), k);
+    for (const char* k : {"id", "order_id", "orderID", "preventionId", "contractId", "spanishId", "eventualityId", "requester_id",
+                          "externality", "tracer", ""})
+        CHECK_MESSAGE(!out_of_scope_id_name(k), k);
+    CHECK(idconform::ids::data_id_named("ownerUUID"));
+    CHECK_FALSE(idconform::ids::data_id_named("traceID"));
+    CHECK_FALSE(idconform::ids::data_id_named("name"));
 }

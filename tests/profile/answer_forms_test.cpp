@@ -55,6 +55,61 @@ TEST_CASE("id header errors: not a header name, on a field, in_create on the own
                "header: Location");
 }
 
+TEST_CASE("id: {create_at: ...}: the create answer names the new id at another member; errors at their key") {
+    const Profile p = loaded(api("    id: {at: /id, create_at: /orderID}\n"));
+    CHECK(p.resources[0].id.pointer == "/id");
+    CHECK(p.resources[0].id.create_pointer == "/orderID");
+    CHECK(p.resources[0].id.create_pos.line == 8);
+    only_error(api("    fields: {tracking_id: {create_at: /t}}\n"), 8, 28,
+               "'create_at' is for the entity's own id, not for field 'tracking_id'", "in_create: false");
+    only_error(api("    id: {at: /id, header: Location, create_at: /orderID}\n"), 8, 39,
+               "'create_at' and 'header' both say where the create answer names the new id", "keep one");
+    only_error(api("    id: {at: /id, create_at: /id}\n"), 8, 34,
+               "create_at /id is where every answer has the id already (at: /id)", "drop create_at");
+    only_error(api("    id: {create_at: /id}\n"), 8, 25, "create_at /id is where every answer has the id already",
+               "drop create_at");
+    only_error(api("    id: {at: /id, create_at: orderID}\n"), 8, 34, "bad JSON pointer 'orderID'",
+               "a JSON pointer starts with '/'");
+    only_error(api("    id: {at: /id, create_at: \"\"}\n"), 8, 34, "empty JSON pointer for 'create_at'", "/orderID");
+}
+
+TEST_CASE("expansion: create_at captures, judges and cleans up the new id where the create answer names it") {
+    const Expansion e =
+        expanded(api("    read: {path: \"/items/{id}\"}\n    update: {path: \"/items/{id}\", body: {n: 2}}\n"
+                     "    delete: {path: \"/items/{id}\"}\n    location: false\n    time_field: /created_at\n"
+                     "    id: {at: /id, create_at: /orderID}\n    fields: {tracking_id: {kind: uuidv4}}\n"));
+    const suite::Suite& s = instance(e, "data-id-002 items");
+    REQUIRE(!s.setup.empty());
+    const suite::Step& create = s.setup.back();
+    REQUIRE(create.captures.size() == 1);
+    CHECK(create.captures[0].from == suite::Capture::From::json);
+    CHECK(create.captures[0].path == "/orderID");
+    REQUIRE(create.cleanup);
+    CHECK(create.cleanup->id_at == "/orderID");
+    // reads judge the id at /id
+    const suite::Case& rd = case_named(s, "reading the live entity returns its id unchanged and canonical");
+    REQUIRE(rd.steps[0].expect.ids.size() == 1);
+    CHECK(rd.steps[0].expect.ids[0].at.value_or("") == "${res.id_at}");
+    // DATA-ID-001 judges the minted id at /orderID on the create itself
+    const suite::Case& minted =
+        case_named(instance(e, "data-id-001 items"), "a create mints a v7 id in the body, inside the request window");
+    REQUIRE(!minted.steps[0].expect.ids.empty());
+    CHECK(minted.steps[0].expect.ids[0].at.value_or("") == "/orderID");
+    // the v4 field and the time field are judged on a read-back of the entity
+    for (const char* name : {"data-id-003 items", "data-id-005 items"}) {
+        CAPTURE(name);
+        bool read_back = false;
+        for (const auto& c : instance(e, name).cases)
+            for (const auto& st : c.steps)
+                if (st.name.find("read the entity back") != std::string::npos) {
+                    read_back = true;
+                    CHECK(st.name.find("names the new id at /orderID, not at the entity's /id (create_at, api.yaml:") !=
+                          std::string::npos);
+                }
+        CHECK(read_back);
+    }
+}
+
 TEST_CASE("path \"{location}\" loads for read, update and delete, and nowhere else") {
     const Profile p =
         loaded(api("    read: {path: \"{location}\"}\n    update: {path: \"{location}\", body: {n: 2}}\n"

@@ -15,7 +15,9 @@ using namespace idconform::test;
 namespace {
 
 // Feeds the sample run through a reporter the way the runner does.
+// The clock stands still unless a test moves it: no time-left estimate.
 std::string feed(bool tty, bool color, ConsoleOptions opts = {}) {
+    if (!opts.now) opts.now = [] { return ProgressClock::time_point{}; };
     std::ostringstream out;
     ConsoleReporter r(out, tty, color, std::move(opts));
     const RunSummary run = sample_run();
@@ -116,6 +118,77 @@ TEST_CASE("console, TTY: live progress line, cleared before each failure and at 
     for (auto at = without_erase.find(erase); at != std::string::npos; at = without_erase.find(erase))
         without_erase.erase(at, erase.size());
     CHECK(without_erase.find('\x1b') == std::string::npos);
+}
+
+// A clock the test moves: each case of the sample run takes `per_case`.
+struct SteppedRun {
+    ProgressClock::time_point t{};
+    std::string out;
+    SteppedRun(bool tty, ProgressClock::duration per_case, ProgressClock::duration every, std::size_t total) {
+        ConsoleOptions opts;
+        opts.progress_every = every;
+        opts.now = [this] { return t; };
+        std::ostringstream os;
+        ConsoleReporter r(os, tty, false, opts);
+        const RunSummary run = sample_run();
+        RunInfo info;
+        info.total_cases = total;
+        r.run_started(info);
+        for (const auto& s : run.suites)
+            for (const auto& c : s.cases) {
+                t += per_case;
+                r.case_finished(c);
+            }
+        std::string error;
+        CHECK(r.run_finished(run, error));
+        out = os.str();
+    }
+};
+
+TEST_CASE("console, TTY: the live line says the time left at the pace so far") {
+    const std::string erase = "\r\x1b[2K";
+    const SteppedRun run(true, std::chrono::seconds(30), {}, 5);
+    // 1 of 5 done in 30 s: 4 left at 30 s each.
+    CHECK(run.out.find(erase + "[1/5] passed 1 failed 0 errors 0 skipped 0, about 2m00s left") != std::string::npos);
+    CHECK(run.out.find("[4/5] passed 1 failed 1 errors 1 skipped 1, about 30s left") != std::string::npos);
+    // Done: no estimate.
+    CHECK(run.out.find("[5/5] passed 1 failed 2 errors 1 skipped 1" + erase) != std::string::npos);
+    // Under a second of run time the pace is noise: nothing is said.
+    const SteppedRun quick(true, std::chrono::milliseconds(100), {}, 5);
+    CHECK(quick.out.find("left") == std::string::npos);
+}
+
+TEST_CASE("console, log: a plain progress line every progress_every, none with zero") {
+    // 4 s a case, a line every 10 s: due at the 3rd case (12 s); the 5th is the end.
+    const SteppedRun run(false, std::chrono::seconds(4), std::chrono::seconds(10), 5);
+    CHECK(run.out.find('\r') == std::string::npos);
+    CHECK(run.out.find("\nprogress: 3/5 cases (60%), passed 1 failed 1 errors 1 skipped 0, 12s elapsed, about 8s left\n") !=
+          std::string::npos);
+    std::size_t lines = 0;
+    for (auto at = run.out.find("progress: "); at != std::string::npos; at = run.out.find("progress: ", at + 1)) ++lines;
+    CHECK(lines == 1);
+    // The interval counts from the last line: 20 s a case gives a line at each case but the last.
+    const SteppedRun slow(false, std::chrono::seconds(20), std::chrono::seconds(10), 5);
+    CHECK(slow.out.find("progress: 1/5 cases (20%), passed 1 failed 0 errors 0 skipped 0, 20s elapsed, about 1m20s left") !=
+          std::string::npos);
+    CHECK(slow.out.find("progress: 4/5") != std::string::npos);
+    CHECK(slow.out.find("progress: 5/5") == std::string::npos);
+    // An unknown total: counts without a percentage or an estimate.
+    const SteppedRun unknown(false, std::chrono::seconds(20), std::chrono::seconds(10), 0);
+    CHECK(unknown.out.find("progress: 1 cases, passed 1 failed 0 errors 0 skipped 0, 20s elapsed\n") != std::string::npos);
+    // --no-progress: zero interval, no line however long the run.
+    const SteppedRun off(false, std::chrono::hours(1), {}, 5);
+    CHECK(off.out.find("progress") == std::string::npos);
+}
+
+TEST_CASE("short_duration: seconds, minutes, hours") {
+    using namespace std::chrono;
+    CHECK(short_duration(milliseconds(999)) == "0s");
+    CHECK(short_duration(seconds(59)) == "59s");
+    CHECK(short_duration(seconds(65)) == "1m05s");
+    CHECK(short_duration(seconds(3599)) == "59m59s");
+    CHECK(short_duration(seconds(3720)) == "1h02m");
+    CHECK(short_duration(seconds(-3)) == "0s");
 }
 
 TEST_CASE("console colour: ANSI only when asked") {

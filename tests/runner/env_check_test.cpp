@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <cstdlib>
+#include <unistd.h>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -15,8 +16,20 @@ using namespace idconform;
 namespace {
 
 // Written to a file first: the check reads the line to point at the `${env:`.
+// One folder per process: CTest runs the cases of this file side by side,
+// and they write files of the same names.
+struct ScratchDir {
+    std::filesystem::path path =
+        std::filesystem::temp_directory_path() / ("idconform_env_check_test." + std::to_string(::getpid()));
+    ~ScratchDir() {
+        std::error_code ec;
+        std::filesystem::remove_all(path, ec);
+    }
+};
+
 suite::Suite load(const std::string& yaml, const std::string& name) {
-    const auto dir = std::filesystem::temp_directory_path() / "idconform_env_check_test";
+    static const ScratchDir scratch;
+    const auto& dir = scratch.path;
     std::filesystem::create_directories(dir);
     const std::string file = (dir / name).string();
     std::ofstream(file) << yaml;

@@ -133,6 +133,19 @@ TEST_CASE("id members of one kind (R1)") {
     CHECK(check_id_members(js(R"({"id":")" + upper + R"("})"), "ulid")[0].ok);
 }
 
+TEST_CASE("id members (R1): ids of requests, traces and other systems are not the repository's, whatever their name's case") {
+    const std::string a = ulid_at(1000);
+    const auto r = check_id_members(js(R"({"id":")" + a + R"(","external_id":"cus_9f2","traceID":"4bf92f3577b34da6","x-request-id":"r-1",)"
+                                       R"("meta":{"correlationId":7,"orderID":")" + a + R"("}})"),
+                                    "ulid");
+    REQUIRE(r.size() == 1);
+    CHECK(r[0].ok);
+    CHECK(r[0].actual == "2 id-named members, all ulid");  // id and the Go-style orderID
+    const auto bad = check_id_members(js(R"({"id":")" + a + R"(","ownerUUID":"42"})"), "ulid");
+    REQUIRE(bad.size() == 1);
+    CHECK(bad[0].what == "id member /ownerUUID");
+}
+
 TEST_CASE("id members (R1): members the profile declares are judged by their declared kind") {
     // Issue #13: a viewable id TR-... beside the ULID key is not an R1 failure.
     const std::string a = ulid_at(1000);

@@ -75,3 +75,36 @@ TEST_CASE("a document without servers or security gets placeholders, not inventi
     CHECK(has(d.yaml, "  anonymous: {}  # the document declares no security scheme"));
     CHECK(profile::load_profile_text(d.yaml, "bare.target.yaml").profile.has_value());
 }
+
+TEST_CASE("a POST answer that names the new id otherwise than the read entity: create_at, only for a name of this resource") {
+    auto doc = [](const std::string& created_props) {
+        return "openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths:\n"
+               "  /orders:\n    post:\n      responses:\n        '201':\n          description: ok\n          content:\n"
+               "            application/json:\n              schema: {type: object, properties: {" + created_props + "}}\n"
+               "  /orders/{id}:\n    get:\n      parameters: [{name: id, in: path, required: true, schema: {type: string}}]\n"
+               "      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n"
+               "              schema: {type: object, properties: {id: {type: string, format: uuid}, total: {type: integer}}}\n";
+    };
+    SUBCASE("orderID (Go style) beside a jobId: the order's name is taken") {
+        const auto d = schema::draft_profile_text("go.yaml", doc("orderID: {type: string}, jobId: {type: string}"));
+        REQUIRE(d.errors.empty());
+        CHECK(has(d.yaml, "create_at: /orderID}"));
+        CHECK(has(d.yaml, "the POST answer has no 'id' but 'orderID'"));
+        const auto loaded = profile::load_profile_text(d.yaml, "go.target.yaml");
+        for (const auto& e : loaded.diagnostics) MESSAGE(render(e));
+        REQUIRE(loaded.profile);
+    }
+    SUBCASE("order_uuid is this resource's too") {
+        const auto d = schema::draft_profile_text("snake.yaml", doc("order_uuid: {type: string}"));
+        CHECK(has(d.yaml, "create_at: /order_uuid}"));
+    }
+    SUBCASE("only a jobId: no guess, a comment") {
+        const auto d = schema::draft_profile_text("job.yaml", doc("jobId: {type: string}, status: {type: string}"));
+        CHECK_FALSE(has(d.yaml, ", create_at: "));
+        CHECK(has(d.yaml, "the POST answer has no 'id'; jobId may name the new id: if so, add create_at: /THAT to id"));
+    }
+    SUBCASE("the POST answer has an id: nothing to say") {
+        const auto d = schema::draft_profile_text("plain.yaml", doc("id: {type: string}, orderID: {type: string}"));
+        CHECK_FALSE(has(d.yaml, "create_at"));
+    }
+}

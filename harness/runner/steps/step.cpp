@@ -29,12 +29,15 @@ std::string describe(const suite::Step& st) {
     return std::visit([](const auto& r) { return describe(r); }, st.request);
 }
 
-void add_properties(const suite::Step* first, std::vector<Property>& out) {
+void add_properties(const suite::Step* first, const Scope& scope, std::vector<Property>& out) {
     if (!first) {
         out.push_back({"transport", "http"});
         return;
     }
+    const std::size_t from = out.size();
     std::visit([&out](const auto& r) { add_properties(r, out); }, first->request);
+    for (std::size_t i = from; i < out.size(); ++i)
+        if (out[i].name == "endpoint") out[i].value = site_template(out[i].value, scope);
 }
 
 std::string site_template(std::string_view tmpl, const Scope& scope) {

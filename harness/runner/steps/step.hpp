@@ -21,8 +21,9 @@ namespace idconform::runner::steps {
 [[nodiscard]] std::string describe(const suite::Step& st);
 
 // The "transport" and "endpoint" properties of a case, from its first step
-// (a case without steps is "http" without an endpoint).
-void add_properties(const suite::Step* first, std::vector<Property>& out);
+// (a case without steps is "http" without an endpoint). The endpoint is a
+// site_template: the profile's `${res.*}` filled in from `scope`.
+void add_properties(const suite::Step* first, const Scope& scope, std::vector<Property>& out);
 
 // The endpoint under which the shape scan files this step's answer fields
 // (its folded findings, DATA-ID-003's versions): "METHOD path template",

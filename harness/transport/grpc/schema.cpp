@@ -206,7 +206,7 @@ const pb::MethodDescriptor* find_method(const pb::DescriptorPool& pool, const st
 
 // ------------------------------------------------------------ findings
 
-bool id_named(std::string_view n) { return ids::id_named_field(n); }
+bool id_named(std::string_view n) { return ids::data_id_named(n); }
 
 namespace {
 
