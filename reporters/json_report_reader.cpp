@@ -182,6 +182,15 @@ std::string case_of(const json::object& o, const std::string& suite, bool outlin
             c.skip_cause = *k;
         }
     }
+    if (c.outcome == Outcome::error) {
+        // none in a report written before causes were recorded
+        if (const auto* cause = o.if_contains("error_cause"); cause && cause->is_string()) {
+            const auto k = parse_error_cause(cause->get_string());
+            if (!k || *k == ErrorCause::none)
+                return "case " + quoted(c.name) + " has the unknown error_cause " + quoted(cause->get_string());
+            c.error_cause = *k;
+        }
+    }
     c.classname = s_of(o, "classname");
     for (const auto& r : a_of(o, "rules"))
         if (r.is_string()) c.rules.emplace_back(r.get_string());

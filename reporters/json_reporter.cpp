@@ -96,6 +96,8 @@ json::value case_json(const CaseResult& c, const ReportOptions& opts) {
     // why a skipped case was not checked (core/result.hpp's SkipCause); only
     // on skipped cases
     if (c.outcome == Outcome::skipped) out["skip_cause"] = to_string(counted_skip_cause(c));
+    // why a case in error is (ErrorCause): what merge's exit code follows
+    if (c.outcome == Outcome::error && c.error_cause != ErrorCause::none) out["error_cause"] = to_string(c.error_cause);
     out["message"] = str(redact_text(c.message, opts.redact_headers));
     out["detail"] = str(redact_text(c.detail, opts.redact_headers));
     out["properties"] = std::move(props);

@@ -143,7 +143,10 @@ void add_case(pugi::xml_node suite, const CaseResult& c, const SuiteResult& s, c
                                   : c.message.empty() ? first_failed_check(c) : c.message;
             if (message.empty()) message = failed ? "contract check failed" : "error";
             attr(el, "message", redact_text(message, opts.redact_headers));
-            attr(el, "type", failed ? "contract" : "transport");
+            // an error's type is its cause (suite, transport, authentication, ...)
+            attr(el, "type", failed                                 ? "contract"
+                             : c.error_cause == ErrorCause::none ? "transport"
+                                                                 : to_string(c.error_cause));
             text(el, failure_detail(c, opts));
             break;
         }

@@ -36,8 +36,7 @@ SuiteResult junit_suite(reporters::Reporter& rep, const schema::LintedSpec& s, d
     read.classname = s.path + ".read";
     read.pos = SourcePos{s.path, 0, 0};
     if (!s.result.errors.empty()) {
-        read.outcome = Outcome::error;
-        read.message = s.result.errors.front().pos.str() + ": " + s.result.errors.front().title;
+        set_error(read, ErrorCause::input, s.result.errors.front().pos.str() + ": " + s.result.errors.front().title);
         for (const auto& d : s.result.errors) read.detail += render(d) + "\n";
     } else {
         read.message = s.result.format + ", " + std::to_string(s.result.files) + " file" + (s.result.files == 1 ? "" : "s") +

@@ -64,27 +64,28 @@ std::string check_together(const std::vector<reporters::ReadReport>& in) {
     return {};
 }
 
-// The exit code of errors, as `run` decides it for one run: 3 when a case
-// is in error by the transport (a step sent a request and got an error) or a
-// preflight suite (a unit every shard runs) found the target untestable;
-// else 2 when cases are in error by their suite (an undefined variable, a
-// bad setup: nothing was sent); else 0. The report keeps no count of
-// either, so they are told apart case by case.
+// The exit code of errors, as `run` decides it for one run, from each case's
+// error_cause: 3 when a case is in error by the target (transport,
+// authentication, a harness limit), else 2 when one is by its suite or an
+// input, else 0 (a cleanup error alone, as in `run`). A report written
+// before causes were recorded has none: then a preflight suite's error is
+// the target's, and a step that sent a request and got an error is too.
 int error_exit(const RunSummary& merged, const std::vector<std::size_t>& preflight_units) {
     bool suite_errors = false;
     for (std::size_t u = 0; u < merged.suites.size(); ++u) {
         const bool preflight = std::find(preflight_units.begin(), preflight_units.end(), u) != preflight_units.end();
         for (const auto& c : merged.suites[u].cases) {
             if (c.outcome != Outcome::error) continue;
-            if (preflight) return exit_transport;
-            // A suite error is recorded as an error of kind "other" on a step
-            // whose request was never made (no URL); a transport error has one.
-            const bool transport = std::any_of(c.steps.begin(), c.steps.end(), [](const StepRecord& st) {
-                const auto& x = st.exchange;
-                return x.error && (x.error->kind != TransportErrorKind::other || !x.request.url.empty());
-            });
-            if (transport) return exit_transport;
-            suite_errors = true;
+            ErrorCause cause = c.error_cause;
+            if (cause == ErrorCause::none) {
+                const bool sent = std::any_of(c.steps.begin(), c.steps.end(), [](const StepRecord& st) {
+                    const auto& x = st.exchange;
+                    return x.error && (x.error->kind != TransportErrorKind::other || !x.request.url.empty());
+                });
+                cause = preflight || sent ? ErrorCause::transport : ErrorCause::suite;
+            }
+            if (target_error(cause)) return exit_transport;
+            if (cause != ErrorCause::cleanup) suite_errors = true;
         }
     }
     return suite_errors ? exit_usage : exit_ok;

@@ -62,6 +62,35 @@ void skip(CaseResult& c, SkipCause cause, std::string message) {
     c.message = std::move(message);
 }
 
+const char* to_string(ErrorCause c) noexcept {
+    switch (c) {
+        case ErrorCause::none: return "none";
+        case ErrorCause::suite: return "suite";
+        case ErrorCause::transport: return "transport";
+        case ErrorCause::harness_limit: return "harness_limit";
+        case ErrorCause::authentication: return "authentication";
+        case ErrorCause::cleanup: return "cleanup";
+        case ErrorCause::input: return "input";
+    }
+    return "none";
+}
+
+std::optional<ErrorCause> parse_error_cause(std::string_view name) noexcept {
+    for (std::size_t i = 0; i < error_cause_count; ++i)
+        if (name == to_string(static_cast<ErrorCause>(i))) return static_cast<ErrorCause>(i);
+    return std::nullopt;
+}
+
+bool target_error(ErrorCause c) noexcept {
+    return c == ErrorCause::transport || c == ErrorCause::harness_limit || c == ErrorCause::authentication;
+}
+
+void set_error(CaseResult& c, ErrorCause cause, std::string message) {
+    c.outcome = Outcome::error;
+    c.error_cause = cause == ErrorCause::none ? ErrorCause::suite : cause;
+    c.message = std::move(message);
+}
+
 SkipCause counted_skip_cause(const CaseResult& c) noexcept {
     if (c.outcome != Outcome::skipped) return SkipCause::none;
     return c.skip_cause != SkipCause::none ? c.skip_cause : skip_cause_of_message(c.message);

@@ -53,6 +53,28 @@ inline constexpr SkipCause skip_causes[] = {SkipCause::not_applicable, SkipCause
 // --max-failures ..."; anything else: precondition.
 [[nodiscard]] SkipCause skip_cause_of_message(std::string_view message) noexcept;
 
+// Why a case is in error: what exit codes and reports follow from, never
+// the message's words. `none` on every case that is not in error.
+enum class ErrorCause {
+    none,
+    suite,           // the suite or profile at run time: an undefined variable, a value it cannot send
+    transport,       // the target did not answer as a server does: refused, timed out, reset, bad protocol
+    harness_limit,   // the answer could not be judged within the harness's limits (body cap, nesting)
+    authentication,  // a principal the profile says is let in was refused, or lacks the permissions
+    cleanup,         // entities this run created remain (or may remain) on a target that answers
+    input,           // a file the command reads (a document, an export) could not be read
+};
+inline constexpr std::size_t error_cause_count = 7;
+// The name in reports ("suite", "transport", ...; "none").
+[[nodiscard]] const char* to_string(ErrorCause c) noexcept;
+// A name of to_string back; nullopt for any other text.
+[[nodiscard]] std::optional<ErrorCause> parse_error_cause(std::string_view name) noexcept;
+// Whether an error of this cause says the target (or what stands between)
+// could not be tested, rather than that the suite is wrong: exit 3, where a
+// suite or input error exits 2 and a cleanup error alone exits as the
+// verdicts say (cli/exit_codes.hpp).
+[[nodiscard]] bool target_error(ErrorCause c) noexcept;
+
 // One expectation applied to one exchange.
 struct CheckResult {
     std::string rule;        // rule id the check gives evidence for, may be empty
@@ -83,6 +105,7 @@ struct CaseResult {
     std::vector<std::string> rules;
     Outcome outcome = Outcome::passed;
     SkipCause skip_cause = SkipCause::none;  // set with skip(); none unless skipped
+    ErrorCause error_cause = ErrorCause::none;  // set with set_error(); none unless in error
     std::string message;             // one line: why failed / error / skipped
     std::string detail;              // multi-line evidence for failure/error
     std::vector<Property> properties;
@@ -94,6 +117,9 @@ struct CaseResult {
 // Marks `c` skipped for `cause`, saying why: every skip site calls this, so
 // no skipped case lacks a cause.
 void skip(CaseResult& c, SkipCause cause, std::string message);
+// Marks `c` in error for `cause`, saying why: every error site calls this,
+// so no case in error lacks a cause.
+void set_error(CaseResult& c, ErrorCause cause, std::string message);
 // The cause a skipped case counts under in summaries: its own, else the one
 // its message says (skip_cause_of_message); none for any other outcome.
 [[nodiscard]] SkipCause counted_skip_cause(const CaseResult& c) noexcept;

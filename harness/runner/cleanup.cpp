@@ -342,10 +342,12 @@ awaitable<std::optional<CaseResult>> cleanup_created(SuiteRun& run, RateLimiter&
         record("delete " + what, std::move(x), c, req);
         record("read " + what + " back", std::move(back), c, read);
     }
-    if (unreachable) *unreachable = sent_any && !answered_any;
+    const bool quiet = sent_any && !answered_any;  // the target no longer answers
+    if (unreachable) *unreachable = quiet;
     const std::size_t failed = remain + unknown + undeletable;
     if (failed == 0) co_return std::nullopt;
-    r.outcome = Outcome::error;
+    // the message is said below, with the counts
+    set_error(r, quiet ? ErrorCause::transport : ErrorCause::cleanup, {});
     std::string parts;
     auto part = [&](std::size_t n, const std::string& what) {
         if (n == 0) return;

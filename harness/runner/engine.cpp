@@ -170,9 +170,8 @@ awaitable<bool> Engine::make_fresh(SuiteRun& run, const Expanded& e, Scope& scop
         }
         auto val = interpolate_json(v.value, scope);
         if (!val) {
-            r.outcome = Outcome::error;
-            r.message = "fresh: " + v.pos.str() + ": variable '" + v.name + "': " + val.error();
-            ++report_.suite_errors;
+            set_error(r, ErrorCause::suite, "fresh: " + v.pos.str() + ": variable '" + v.name + "': " + val.error());
+            count_error(ErrorCause::suite);
             co_return false;
         }
         scope.set(v.name, std::move(*val), v.secret);
@@ -185,13 +184,11 @@ awaitable<bool> Engine::make_fresh(SuiteRun& run, const Expanded& e, Scope& scop
         const StepRecord& rec = r.steps.back();
         const std::string where = step_label(r.steps.size() - 1, rec.name);
         if (!so.suite_error.empty()) {
-            r.outcome = Outcome::error;
-            r.message = where + ": " + so.suite_error;
-            ++report_.suite_errors;
+            set_error(r, ErrorCause::suite, where + ": " + so.suite_error);
+            count_error(ErrorCause::suite);
         } else if (so.transport_error) {
-            r.outcome = Outcome::error;
-            r.message = where + ": " + describe_transport_error(rec.exchange);
-            ++report_.transport_errors;
+            set_error(r, so.cause, where + ": " + describe_transport_error(rec.exchange));
+            count_error(so.cause);
         } else if (so.failed) {
             // The case's precondition: without its own entity it can say nothing.
             skip(r, SkipCause::precondition,
@@ -212,9 +209,8 @@ awaitable<bool> Engine::make_fresh(SuiteRun& run, const Expanded& e, Scope& scop
             if (!why.empty()) {
                 if (not_applicable) skip(r, SkipCause::not_applicable, std::move(why));
                 else {
-                    r.outcome = Outcome::error;
-                    r.message = std::move(why);
-                    ++report_.suite_errors;
+                    set_error(r, ErrorCause::suite, std::move(why));
+                    count_error(ErrorCause::suite);
                 }
                 co_return false;
             }
@@ -393,10 +389,13 @@ awaitable<StepOutcome> Engine::run_step(SuiteRun& run, const suite::Step& st, Sc
     out.record.name = !st.name.empty()         ? st.name
                       : st.is<suite::OpCall>() ? std::string("call ") + suite::name(st.as<suite::OpCall>().op)
                                                : suite::default_step_name(st.request);
+    const std::size_t misses = scope.misses();
     auto req = steps::build(st, run.env, scope);
     if (req) redact::mark_secret_headers(*req, scope.secrets());  // never forwarded to another origin
     if (!req) {
         out.suite_error = req.error();
+        out.unbound = scope.misses() > misses;
+        out.cause = ErrorCause::suite;
         out.record.exchange.error = TransportError{TransportErrorKind::other, req.error()};
         co_return out;
     }
@@ -407,6 +406,7 @@ awaitable<StepOutcome> Engine::run_step(SuiteRun& run, const suite::Step& st, Sc
         EntityView v = entity_view(*http, st.expect, x, rule);
         if (!v.error.empty()) {
             out.suite_error = v.error;
+            out.cause = ErrorCause::suite;
         } else {
             judge_answer(run, st, *req, v.view ? *v.view : x, scope, rule, collected, out);
             if (v.not_found) {
@@ -418,17 +418,20 @@ awaitable<StepOutcome> Engine::run_step(SuiteRun& run, const suite::Step& st, Sc
         judge_answer(run, st, *req, x, scope, rule, collected, out);
     } else {
         out.transport_error = true;
+        out.cause = ErrorCause::transport;
     }
     if (!out.unauthenticated.empty()) {
         x.error = TransportError{TransportErrorKind::unauthenticated, out.unauthenticated, false};
         out.failed = false;
         out.transport_error = true;
+        out.cause = ErrorCause::authentication;
     } else if (!out.harness_limit.empty()) {
         x.error =
             TransportError{x.response->body_truncated ? TransportErrorKind::body_too_large : TransportErrorKind::other,
                            out.harness_limit, false};
         out.failed = false;
         out.transport_error = true;
+        out.cause = ErrorCause::harness_limit;
     }
     if (x.request.url.empty()) x.request = std::move(*req);
     out.record.exchange = std::move(x);
@@ -448,18 +451,16 @@ awaitable<std::optional<CaseResult>> Engine::run_phase(SuiteRun& run, const std:
         StepOutcome so = co_await run_step(run, st, run.scope, "");
         // Cleanup of something never created (its id was never captured)
         // is not a problem: there is nothing to delete.
-        if (teardown && so.suite_error.find("undefined variable") != std::string::npos) continue;
+        if (teardown && so.unbound) continue;
         r.steps.push_back(so.record);
         if (problem) continue;  // teardown goes on after a problem; the first one is reported
         const std::string step = "step '" + so.record.name + "'";
         if (!so.suite_error.empty()) {
-            r.outcome = Outcome::error;
-            r.message = step + ": " + so.suite_error;
-            ++report_.suite_errors;
+            set_error(r, ErrorCause::suite, step + ": " + so.suite_error);
+            count_error(ErrorCause::suite);
         } else if (so.transport_error) {
-            r.outcome = Outcome::error;
-            r.message = step + ": " + describe_transport_error(so.record.exchange);
-            ++report_.transport_errors;
+            set_error(r, so.cause, step + ": " + describe_transport_error(so.record.exchange));
+            count_error(so.cause);
         } else if (so.failed) {
             r.outcome = Outcome::failed;
             r.message = step + " failed: " + failure_message(*first_failure(so.record.checks));
@@ -484,9 +485,8 @@ awaitable<CaseResult> Engine::run_case(SuiteRun& run, const Expanded& e) {
         co_return r;
     }
     if (!e.pre_error.empty()) {
-        r.outcome = Outcome::error;
-        r.message = e.pre_error;
-        ++report_.suite_errors;
+        set_error(r, ErrorCause::suite, e.pre_error);
+        count_error(ErrorCause::suite);
         co_return r;
     }
     Scope scope = run.scope;
@@ -526,13 +526,11 @@ awaitable<CaseResult> Engine::run_case(SuiteRun& run, const Expanded& e) {
             std::string gone;
             if (so.failed && so.suite_error.empty() && !so.transport_error) gone = gone_by(run, rec);
             if (!so.suite_error.empty()) {
-                r.outcome = Outcome::error;
-                r.message = so.suite_error;
-                ++report_.suite_errors;
+                set_error(r, ErrorCause::suite, so.suite_error);
+                count_error(ErrorCause::suite);
             } else if (so.transport_error) {
-                r.outcome = Outcome::error;
-                r.message = describe_transport_error(rec.exchange);
-                ++report_.transport_errors;
+                set_error(r, so.cause, describe_transport_error(rec.exchange));
+                count_error(so.cause);
             } else if (so.failed && unmet_precondition(st.expect)) {
                 // What the case needs did not hold: it cannot say anything.
                 skip(r, SkipCause::precondition,
@@ -655,7 +653,7 @@ awaitable<void> Engine::finish_suite(SuiteRun& run, bool setup_failed, Report& r
         // cleanup case, not a transport error: exit 3 only when it did not answer.
         bool unreachable = false;
         cleanup_result = co_await cleanup_created(run, limiter_, &unreachable);
-        if (cleanup_result && unreachable) ++report_.transport_errors;
+        if (cleanup_result && unreachable) count_error(ErrorCause::transport);
         for (auto& l : run.left_behind) left_behind_.push_back(std::move(l));
         run.shutdown();
     }
@@ -696,9 +694,8 @@ awaitable<SuiteResult> Engine::run_suite(const suite::Suite& s) {
     std::optional<CaseResult> setup_result;
     if (std::string problem = interpolate_target(opts_, s, run); !problem.empty()) {
         setup_result = phase_result(s, "setup");
-        setup_result->outcome = Outcome::error;
-        setup_result->message = problem;
-        ++report_.suite_errors;
+        set_error(*setup_result, ErrorCause::suite, problem);
+        count_error(ErrorCause::suite);
     } else {
         run.transport_options = merge_transport_options(opts_, s.target, run.kafka);
         finish_env(opts_, run);
@@ -715,7 +712,7 @@ awaitable<SuiteResult> Engine::run_suite(const suite::Suite& s) {
         if (s.preflight) {
             const Outcome before = r.outcome;
             if (auto why = judge_preflight(s, r); why && stopped_.empty()) stopped_ = std::move(*why);
-            if (before == Outcome::failed && r.outcome == Outcome::error) ++report_.transport_errors;
+            if (before == Outcome::failed && r.outcome == Outcome::error) count_error(r.error_cause);
         }
         if (r.outcome != Outcome::passed) redact::scrub_case(r, run.scope.secrets());
         result.count_streamed(r);

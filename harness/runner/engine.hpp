@@ -91,6 +91,12 @@ private:
     RateLimiter limiter_;
     std::optional<boost::asio::thread_pool> files_;  // file steps scan here, off the runner's thread
     RunReport report_;
+    // Counts a case in error under its cause: the run's exit code follows
+    // from these counts (a cleanup error alone counts in neither).
+    void count_error(ErrorCause c) noexcept {
+        if (target_error(c)) ++report_.transport_errors;
+        else if (c != ErrorCause::cleanup) ++report_.suite_errors;
+    }
     std::vector<SuiteRun::LeftBehind> left_behind_;  // of every suite, for the run's notes
     ShapeFindings shape_;                            // of every suite, reported after them
     int interrupted_ = 0;                            // the signal that interrupted the run, 0: none

@@ -60,14 +60,13 @@ std::optional<std::string> judge_preflight(const suite::Suite& s, CaseResult& r)
                               "; give its credential the permissions (scopes, roles) to create, read, update and "
                               "delete entities of its own";
             if (const std::string hint = credential_hint(s, key); !hint.empty()) msg += " (" + hint + ")";
-            r.outcome = Outcome::error;
-            r.message = msg;
+            set_error(r, ErrorCause::authentication, msg);
             return msg;
         }
         break;
     }
-    r.outcome = Outcome::skipped;
-    r.message = "not checked: " + r.message + " (not a question of credentials: the contract cases judge this answer)";
+    skip(r, SkipCause::precondition,
+         "not checked: " + r.message + " (not a question of credentials: the contract cases judge this answer)");
     return std::nullopt;
 }
 

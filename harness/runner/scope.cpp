@@ -75,6 +75,7 @@ Result<json::value> Scope::resolve(std::string_view expr) const {
             }
         }
     }
+    ++misses_;
     return Result<json::value>(boost::system::in_place_error, "undefined variable ${" + std::string(expr) + "}");
 }
 

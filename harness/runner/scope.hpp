@@ -40,6 +40,10 @@ public:
     // by the case expansion, which is handed the suite's scope.
     void set_send_check(std::shared_ptr<const SendCheck> check) { send_check_ = std::move(check); }
     [[nodiscard]] const SendCheck* send_check() const { return send_check_.get(); }
+    // How many ${name} lookups found no variable so far: a caller tells an
+    // unbound variable from other template errors by this count, not by
+    // the error's words.
+    [[nodiscard]] std::size_t misses() const noexcept { return misses_; }
 
 private:
     [[nodiscard]] Result<boost::json::value> generate(std::string_view what) const;  // ${gen:...}
@@ -48,6 +52,7 @@ private:
     std::set<std::string> secrets_;
     std::set<std::string, std::less<>> deferred_;
     mutable int depth_ = 0;
+    mutable std::size_t misses_ = 0;
     std::shared_ptr<const SendCheck> send_check_;
 };
 

@@ -13,6 +13,9 @@ struct StepOutcome {
     StepRecord record;
     bool transport_error = false;
     std::string suite_error;        // template problem: undefined variable, ...
+    bool unbound = false;           // the suite error is a variable never set (a capture that never happened)
+    // What a transport_error is caused by: transport, authentication or harness_limit.
+    ErrorCause cause = ErrorCause::none;
     bool failed = false;
     bool evidence_pending = false;  // redaction and reproduce line left to the caller (evidence.hpp)
     // The answer could not be judged for a limit of the harness (its body cut

@@ -62,6 +62,7 @@ CaseResult unscanned_case(const std::string& file, Outcome outcome, std::string 
     read.message = std::move(message);
     // A file not scanned at all: the scan stopped before it (--max-violations).
     if (outcome == Outcome::skipped) read.skip_cause = SkipCause::stopped;
+    if (outcome == Outcome::error) read.error_cause = ErrorCause::input;  // a file that could not be read
     return read;
 }
 
@@ -73,8 +74,7 @@ FileCases file_cases(const std::string& file, Format fmt, const Stats& st, FileT
     out.read.steps.push_back(file_record("scan " + file, file, fmt, st, ""));
     out.read.properties.push_back({"format", std::string(to_string(fmt))});
     if (st.error) {
-        out.read.outcome = Outcome::error;
-        out.read.message = format_error(file, *st.error);
+        set_error(out.read, ErrorCause::input, format_error(file, *st.error));
     }
 
     std::map<std::string, RuleTally> tallies = std::move(tally).take();

@@ -77,6 +77,7 @@ bool Scanner::more(std::size_t keep) {
     end_ = in_.end();
     if (in_.error() != 0) {
         error("read error: " + std::string(std::strerror(in_.error())));
+        st_.error->io = true;
         return false;
     }
     if (!line_ok()) return false;
@@ -358,7 +359,7 @@ Stats scan_halves(int fd, std::uint64_t at, const Options& o, const Sink& sink) 
                 return true;
             };
             s.stats = ndjson ? detail::scan_json(in, o, buffer, true, &s, true) : detail::scan_csv(in, o, buffer, &s, true);
-            if (s.stats.error && s.stats.error->message.rfind("read error", 0) == 0) s.failed = true;
+            if (s.stats.error && s.stats.error->io) s.failed = true;
         });
     } catch (const std::system_error&) {  // no thread: one pass
         detail::Input in(fd, o.buffer_bytes);

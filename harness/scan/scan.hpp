@@ -63,6 +63,7 @@ struct ScanError {
     std::uint64_t column = 0;
     std::uint64_t offset = 0;  // byte offset in the file
     std::string message;
+    bool io = false;           // the file could not be read (an I/O error), not a malformed one
 };
 
 struct Stats {

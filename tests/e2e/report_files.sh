@@ -153,6 +153,34 @@ YAML
   done
   ic merge -o "$WORK/se.json" "$WORK/se1.json" "$WORK/se2.json"
   expect_code 2
+  # the exit codes follow from each case's error_cause, kept through merge;
+  # a report without causes (an older one) is judged as before
+  python3 - "$WORK/se.json" <<'PY'
+import json, sys
+causes = [c.get("error_cause") for s in json.load(open(sys.argv[1]))["suites"] for c in s["cases"] if c["outcome"] == "error"]
+assert causes and set(causes) == {"suite"}, causes
+PY
+  python3 - "$WORK/se1.json" "$WORK/se1-old.json" "transport" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+for s in r["suites"]:
+    for c in s["cases"]:
+        c.pop("error_cause", None)
+json.dump(r, open(sys.argv[2], "w"))
+r = json.load(open(sys.argv[1]))
+for s in r["suites"]:
+    for c in s["cases"]:
+        if c["outcome"] == "error": c["error_cause"] = sys.argv[3]
+json.dump(r, open(sys.argv[2].replace("-old", "-transport"), "w"))
+for s in r["suites"]:
+    for c in s["cases"]:
+        if c["outcome"] == "error": c["error_cause"] = "sunspots"
+json.dump(r, open(sys.argv[2].replace("-old", "-bad"), "w"))
+PY
+  ic merge -o "$WORK/se-old-m.json" "$WORK/se1-old.json" "$WORK/se2.json"; expect_code 2
+  ic merge -o "$WORK/se-tr-m.json" "$WORK/se1-transport.json" "$WORK/se2.json"; expect_code 3
+  ic merge -o "$WORK/se-bad-m.json" "$WORK/se1-bad.json" "$WORK/se2.json"; expect_code 2
+  expect_stderr "unknown error_cause"
   cat >"$WORK/down.yaml" <<YAML
 name: down
 target: {base_url: "http://127.0.0.1:1"}
@@ -165,6 +193,7 @@ cases:
 YAML
   ic run --no-progress --shard 1/1 --json "$WORK/down.json" "$WORK/down.yaml"; expect_code 3
   ic merge -o "$WORK/d.json" "$WORK/down.json"; expect_code 3
+  python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["suites"][0]["cases"][0]; assert c["error_cause"] == "transport", c.get("error_cause")' "$WORK/down.json"
   # a 101 answer is an error (nothing to check), not a failure; a followed
   # redirect loop reproduces with curl -L
   cat >"$WORK/proto.yaml" <<YAML

@@ -6,6 +6,7 @@
 #include "reporters/json_replay.hpp"
 #include "reporters/json_report_reader.hpp"
 #include "reporters/json_reporter.hpp"
+#include "reporters/junit_reporter.hpp"
 #include "sample_run.hpp"
 #include "test_util.hpp"
 
@@ -405,6 +406,52 @@ TEST_CASE("json reader: skip causes and the filtered-out count make the round tr
     Trace refused;
     CHECK_FALSE(read_json_report_text(bad, "bad.json", refused, error));
     CHECK(error.find("unknown skip_cause 'deselected'") != std::string::npos);
+}
+
+TEST_CASE("json reader: error causes make the round trip; JUnit says them as the error's type") {
+    const fs::path dir = scratch_dir("json-reader-errors");
+    RunSummary run;
+    SuiteResult s;
+    s.name = "s";
+    for (std::size_t i = 1; i < error_cause_count; ++i) {
+        CaseResult c;
+        c.suite = "s";
+        c.name = std::string("error ") + to_string(static_cast<ErrorCause>(i));
+        set_error(c, static_cast<ErrorCause>(i), "why");
+        s.cases.push_back(c);
+    }
+    run.suites.push_back(s);
+    JsonReporter r((dir / "report.json").string());
+    r.run_started({});
+    r.suite_started("s", "");
+    for (const auto& c : s.cases) r.case_finished(c);
+    r.suite_finished(s);
+    std::string error;
+    REQUIRE_MESSAGE(r.run_finished(run, error), error);
+    const std::string text = read_file(dir / "report.json");
+    CHECK(text.find("\"outcome\": \"error\",\n          \"error_cause\": \"authentication\",") != std::string::npos);
+    ReadReport back;
+    REQUIRE_MESSAGE(read_json_report((dir / "report.json").string(), back, error), error);
+    const auto& cases = back.summary.suites[0].cases;
+    REQUIRE(cases.size() == error_cause_count - 1);
+    for (std::size_t i = 0; i < cases.size(); ++i) CHECK(cases[i].error_cause == static_cast<ErrorCause>(i + 1));
+    CHECK(target_error(ErrorCause::transport));
+    CHECK(target_error(ErrorCause::authentication));
+    CHECK(target_error(ErrorCause::harness_limit));
+    CHECK_FALSE(target_error(ErrorCause::suite));
+    CHECK_FALSE(target_error(ErrorCause::input));
+    CHECK_FALSE(target_error(ErrorCause::cleanup));
+
+    std::string bad = text;
+    bad.replace(bad.find("\"authentication\","), 17, "\"none\",");
+    Trace refused;
+    CHECK_FALSE(read_json_report_text(bad, "bad.json", refused, error));
+    CHECK(error.find("unknown error_cause 'none'") != std::string::npos);
+
+    const std::string junit = render_junit(run, "");
+    CHECK(junit.find("type=\"suite\"") != std::string::npos);
+    CHECK(junit.find("type=\"cleanup\"") != std::string::npos);
+    CHECK(junit.find("type=\"transport\"") != std::string::npos);
 }
 
 TEST_CASE("json reader: what a hostile report claims is clamped, and its text is escaped in errors") {

@@ -116,6 +116,7 @@ TEST_CASE("engine: retries run out -> error naming the attempts; a failed check 
     CHECK(script.count("GET", "http://t/bad") == 1);  // a broken contract is an answer: no retry
     CHECK(r.rec.named("down").outcome == Outcome::error);
     CHECK(r.rec.named("down").message == "timeout: no answer after 5 ms (GET http://t/down, 2 attempts)");
+    CHECK(r.rec.named("down").error_cause == ErrorCause::transport);
     CHECK(r.rec.named("bad").outcome == Outcome::failed);
     CHECK(r.report.transport_errors == 1);
 }
@@ -314,6 +315,27 @@ cases:
     CHECK(script.requests().back().request.url == "http://t/after");
 }
 
+TEST_CASE("engine: an undefined variable is a suite error by its cause; in teardown, a variable never captured is no problem") {
+    Script script;
+    script.otherwise([](const Request&) { return Reply::answer(200); });
+    const auto s = load(head + R"(teardown:
+  - {name: remove, http: {method: DELETE, path: "/thing/${never_captured}"}}
+cases:
+  - name: a
+    steps: [{http: {path: "/a/${nothing_defines_this}"}}]
+  - name: b
+    steps: [{http: {path: /b}}]
+)");
+    auto r = run({s}, script);
+    CHECK(r.rec.names() == std::vector<std::string>{"a", "b"});  // no teardown result
+    CHECK(r.rec.named("a").outcome == Outcome::error);
+    CHECK(r.rec.named("a").error_cause == ErrorCause::suite);
+    CHECK(r.rec.named("b").error_cause == ErrorCause::none);
+    CHECK(r.report.suite_errors == 1);
+    CHECK(r.report.transport_errors == 0);
+    for (const auto& seen : script.requests()) CHECK(seen.request.method != "DELETE");
+}
+
 TEST_CASE("engine: cleanup deletes what the run created and nobody deleted, with the creator's credentials") {
     Script script;
     script.on("POST", "http://t/items", Reply::answer(201, R"({"id":"i1"})"), 1);
@@ -391,6 +413,7 @@ cases:
     auto report = runner::run({s}, {}, rec, script.factory({"grpc"}));
     CHECK(rec.named("g").outcome == Outcome::error);
     CHECK(rec.named("g").message.find("no transport named 'grpc'") != std::string::npos);
+    CHECK(rec.named("g").error_cause == ErrorCause::transport);
 }
 
 namespace {
@@ -524,7 +547,9 @@ TEST_CASE("cleanup: a create whose answer gives no id is reported, not leaked si
           "could not delete 1 of 2 entities this run created: 1 could not be deleted at all (see the steps)");
     CHECK(cleanup.detail == "not deleted: what 'POST /uploads' created: its id could not be read from the create "
                             "answer (201, nothing at /id and no Location header): it cannot be deleted and may remain\n");
+    CHECK(cleanup.error_cause == ErrorCause::cleanup);
     CHECK(r.report.transport_errors == 0);
+    CHECK(r.report.suite_errors == 0);
 }
 
 TEST_CASE("cleanup: only a target that answered none of the cleanup's requests makes it a transport error") {
@@ -541,6 +566,7 @@ TEST_CASE("cleanup: only a target that answered none of the cleanup's requests m
     CHECK(cleanup.outcome == Outcome::error);
     CHECK(cleanup.detail == "may remain: what 'POST /items' (id i1) created: DELETE failed (refused), and the read to "
                             "confirm (GET http://t/items/i1) failed (refused)\n");
+    CHECK(cleanup.error_cause == ErrorCause::transport);
     CHECK(r.report.transport_errors == 1);
 }
 

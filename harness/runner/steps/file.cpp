@@ -18,6 +18,7 @@ StepOutcome run_file_step(const suite::FileScan& f, const std::string& step_name
     auto path = interpolate(f.path, scope);
     if (!path) {
         out.suite_error = f.pos.str() + ": path: " + path.error();
+        out.cause = ErrorCause::suite;
         x.error = TransportError{TransportErrorKind::other, out.suite_error};
         return out;
     }
@@ -26,6 +27,7 @@ StepOutcome run_file_step(const suite::FileScan& f, const std::string& step_name
     const auto fmt = f.format.empty() ? scan::format_from_path(*path) : scan::format_from_name(f.format);
     if (!fmt) {
         out.suite_error = f.pos.str() + ": cannot tell the format of '" + *path + "' from its extension; add format:";
+        out.cause = ErrorCause::suite;
         x.error = TransportError{TransportErrorKind::other, out.suite_error};
         return out;
     }
@@ -55,6 +57,7 @@ StepOutcome run_file_step(const suite::FileScan& f, const std::string& step_name
     checks.insert(checks.end(), std::make_move_iterator(violations.begin()), std::make_move_iterator(violations.end()));
     if (out.record.exchange.error) {  // could not be opened
         out.transport_error = true;
+        out.cause = ErrorCause::input;
         return out;
     }
     CheckResult summary;
