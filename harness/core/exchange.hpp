@@ -78,6 +78,9 @@ struct ContractFinding {
     std::string what;      // e.g. "schema field products.v1.LegacyProduct.id"
     std::string expected;
     std::string actual;
+    std::string field;     // what it is about, e.g. "products.v1.LegacyProduct.id": one finding per field in a run
+    std::string schema;    // the schema file declaring it, by its name in the schema: "products/v1/legacy.proto"
+    SourcePos pos;         // the field's position in the file read, when the schema gives one (.proto files, not reflection)
 };
 
 using Clock = std::chrono::system_clock;

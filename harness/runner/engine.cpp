@@ -297,6 +297,25 @@ awaitable<Exchange> Engine::send_with_retries(SuiteRun& run, const Request& req)
     co_return x;
 }
 
+void Engine::add_schema_findings(SuiteRun& run, const suite::Step& st, const Request& req, const Exchange& x,
+                                 const Scope& scope, const std::string& step_name) {
+    std::map<std::string, AnswerScan> by_schema;
+    for (const auto& f : x.findings) {
+        AnswerScan& scan = by_schema[f.schema.empty() ? std::string("the schema") : f.schema];
+        scan.findings.push_back(CheckResult{f.rule, f.what, f.expected, f.actual, false, false, f.pos.line > 0 ? f.pos : st.pos});
+        scan.fields.push_back(f.field.empty() ? f.what : f.field);
+    }
+    for (auto& [schema, scan] : by_schema)
+        shape_.add(schema, steps::to_string(steps::wire(st)), std::move(scan), [&] {
+            StepRecord rec;
+            rec.name = run.suite->name + " \xE2\x80\xBA " + step_name;
+            rec.exchange = x;
+            if (rec.exchange.request.url.empty()) rec.exchange.request = req;
+            add_evidence(rec, steps::wire(st), run.env, scope.secrets());
+            return rec;
+        });
+}
+
 void Engine::judge_answer(SuiteRun& run, const suite::Step& st, const Request& req, const Exchange& x, Scope& scope,
                           const std::string& rule, Collected* collected, StepOutcome& out) {
     CheckContext ctx{&scope, rule, opts_.clock_skew, &run.seen_ids, collected};
@@ -314,9 +333,10 @@ void Engine::judge_answer(SuiteRun& run, const suite::Step& st, const Request& r
     if (const auto* k = std::get_if<suite::KafkaRequest>(&st.request))
         add_message_check(*k, x, st.expect.rule.empty() ? rule : st.expect.rule, checks);
     // What the transport found in the contract itself (an id field typed
-    // bytes or int64 in a gRPC schema) fails the step under its rule.
-    for (const auto& f : x.findings)
-        checks.push_back(CheckResult{f.rule, f.what, f.expected, f.actual, false, false, st.pos});
+    // bytes or int64 in a gRPC schema) is a claim about the schema, not
+    // about this step: one result per rule x schema file x field, filed
+    // with the shape scan's, so the step (a setup, perhaps) goes on.
+    add_schema_findings(run, st, req, x, scope, out.record.name);
     const int status = x.response->status;
     std::optional<CheckResult> scan_note;  // why the answer could not be scanned (advisory)
     if (run.suite->scan && status / 100 == 2) {

@@ -77,6 +77,10 @@ private:
     // Sends with retries: another attempt only after a retryable transport error.
     boost::asio::awaitable<Exchange> send_with_retries(SuiteRun& run, const Request& req);
     // Checks, findings, shape scan, deletes, created entities and captures of an answered step.
+    // Files the transport's contract findings (Exchange::findings) under
+    // rule x schema x field with the shape scan's results.
+    void add_schema_findings(SuiteRun& run, const suite::Step& st, const Request& req, const Exchange& x,
+                             const Scope& scope, const std::string& step_name);
     void judge_answer(SuiteRun& run, const suite::Step& st, const Request& req, const Exchange& x, Scope& scope,
                       const std::string& rule, Collected* collected, StepOutcome& out);
     // The testcases after the cases: field versions, teardown, cleanup.

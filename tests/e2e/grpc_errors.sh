@@ -20,11 +20,19 @@ expect_stderr "GetProdct grpc://$GRPC_ADDRESS, 1 attempt)"
 run_idconform "$SRC/tests/e2e/grpc/legacy.yaml"
 expect_code 1
 junit_valid
+# one finding per field, filed apart from the case (which passes: the
+# schema is no reason to fail a setup or a case), at the field's line
 n=$(failed_under "DATA-ID-002")
-[ "$n" = 1 ] || fail "the bytes id schema is not a DATA-ID-002 failure"
-grep -q "products.v1.LegacyGetProductRequest.id" "$WORK/junit.xml" || fail "finding does not name the field"
-grep -q "products.v1.LegacyProduct.category_id" "$WORK/junit.xml" || fail "int64 id not reported"
+[ "$n" = 3 ] || fail "the bytes and int64 id fields are not 3 DATA-ID-002 failures ($n)"
+[ "$(junit_xpath 'count(//testcase[@name="legacy read of an unknown id"][failure or error])')" = 0 ] ||
+  fail "the schema's findings failed the case that called the method"
+case_line() { junit_xpath "string(//testcase[@name='DATA-ID-002 $1 in legacy.proto']/@line)"; }
+[ "$(case_line products.v1.LegacyGetProductRequest.id)" = 14 ] || fail "request id finding not at legacy.proto:14"
+[ "$(case_line products.v1.LegacyProduct.category_id)" = 20 ] || fail "int64 id finding not at legacy.proto:20"
+[ "$(case_line products.v1.LegacyProduct.id)" = 18 ] || fail "response id finding not at legacy.proto:18"
 grep -q "grpcurl -plaintext" "$WORK/junit.xml" || fail "no grpcurl reproduce line"
+# two cases call the method: still one finding per field, seen in both answers
+grep -q 'got int64 (seen in 2 answers of legacy.proto)' "$WORK/junit.xml" || fail "not one finding per field over 2 calls"
 
 # Deadline: the server stalls 3 s, the suite allows 300 ms.
 start_grpc_server --grpc-delay-ms 3000

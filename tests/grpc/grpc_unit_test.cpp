@@ -247,7 +247,7 @@ TEST_CASE("DATA-ID-002 findings: ids as bytes or numbers, nested; strings are fi
 
     const auto* old = s->pool()->FindMethodByName("testpkg.Legacy.GetOld");
     REQUIRE(old);
-    const auto f = id_type_findings(*old);
+    const auto f = id_type_findings(*old, s.get());
     REQUIRE(f.size() == 4);
     CHECK(f[0].rule == "DATA-ID-002");
     CHECK(f[0].what == "id field type in the request schema: testpkg.OldRequest.uuid");
@@ -255,6 +255,14 @@ TEST_CASE("DATA-ID-002 findings: ids as bytes or numbers, nested; strings are fi
     CHECK(f[1].what == "id field type in the response schema: testpkg.OldThing.id");
     CHECK(f[2].what == "id field type in the response schema: testpkg.OldThing.category_id");
     CHECK(f[2].actual == "int64");
+    // each names its field and file; a .proto file gives the field's position, read from disk
+    CHECK(f[2].field == "testpkg.OldThing.category_id");
+    CHECK(f[2].schema == "testpkg/things.proto");
+    CHECK(f[2].pos.line == 51);
+    CHECK(f[2].pos.column == 3);
+    CHECK(f[2].pos.file == std::filesystem::weakly_canonical(fixtures + "/protos/testpkg/things.proto").string());
+    const auto bare = id_type_findings(*old);  // without the FileSchema: the schema's own name
+    CHECK(bare[2].pos.file == "testpkg/things.proto");
     CHECK(f[3].what == "id field type in the response schema: testpkg.OldThing.Nested.ownerId");
     CHECK(f[3].actual == "uint32");
 }

@@ -348,7 +348,10 @@ private:
 
     const std::vector<ContractFinding>& findings_for(const pb::MethodDescriptor& md) {
         auto it = findings_.find(&md);
-        if (it == findings_.end()) it = findings_.emplace(&md, id_type_findings(md)).first;
+        if (it == findings_.end()) {
+            const FileSchema* files = files_ && md.file()->pool() == files_->pool() ? files_.get() : nullptr;
+            it = findings_.emplace(&md, id_type_findings(md, files)).first;
+        }
         return it->second;
     }
 

@@ -88,6 +88,7 @@ pb::io::ZeroCopyInputStream* FileSchema::GuardedTree::Open(const std::string& fi
         last_error_ = (in.error.pos.line > 0 ? in.error.pos.str() + ": " : std::string()) + in.error.title;
         return nullptr;
     }
+    opened[filename] = disk_file;
     return new OwnedStream(std::move(*in.text));
 }
 
@@ -215,7 +216,7 @@ const char* type_text(const pb::FieldDescriptor& f) {
 }
 
 void scan(const pb::Descriptor& d, std::string_view role, std::set<const pb::Descriptor*>& seen,
-          std::vector<ContractFinding>& out) {
+          const FileSchema* files, std::vector<ContractFinding>& out) {
     if (!seen.insert(&d).second) return;
     for (int i = 0; i < d.field_count(); ++i) {
         const pb::FieldDescriptor& f = *d.field(i);
@@ -227,24 +228,32 @@ void scan(const pb::Descriptor& d, std::string_view role, std::set<const pb::Des
                 std::string actual = std::string(type_text(f));
                 if (f.type() == pb::FieldDescriptor::TYPE_MESSAGE) actual += " " + f.message_type()->full_name();
                 if (f.type() == pb::FieldDescriptor::TYPE_BYTES) actual += " (an id as raw bytes)";
-                out.push_back(ContractFinding{"DATA-ID-002",
-                                              "id field type in the " + std::string(role) + " schema: " + f.full_name(),
-                                              "string (the canonical text form)", actual});
+                ContractFinding c;
+                c.rule = "DATA-ID-002";
+                c.what = "id field type in the " + std::string(role) + " schema: " + f.full_name();
+                c.expected = "string (the canonical text form)";
+                c.actual = actual;
+                c.field = f.full_name();
+                c.schema = f.file()->name();  // the name the schema knows it by: the same on every machine
+                if (pb::SourceLocation loc; f.GetSourceLocation(&loc))
+                    c.pos = SourcePos{files ? files->disk_path(c.schema) : c.schema, loc.start_line + 1,
+                                      loc.start_column + 1};
+                out.push_back(std::move(c));
                 continue;
             }
         }
-        if (f.type() == pb::FieldDescriptor::TYPE_MESSAGE) scan(*f.message_type(), role, seen, out);
+        if (f.type() == pb::FieldDescriptor::TYPE_MESSAGE) scan(*f.message_type(), role, seen, files, out);
     }
 }
 
 }  // namespace
 
-std::vector<ContractFinding> id_type_findings(const pb::MethodDescriptor& method) {
+std::vector<ContractFinding> id_type_findings(const pb::MethodDescriptor& method, const FileSchema* files) {
     std::vector<ContractFinding> out;
     std::set<const pb::Descriptor*> seen;
-    scan(*method.input_type(), "request", seen, out);
+    scan(*method.input_type(), "request", seen, files, out);
     seen.clear();
-    scan(*method.output_type(), "response", seen, out);
+    scan(*method.output_type(), "response", seen, files, out);
     return out;
 }
 

@@ -12,6 +12,7 @@
 #include <google/protobuf/descriptor.pb.h>
 #include <google/protobuf/descriptor_database.h>
 
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -34,6 +35,12 @@ public:
                                                           std::string& error);
     [[nodiscard]] const google::protobuf::DescriptorPool* pool() const { return importer_.pool(); }
     [[nodiscard]] const std::vector<std::string>& services() const { return services_; }
+    // The file on disk a virtual name ("products/v1/legacy.proto") was read
+    // from; the name itself for one never read.
+    [[nodiscard]] std::string disk_path(const std::string& name) const {
+        const auto it = tree_.opened.find(name);
+        return it == tree_.opened.end() ? name : it->second;
+    }
 
 private:
     class Errors : public google::protobuf::compiler::MultiFileErrorCollector {
@@ -52,6 +59,7 @@ private:
         // DiskSourceTree opens the file to look it up: a FIFO would block).
         std::vector<std::string> roots;
         google::protobuf::io::ZeroCopyInputStream* Open(const std::string& filename) override;
+        std::map<std::string, std::string> opened;  // virtual name -> the file read
         std::string GetLastErrorMessage() override { return last_error_; }
 
     private:
@@ -105,8 +113,12 @@ private:
 // message (nested messages included) that carries an id otherwise than as a
 // string. An id field is named "id", "*_id", "*Id", "uuid", "*_uuid" or
 // "*Uuid"; a string (or google.protobuf.StringValue) is fine, bytes or any
-// number is a finding.
-[[nodiscard]] std::vector<ContractFinding> id_type_findings(const google::protobuf::MethodDescriptor& method);
+// number is a finding. Each names its field and the schema file declaring
+// it, with the field's position when the descriptors keep source locations
+// (.proto files do, reflection does not); `files`, when the descriptors
+// come from it, turns the file's virtual name into the path read.
+[[nodiscard]] std::vector<ContractFinding> id_type_findings(const google::protobuf::MethodDescriptor& method,
+                                                            const FileSchema* files = nullptr);
 [[nodiscard]] bool id_named(std::string_view field_name);
 
 }  // namespace idconform::transport::grpcdyn
