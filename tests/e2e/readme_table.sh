@@ -15,7 +15,7 @@ sed -n '/<!-- exit-codes:begin -->/,/<!-- exit-codes:end -->/p' README.md | sed 
 diff -u "$WORK/readme_exit.md" "$WORK/exit.md" ||
   fail "README's exit-code table is out of date: regenerate it with idconform list --exit-codes markdown"
 "$IDCONFORM_BIN" list --exit-codes man >"$WORK/exit.man"
-sed -n '/exit-codes:begin/,/exit-codes:end/p' docs/idconform.1 | sed '1d;$d' >"$WORK/man_exit.man"
+"$IDCONFORM_BIN" help --man docs/idconform.1.in | sed -n '/exit-codes:begin/,/exit-codes:end/p' | sed '1d;$d' >"$WORK/man_exit.man"
 diff -u "$WORK/man_exit.man" "$WORK/exit.man" ||
   fail "the man page's EXIT STATUS is out of date: regenerate it with idconform list --exit-codes man"
 "$IDCONFORM_BIN" --help | grep -qF "2 usage error, a suite or profile that does not load" ||
