@@ -2,8 +2,8 @@
 # `idconform help --man|--completion` (cmake/Install.cmake): what the build
 # installs is what the binary prints now, the page is clean roff, every
 # script parses in its shell, every command and option --help lists is in
-# each of them, and bash and fish really complete from them.
-# Usage: help_docs.sh man|syntax|coverage|bash|fish  (CTest passes
+# each of them, and bash, fish and zsh really complete from them.
+# Usage: help_docs.sh man|syntax|coverage|bash|fish|zsh  (CTest passes
 # IDCONFORM_BIN, SRC and DOCS, the build's generated docs folder).
 set -euo pipefail
 : "${IDCONFORM_BIN:?}" "${SRC:?}" "${DOCS:?}"
@@ -150,5 +150,46 @@ fish)
     expect merge 'idconform help m'
   " || fail "fish completion"
   echo "ok: fish completes" ;;
+zsh)
+  # a real zsh: an interactive shell on a pseudo-terminal (zsh/zpty), compinit
+  # with the script on fpath, a Tab after each command line; compadd is
+  # wrapped to log what the completion offers, END:n after each line
+  command -v zsh >/dev/null || fail "zsh is not installed (scripts/setup.sh tests)"
+  mkdir "$WORK/fpath" "$WORK/cwd"
+  cp "$zsh_script" "$WORK/fpath/_idconform"
+  touch "$WORK/cwd/profile.yaml"
+  probes=("idconform r" "idconform run --col" "idconform run --color " "idconform inspect --kind uuidv8"
+          "idconform gen -k v" "idconform run --target pro" "idconform help m" "idconform merge --j")
+  wants=("run report" "--color" "auto always never" "uuidv8 uuidv8-legacy" "v7 v4" "profile.yaml" "merge" "--junit --junit-flavor")
+  {
+    echo 'zmodload zsh/zpty'
+    echo 'zpty z env -i HOME="$1" TERM=xterm PATH="$PATH" zsh -f -i'
+    echo 'zpty -w z "PS1=; cd ${(q)1}/cwd; fpath=(${(q)1}/fpath \$fpath); autoload -U compinit; compinit -u -D"'
+    echo "zpty -w z 'compadd() { local -a h; builtin compadd -O h \"\$@\"; print -r -- \"HIT \${^h[@]}\" >&2; builtin compadd \"\$@\"; }'"
+    echo 'zpty -w z "exec 2>${(q)1}/hits; print -r -- END:-1 >&2"'
+    # each line is typed once the shell has answered the one before (type-ahead is not relied on)
+    echo 'wait_for() { for n in {1..600}; do grep -qx "END:$2" "$1/hits" 2>/dev/null && return; sleep 0.05; done; }'
+    echo 'wait_for "$1" -1'
+    i=0
+    for p in "${probes[@]}"; do
+      printf 'zpty -n -w z %q%s\n' "$p" "\$'\\t\\C-u'"
+      echo "zpty -w z 'print -r -- END:$i >&2'"
+      echo "wait_for \"\$1\" $i"
+      i=$((i + 1))
+    done
+    echo 'zpty -d z'
+  } >"$WORK/drive.zsh"
+  zsh -f "$WORK/drive.zsh" "$WORK" || fail "the zsh driver failed"
+  grep -q "^END:$((i - 1))\$" "$WORK/hits" || { cat "$WORK/hits" >&2; fail "zsh did not finish the completions"; }
+  for ((k = 0; k < i; k++)); do
+    # what was offered for probe k: the HIT lines before END:k and after END:k-1
+    awk -v k="$k" 'BEGIN { on = 0 } /^END:/ { n = substr($0, 5) + 0; if (n == k) exit; if (n == k - 1) on = 1; next } on && /^HIT / { for (f = 2; f <= NF; f++) print $f }' \
+      "$WORK/hits" >"$WORK/offered.$k"
+    for w in ${wants[k]}; do
+      grep -qx -- "$w" "$WORK/offered.$k" || { cat "$WORK/hits" >&2; fail "zsh offers no $w for '${probes[k]}'"; }
+    done
+  done
+  grep -qx uuidv7 "$WORK/offered.4" && fail "zsh offers inspect's kinds for gen -k"
+  echo "ok: zsh completes ($i command lines)" ;;
 *) fail "unknown scenario $1" ;;
 esac
