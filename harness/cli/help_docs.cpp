@@ -79,8 +79,8 @@ Arg make_arg(const CLI::Option& o) {
     a.description = o.get_description();
     a.default_value = o.get_default_str();
     a.takes_value = o.get_items_expected_max() > 0;  // a flag expects 0 items
-    a.many = a.takes_value && (o.get_items_expected_max() > 1 ||
-                               o.get_multi_option_policy() == CLI::MultiOptionPolicy::TakeAll);
+    a.many = a.takes_value &&
+             (o.get_items_expected_max() > 1 || o.get_multi_option_policy() == CLI::MultiOptionPolicy::TakeAll);
     a.required = o.get_required();
     if (!a.takes_value) return a;
     a.values = member_set(a.type);
@@ -212,7 +212,8 @@ std::string man_value(const Arg& a) {
     std::string shown = a.type.substr(0, colon);
     if (colon != std::string::npos) {  // a named validator ("TEXT:DURATION", "UINT:N") says more
         const std::string named = a.type.substr(colon + 1);
-        if (!named.empty() && named.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ_") == std::string::npos) shown = named;
+        if (!named.empty() && named.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ_") == std::string::npos)
+            shown = named;
     }
     return italic(shown);
 }
@@ -313,9 +314,13 @@ std::string bash_script(const std::vector<Command>& cmds, const CLI::App& app) {
          "    case $sub in\n"
          "        '')\n"
          "            if [[ $cur == -* ]]; then\n"
-         "                COMPREPLY=($(compgen -W " + sh_quote(join(top, " ")) + " -- \"$cur\"))\n"
+         "                COMPREPLY=($(compgen -W " +
+         sh_quote(join(top, " ")) +
+         " -- \"$cur\"))\n"
          "            else\n"
-         "                COMPREPLY=($(compgen -W " + sh_quote(join(names, " ")) + " -- \"$cur\"))\n"
+         "                COMPREPLY=($(compgen -W " +
+         sh_quote(join(names, " ")) +
+         " -- \"$cur\"))\n"
          "            fi\n"
          "            return 0 ;;\n";
     for (const auto& c : cmds) {
@@ -341,18 +346,19 @@ std::string bash_script(const std::vector<Command>& cmds, const CLI::App& app) {
                 s += "                " + join(by_kind[Complete::dirs], "|") +
                      ") COMPREPLY=($(compgen -d -- \"$cur\")); return 0 ;;\n";
             if (!by_kind[Complete::none].empty())
-                s += "                " + join(by_kind[Complete::none], "|") + ") return 0 ;;  # a number, a duration...\n";
+                s += "                " + join(by_kind[Complete::none], "|") +
+                     ") return 0 ;;  # a number, a duration...\n";
             s += "            esac\n";
         }
         s += "            if [[ $cur == -* ]]; then\n"
-             "                COMPREPLY=($(compgen -W " + sh_quote(join(flags, " ")) + " -- \"$cur\"))\n";
+             "                COMPREPLY=($(compgen -W " +
+             sh_quote(join(flags, " ")) + " -- \"$cur\"))\n";
         if (!c.positionals.empty()) {
             const Arg& p = c.positionals.front();
             s += "            else\n";
             if (p.complete == Complete::words)
                 s += "                COMPREPLY=($(compgen -W " + sh_quote(join(p.values, " ")) + " -- \"$cur\"))\n";
-            else
-                s += "                COMPREPLY=($(compgen -f -- \"$cur\"))\n";
+            else s += "                COMPREPLY=($(compgen -f -- \"$cur\"))\n";
         }
         s += "            fi\n"
              "            return 0 ;;\n";
@@ -497,7 +503,8 @@ std::optional<std::string> man_page(const CLI::App& app, std::string_view prose,
         int line_no = 0;
         while (start < prose.size()) {
             const auto nl = prose.find('\n', start);
-            const std::string line(prose.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start));
+            const std::string line(
+                prose.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start));
             start = nl == std::string_view::npos ? prose.size() : nl + 1;
             ++line_no;
             const std::string where = std::to_string(line_no) + ":1: ";
@@ -543,10 +550,11 @@ std::optional<std::string> man_page(const CLI::App& app, std::string_view prose,
                 const std::string d = app.get_description();  // "idconform: what it is"
                 const auto colon = d.find(": ");
                 out += "idconform \\- " + roff(colon == std::string::npos ? d : d.substr(colon + 2)) + "\n";
-            }
-            else if (what == "synopsis") out += man_synopsis(*cmds);
+            } else if (what == "synopsis") out += man_synopsis(*cmds);
             else if (what == "commands") out += man_commands(*cmds, about);
-            else out += ".\\\" exit-codes:begin (idconform list --exit-codes man)\n" + exit_codes_man() + ".\\\" exit-codes:end\n";
+            else
+                out += ".\\\" exit-codes:begin (idconform list --exit-codes man)\n" + exit_codes_man() +
+                       ".\\\" exit-codes:end\n";
             continue;
         }
         std::string l = line;
@@ -578,15 +586,16 @@ int help_docs_main(const CLI::App& app, int argc, char** argv) {
     const std::string what = argv[2];
     if (argc != 4) {
         std::cerr << "idconform help " << what << ": expected one argument ("
-                  << (what == "--man" ? "the template, docs/idconform.1.in" : std::string(completion_shells())) << ")\n";
+                  << (what == "--man" ? "the template, docs/idconform.1.in" : std::string(completion_shells()))
+                  << ")\n";
         return exit_usage;
     }
     const std::string arg = argv[3];
     if (what == "--completion") {
         const auto script = completion_script(app, arg);
         if (!script) {
-            std::cerr << "idconform help --completion: no completion for '" << arg << "' (shells: " << completion_shells()
-                      << ")\n";
+            std::cerr << "idconform help --completion: no completion for '" << arg
+                      << "' (shells: " << completion_shells() << ")\n";
             return exit_usage;
         }
         std::cout << *script;

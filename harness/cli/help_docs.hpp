@@ -21,8 +21,8 @@ namespace idconform::cli {
 // are moved into that command's entry (after its summary, before its
 // options), and @VERSION@ becomes `version`. nullopt with `error` set when a
 // marker is unknown or missing, or an about block names no command.
-[[nodiscard]] std::optional<std::string> man_page(const CLI::App& app, std::string_view prose,
-                                                  std::string_view version, std::string& error);
+[[nodiscard]] std::optional<std::string> man_page(const CLI::App& app, std::string_view prose, std::string_view version,
+                                                  std::string& error);
 
 // The completion script for `shell` ("bash", "zsh" or "fish"); nullopt for
 // another shell.

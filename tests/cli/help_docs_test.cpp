@@ -27,7 +27,8 @@ struct Tree {
             inspect->add_option("ID", many, "Identifiers");
         }
         auto* run = app.add_subcommand("run", ".Run suites; it's \\ fast (really)");
-        run->add_option("--color", s, "Colour: auto (a terminal) or never")->check(CLI::IsMember({"auto", "always", "never"}));
+        run->add_option("--color", s, "Colour: auto (a terminal) or never")
+            ->check(CLI::IsMember({"auto", "always", "never"}));
         run->add_option("--junit", s, "Write a JUnit XML report to FILE");
         run->add_option("--packs-dir", s, "Where the packs are");
         run->add_option("-j,--concurrency", n, "Cases at once")->check(CLI::Range(1, 8));
@@ -102,7 +103,8 @@ TEST_CASE("bash: value sets, files, folders and nothing for numbers") {
     Tree t;
     const auto s = completion_script(t.app, "bash");
     REQUIRE(s);
-    CHECK(s->find("--color) COMPREPLY=($(compgen -W 'auto always never' -- \"$cur\")); return 0 ;;") != std::string::npos);
+    CHECK(s->find("--color) COMPREPLY=($(compgen -W 'auto always never' -- \"$cur\")); return 0 ;;") !=
+          std::string::npos);
     CHECK(s->find("--junit|--tags) COMPREPLY=($(compgen -f -- \"$cur\")); return 0 ;;") != std::string::npos);
     CHECK(s->find("--packs-dir) COMPREPLY=($(compgen -d -- \"$cur\")); return 0 ;;") != std::string::npos);
     CHECK(s->find("-j|--concurrency) return 0 ;;") != std::string::npos);
@@ -127,9 +129,11 @@ TEST_CASE("zsh and fish: the same tree, quoted for each shell") {
     CHECK(z->find("'*:SUITE:_files'") != std::string::npos);
     const auto f = completion_script(t.app, "fish");
     REQUIRE(f);
-    CHECK(f->find("-n '__fish_seen_subcommand_from run' -l color -x -a 'auto always never' -d 'Colour: auto or never'") !=
+    CHECK(
+        f->find("-n '__fish_seen_subcommand_from run' -l color -x -a 'auto always never' -d 'Colour: auto or never'") !=
+        std::string::npos);
+    CHECK(f->find("-n '__fish_seen_subcommand_from run' -s j -l concurrency -x -d 'Cases at once'") !=
           std::string::npos);
-    CHECK(f->find("-n '__fish_seen_subcommand_from run' -s j -l concurrency -x -d 'Cases at once'") != std::string::npos);
     CHECK(f->find("-n '__fish_seen_subcommand_from run' -l junit -r -F ") != std::string::npos);
     CHECK(f->find("-n '__fish_seen_subcommand_from help' -x -a 'inspect run' ") != std::string::npos);
     CHECK_FALSE(completion_script(t.app, "tcsh"));
