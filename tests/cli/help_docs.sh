@@ -166,9 +166,14 @@ zsh)
     echo 'zpty z env -i HOME="$1" TERM=xterm PATH="$PATH" zsh -f -i'
     echo 'zpty -w z "PS1=; cd ${(q)1}/cwd; fpath=(${(q)1}/fpath \$fpath); autoload -U compinit; compinit -u -D"'
     echo "zpty -w z 'compadd() { local -a h; builtin compadd -O h \"\$@\"; print -r -- \"HIT \${^h[@]}\" >&2; builtin compadd \"\$@\"; }'"
-    echo 'zpty -w z "exec 2>${(q)1}/hits; print -r -- END:-1 >&2"'
+    echo 'zpty -w z "exec 2>${(q)1}/hits; print -r -- END:-2 >&2"'
     # each line is typed once the shell has answered the one before (type-ahead is not relied on)
     echo 'wait_for() { for n in {1..600}; do grep -qx "END:$2" "$1/hits" 2>/dev/null && return; sleep 0.05; done; }'
+    echo 'wait_for "$1" -2'
+    # a first Tab, not judged: under ctest -j2 the first completion of the shell was seen to offer
+    # nothing at times (cause not found); the judged lines come after it
+    printf 'zpty -n -w z %q%s\n' "idconform " "\$'\\t\\C-u'"
+    echo "zpty -w z 'print -r -- END:-1 >&2'"
     echo 'wait_for "$1" -1'
     i=0
     for p in "${probes[@]}"; do
