@@ -1,7 +1,8 @@
 # `cmake --install`: the idconform executable, the built-in suites and packs
 # and the vectors they include (share/idconform/, same relative layout as the
 # source tree, so `include: [../../../vectors/...]` resolves), the example
-# target profile, the docs, the man page and the bash completion. The packs
+# target profile, the docs, the man page and the bash, zsh and fish
+# completions. The packs
 # are found at run time relative to the executable (bin/../share/idconform),
 # so a relocated tree (an extracted .deb) works as well as the prefix.
 include(GNUInstallDirs)
@@ -33,12 +34,29 @@ install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/docs/archite
               ${PROJECT_SOURCE_DIR}/docs/packs.md ${PROJECT_SOURCE_DIR}/docs/rules.md
               ${PROJECT_SOURCE_DIR}/docs/suite-format.md ${PROJECT_SOURCE_DIR}/docs/target-profile.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
-# Debian policy: man pages compressed with gzip -9n.
-set(IDCONFORM_MAN_GZ ${PROJECT_BINARY_DIR}/idconform.1.gz)
-add_custom_command(OUTPUT ${IDCONFORM_MAN_GZ}
-  COMMAND gzip -9nc ${PROJECT_SOURCE_DIR}/docs/idconform.1 > ${IDCONFORM_MAN_GZ}
-  DEPENDS ${PROJECT_SOURCE_DIR}/docs/idconform.1 VERBATIM)
-add_custom_target(idconform_man ALL DEPENDS ${IDCONFORM_MAN_GZ})
-install(FILES ${IDCONFORM_MAN_GZ} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
-install(FILES ${PROJECT_SOURCE_DIR}/scripts/completion/idconform.bash
-        DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME idconform)
+# The man page and the bash, zsh and fish completions are written by the built
+# binary from its own CLI11 tree (harness/cli/help_docs.cpp; the man page's
+# prose from docs/idconform.1.in), so they list exactly the commands and
+# options --help lists. Debian policy: man pages compressed with gzip -9n.
+if(TARGET idconform)
+  set(IDCONFORM_DOCS_OUT ${PROJECT_BINARY_DIR}/docs)
+  set(IDCONFORM_MAN ${IDCONFORM_DOCS_OUT}/idconform.1)
+  set(IDCONFORM_MAN_GZ ${IDCONFORM_DOCS_OUT}/idconform.1.gz)
+  set(IDCONFORM_COMPLETIONS ${IDCONFORM_DOCS_OUT}/idconform.bash ${IDCONFORM_DOCS_OUT}/_idconform
+      ${IDCONFORM_DOCS_OUT}/idconform.fish)
+  add_custom_command(OUTPUT ${IDCONFORM_MAN} ${IDCONFORM_MAN_GZ} ${IDCONFORM_COMPLETIONS}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${IDCONFORM_DOCS_OUT}
+    COMMAND $<TARGET_FILE:idconform> help --man ${PROJECT_SOURCE_DIR}/docs/idconform.1.in > ${IDCONFORM_MAN}
+    COMMAND gzip -9nc ${IDCONFORM_MAN} > ${IDCONFORM_MAN_GZ}
+    COMMAND $<TARGET_FILE:idconform> help --completion bash > ${IDCONFORM_DOCS_OUT}/idconform.bash
+    COMMAND $<TARGET_FILE:idconform> help --completion zsh > ${IDCONFORM_DOCS_OUT}/_idconform
+    COMMAND $<TARGET_FILE:idconform> help --completion fish > ${IDCONFORM_DOCS_OUT}/idconform.fish
+    DEPENDS idconform ${PROJECT_SOURCE_DIR}/docs/idconform.1.in
+    COMMENT "man page and shell completions from idconform's --help tree" VERBATIM)
+  add_custom_target(idconform_help_docs ALL DEPENDS ${IDCONFORM_MAN_GZ} ${IDCONFORM_COMPLETIONS})
+  install(FILES ${IDCONFORM_MAN_GZ} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+  install(FILES ${IDCONFORM_DOCS_OUT}/idconform.bash
+          DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME idconform)
+  install(FILES ${IDCONFORM_DOCS_OUT}/_idconform DESTINATION ${CMAKE_INSTALL_DATADIR}/zsh/vendor-completions)
+  install(FILES ${IDCONFORM_DOCS_OUT}/idconform.fish DESTINATION ${CMAKE_INSTALL_DATADIR}/fish/vendor_completions.d)
+endif()

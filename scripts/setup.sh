@@ -34,6 +34,8 @@ if [ "$job" = tests ] || [ "$job" = all ]; then
   packages+=(
     # tests: JUnit schema validation, TLS certificates, HTTP peers, a Kafka client
     libxml2-utils openssl curl kcat
+    # tests: the man page checked by groff and man, the completions by their shells (tests/cli/help_docs.sh)
+    groff-base man-db zsh fish
     # tests: the .deb installed into a clean Debian 12 root (tests/e2e/package_clean_root.sh)
     debootstrap
     # tests: the HTML report loaded in a real browser (headless)

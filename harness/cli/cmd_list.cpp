@@ -1,6 +1,6 @@
 // `idconform list [SUITE_OR_DIR...] [--markdown]`: what the suites check,
 // one row per case: rule, suite, check, what is sent, what must come back.
-// README's rule table is this command's output (a test keeps them equal), and
+// docs/rules.md's rule table is this command's output (a test keeps them equal), and
 // so are README's exit-code table and the man page's EXIT STATUS
 // (`--exit-codes markdown|man`, from cli/exit_codes.cpp).
 #include "cli/commands.hpp"
@@ -127,7 +127,7 @@ Runner add_list(CLI::App& app) {
                     "Target profile (YAML; - reads standard input): also list what every built-in pack that applies to it checks, as `run` "
                     "would expand them (one suite per pack x resource)");
     cmd->add_option("--packs-dir", *packs_dir, "Where the built-in packs are (as for run)");
-    cmd->add_flag("--markdown", *markdown, "Print a Markdown table (README's rule table is made this way)");
+    cmd->add_flag("--markdown", *markdown, "Print a Markdown table (docs/rules.md's rule table is made this way)");
     cmd->add_option("--exit-codes", *exit_format,
                     "Print the exit-code table instead, as markdown (README's) or man (the man page's EXIT STATUS)")
         ->check(CLI::IsMember({"markdown", "man"}));

@@ -1,5 +1,6 @@
 // idconform entry point: parses the command line and runs one subcommand.
 #include "cli/commands.hpp"
+#include "cli/help_docs.hpp"
 #include "cli/install_paths.hpp"
 
 #include "core/diagnostic.hpp"
@@ -42,6 +43,9 @@ std::optional<int> before_parse(CLI::App& app, int argc, char** argv) {
         return exit_usage;
     };
     if (first == "help") {
+        // hidden: the build makes the man page and the completions with these
+        if (argc > 2 && (std::string(argv[2]) == "--man" || std::string(argv[2]) == "--completion"))
+            return help_docs_main(app, argc, argv);
         if (argc == 2) {
             std::cout << app.help();
             return exit_ok;

@@ -44,6 +44,7 @@ for f in ./usr/bin/idconform ./usr/share/idconform/suites/packs/data-id/001-mint
          ./usr/share/idconform/suites/data-id-001.yaml ./usr/share/idconform/vectors/rfc9562.yaml \
          ./usr/share/idconform/vectors/negative.yaml ./usr/share/idconform/examples/products.target.yaml \
          ./usr/share/man/man1/idconform.1.gz ./usr/share/bash-completion/completions/idconform \
+         ./usr/share/zsh/vendor-completions/_idconform ./usr/share/fish/vendor_completions.d/idconform.fish \
          ./usr/share/doc/idconform/README.md ./usr/share/doc/idconform/ci.md \
          ./usr/share/doc/idconform/copyright ./usr/share/doc/idconform/LICENSE; do
   grep -q " $f\$" "$WORK/contents" || fail "the package lacks $f"
