@@ -34,6 +34,8 @@ if [ "$job" = tests ] || [ "$job" = all ]; then
   packages+=(
     # tests: JUnit schema validation, TLS certificates, HTTP peers, a Kafka client
     libxml2-utils openssl curl kcat
+    # tests: the CI recipes against the published GitHub and GitLab schemas (tests/ci/recipes.py)
+    python3-jsonschema python3-yaml
     # tests: the .deb installed into a clean Debian 12 root (tests/e2e/package_clean_root.sh)
     debootstrap
     # tests: the HTML report loaded in a real browser (headless)
