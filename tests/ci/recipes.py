@@ -3,7 +3,9 @@
 
   recipes.py validate
       The GitHub workflow and the GitLab file validate against the published
-      schemas (tests/published_schemas/ci/); broken copies of each must not.
+      schemas (tests/published_schemas/ci/); broken copies of each must not;
+      the three recipes build and install the package with the same
+      commands; docs/ci.md shows each recipe byte for byte.
   recipes.py run SYSTEM SCENARIO WORKDIR
       Runs one recipe (github, gitlab, jenkins) the way its CI system would:
       jobs in their order, a fresh workspace per job (and per matrix cell or
@@ -121,9 +123,77 @@ def validate():
                 problems.append(f"{SCHEMAS[system]} accepts a broken copy of {RECIPES[system]} ({what})")
             else:
                 print(f"ok: the broken copy ({what}) is refused")
+    problems += same_commands() + in_docs()
     for p in problems:
         print(f"FAIL: {p}", file=sys.stderr)
     return 1 if problems else 0
+
+
+def shell_steps(system):
+    """The shell steps of a recipe, in order, each as its list of command lines."""
+    out = []
+    if system == "jenkins":
+        with open(RECIPES[system], encoding="utf-8") as f:
+            for m in JENKINS_STEP.finditer(f.read()):
+                s = m.group("sh1") or m.group("sh2")
+                if s:
+                    out.append(s)
+    elif system == "github":
+        for job in load_yaml(RECIPES[system])["jobs"].values():
+            out += [s["run"] for s in job["steps"] if "run" in s]
+    else:
+        for job in load_yaml(RECIPES[system]).values():
+            if isinstance(job, dict) and "script" in job:
+                out.append("\n".join(job.get("before_script", []) + job["script"]))
+    return [[line.strip() for line in s.splitlines() if line.strip()] for s in out]
+
+
+def same_commands():
+    """The three recipes build the package and install it with the same
+    commands, so the test that builds one of them for real speaks for all."""
+    problems = []
+    steps = {system: shell_steps(system) for system in RECIPES}
+    def package_step(system):
+        found = [s for s in steps[system] if any(l.startswith("cpack ") for l in s)]
+        return found[0] if len(found) == 1 else None
+    def installs(system):
+        return sorted({l for s in steps[system] for l in s if l.startswith("apt-get install") and ".deb" in l})
+    for system in RECIPES:
+        if package_step(system) is None:
+            problems.append(f"{RECIPES[system]}: no single package step (one with cpack)")
+        if len(installs(system)) != 1:
+            problems.append(f"{RECIPES[system]}: the .deb is installed with {installs(system)}, not one command")
+    if not problems:
+        for system in ("gitlab", "jenkins"):
+            if package_step(system) != package_step("github"):
+                problems.append(f"{RECIPES[system]} builds the package unlike {RECIPES['github']}")
+            if installs(system) != installs("github"):
+                problems.append(f"{RECIPES[system]} installs the package unlike {RECIPES['github']}")
+        if not problems:
+            print("ok: the three recipes build and install the package with the same commands")
+    return problems
+
+
+def in_docs():
+    """docs/ci.md shows each recipe as it is in examples/ci/, byte for byte
+    (the installed docs carry them; examples/ci/ is not installed)."""
+    doc_path = os.path.join(SRC, "docs/ci.md")
+    with open(doc_path, encoding="utf-8") as f:
+        doc = f.read()
+    problems = []
+    for system, path in RECIPES.items():
+        rel = os.path.relpath(path, SRC)
+        m = re.search(r"<!-- recipe: " + re.escape(rel) + r" -->\n```\w*\n(.*?)^```$", doc, re.S | re.M)
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        if not m:
+            problems.append(f"{doc_path} does not show {rel} (a <!-- recipe: {rel} --> block)")
+        elif m.group(1) != text:
+            line = doc[:m.start(1)].count("\n") + 1
+            problems.append(f"{doc_path}:{line}: the block differs from {rel}; copy the file into it")
+        else:
+            print(f"ok: docs/ci.md shows {rel} as it is")
+    return problems
 
 
 # --- running jobs ----------------------------------------------------------
@@ -572,34 +642,9 @@ def run(system, workdir):
     return 0
 
 
-def steps(system):
-    """The shell steps of a recipe, in order, one JSON string each (for the
-    checks that every recipe builds and installs the same way)."""
-    out = []
-    if system == "jenkins":
-        with open(RECIPES[system], encoding="utf-8") as f:
-            text = f.read()
-        for m in JENKINS_STEP.finditer(text):
-            s = m.group("sh1") or m.group("sh2")
-            if s:
-                out.append(s)
-    elif system == "github":
-        for job in load_yaml(RECIPES[system])["jobs"].values():
-            out += [s["run"] for s in job["steps"] if "run" in s]
-    else:
-        doc = load_yaml(RECIPES[system])
-        for k, job in doc.items():
-            if isinstance(job, dict) and "script" in job:
-                out.append("\n".join(job.get("before_script", []) + job["script"]))
-    print(json.dumps(out, indent=1))
-    return 0
-
-
 if __name__ == "__main__":
     if len(sys.argv) == 2 and sys.argv[1] == "validate":
         sys.exit(validate())
-    if len(sys.argv) == 3 and sys.argv[1] == "steps":
-        sys.exit(steps(sys.argv[2]))
     if len(sys.argv) == 4 and sys.argv[1] == "run":
         sys.exit(run(sys.argv[2], sys.argv[3]))
-    die("usage: recipes.py validate | steps SYSTEM | run SYSTEM WORKDIR")
+    die("usage: recipes.py validate | run SYSTEM WORKDIR")
