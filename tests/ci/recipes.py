@@ -236,7 +236,7 @@ class Ci:
             "CI_TEST_JOB": job["name"],
             "BUILD": os.environ.get("BUILD", ""),
         }
-        for k in ("CI_TEST_DIE_SHARD", "CCACHE_DIR", "IDCONFORM_GRPC_ADDRESS", "PRODUCTS_LEGACY_SALT", "TMPDIR"):
+        for k in ("CI_TEST_DIE_SHARD", "CCACHE_DIR", "CMAKE_BUILD_PARALLEL_LEVEL", "IDCONFORM_GRPC_ADDRESS", "PRODUCTS_LEGACY_SALT", "TMPDIR"):
             if k in os.environ:
                 env[k] = os.environ[k]
         env.update({k: str(v) for k, v in extra.items()})

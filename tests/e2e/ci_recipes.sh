@@ -186,6 +186,10 @@ PY
 
 pipeline conformant "$conformant_url"
 check conformant || exit 1
+if [ "${IDCONFORM_CI_FULL_BUILD:-}" = 1 ]; then
+  echo "ok: the $system recipe built idconform from the clone and runs as pasted"
+  exit 0   # one real build is the point; the other pipelines do not depend on how the .deb was made
+fi
 pipeline defect "$defect_url"
 check defect || exit 1
 pipeline died "$conformant_url" 2
