@@ -138,6 +138,10 @@ if scenario in ("conformant", "defect"):
     n, failed, errors = outcomes(report["path"])
     if n != merged["summary"]["tests"] or n < 500:
         fail(f"the published JUnit holds {n} testcases, the merged report {merged['summary']['tests']}")
+    # GitLab keeps only the first testcase of a (classname, name) pair: every case must be its own
+    pairs = [(t.get("classname"), t.get("name")) for t in ET.parse(report["path"]).getroot().iter("testcase")]
+    if len(set(pairs)) != len(pairs):
+        fail(f"{len(pairs) - len(set(pairs))} testcases repeat another's classname and name")
     # the full flavor: testcases carry their file (GitHub annotations, GitLab's file column)
     if not list(ET.parse(report["path"]).getroot().iter("testcase"))[0].get("file"):
         fail("the published JUnit is not the full flavor (no file on testcases)")
