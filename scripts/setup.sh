@@ -36,6 +36,8 @@ if [ "$job" = tests ] || [ "$job" = all ]; then
     libxml2-utils openssl curl kcat
     # tests: the man page checked by groff and man, the completions by their shells (tests/cli/help_docs.sh)
     groff-base man-db zsh fish
+    # tests: the CI recipes against the published GitHub and GitLab schemas (tests/ci/recipes.py)
+    python3-jsonschema python3-yaml
     # tests: the .deb installed into a clean Debian 12 root (tests/e2e/package_clean_root.sh)
     debootstrap
     # tests: the HTML report loaded in a real browser (headless)
