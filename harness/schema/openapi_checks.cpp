@@ -121,12 +121,14 @@ bool Linter::check_constraints(const Field& f, const Effective& e) {
     if (e.has_properties && e.types.empty()) return false;
     // examples that are no UUID at all, on a field nothing else calls a
     // UUID: a prefixed or opaque id, said once
+    // (a placeholder example - '12345', 'string', a cut UUID - says nothing
+    // of the field: it is judged as written, the example said to be wrong)
     std::string alien;
     bool any_uuid = false;
     for (const Loc& x : e.examples) {
         if (!x.node.IsScalar()) continue;
         if (ids::recognize_uuid(x.node.Scalar()).value) any_uuid = true;
-        else if (alien.empty()) alien = x.node.Scalar();
+        else if (alien.empty() && !placeholder_example(x.node.Scalar())) alien = x.node.Scalar();
     }
     const PatternVerdict* pv = pat.empty() ? nullptr : &judge_pattern(pat);
     // a ULID (db-identifiers) or viewable id (viewable-id) field fixed to

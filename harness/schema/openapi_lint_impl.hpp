@@ -49,6 +49,23 @@ inline bool contains_word(const std::string& hay, const std::string& needle) {
 // scope (RULES.md); the one list is ids::out_of_scope_id_name.
 inline bool out_of_scope_name(const std::string& name) { return ids::out_of_scope_id_name(name); }
 
+// An example that stands for "some id" rather than showing one: a short
+// number ('1', '12345'), a word ('string', 'uuid', 'example'), a UUID cut
+// short or run together (hex digits and dashes only). It is no evidence
+// that the field is not a UUID.
+inline bool placeholder_example(const std::string& text) {
+    const std::string t = lower(text);
+    if (t.empty()) return true;
+    if (t.size() < 8 && std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; })) return true;
+    for (const char* w : {"string", "id", "uuid", "guid", "example", "sample", "value", "test", "foo", "bar", "abc", "xyz"})
+        if (t == w) return true;
+    if (t.find("xxxx") != std::string::npos) return true;
+    // (digits alone, 8 or more, are a number id: '1234567890123' is evidence)
+    const bool digits = std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
+    return !digits && t.size() >= 8 && t.size() <= 40 &&
+           std::all_of(t.begin(), t.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || c == '-'; });
+}
+
 // A list named like ids: "ids", "user_ids", "memberIds", "uuids".
 inline bool plural_id_named(const std::string& n) {
     if (n.size() < 2 || n.back() != 's') return false;

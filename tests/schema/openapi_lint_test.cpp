@@ -266,6 +266,26 @@ components:
     CHECK(fields == std::set<std::string>{"orderID", "owner-uuid"});
 }
 
+TEST_CASE("a placeholder example ('12345', 'string', a cut UUID) is said to be a wrong example, not proof the id is no UUID") {
+    auto kinds_of = [](const std::string& example) {
+        const std::string doc = "openapi: 3.0.3\npaths: {}\ncomponents:\n  schemas:\n    Order:\n      type: object\n"
+                                "      properties:\n        order_id: {type: string, example: '" + example + "'}\n";
+        const LintResult r = lint_openapi_text("example.yaml", doc);
+        std::set<std::string> k;
+        for (const auto& f : r.findings) k.insert(f.kind);
+        return k;
+    };
+    for (const char* placeholder : {"12345", "string", "3fa85f64-5717-4562", "3fa85f6457174562b3fc2c963f66afa6"}) {
+        const auto k = kinds_of(placeholder);
+        CHECK_MESSAGE(k.count("not-uuid") == 0, placeholder);
+        CHECK_MESSAGE(k.count("unconstrained") == 1, placeholder);
+        CHECK_MESSAGE(k.count("non-canonical-example") == 1, placeholder);
+    }
+    // what an id of another form looks like is evidence
+    for (const char* other : {"cus_9f2aK3", "1234567890123", "01J7Z3QK8XW5N2C4V6B8D0F1GH"})
+        CHECK_MESSAGE(kinds_of(other).count("not-uuid") == 1, other);
+}
+
 TEST_CASE("a document that is not OpenAPI, or does not parse, is an error with its position") {
     const auto dir = std::filesystem::temp_directory_path();
     std::ofstream(dir / "idconform-lint-notapi.yaml") << "name: x\n";
