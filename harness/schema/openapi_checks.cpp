@@ -140,6 +140,10 @@ bool Linter::check_constraints(const Field& f, const Effective& e) {
                "a UUID string: " + fix);
         return false;
     }
+    // "" let through as an id: the dummy DATA-ID-007 forbids, whatever else the pattern says
+    if (pv && pv->compiles && pv->empty && !(e.min_length && *e.min_length >= 1))
+        report("DATA-ID-007", "empty-admitted", who + ": pattern '" + pat + "' admits \"\" (the empty string as a dummy id)",
+               "a pattern that refuses \"\" (absence is an omitted field or null): '" + v7 + "'");
     bool uuid = true;
     if (!pat.empty()) {
         const PatternVerdict& v = *pv;

@@ -150,6 +150,7 @@ const std::vector<FindingKind>& finding_kinds() {
         {"non-canonical-example", "DATA-ID-002", "An example id that is not in canonical lower-case form."},
         {"non-canonical-default", "DATA-ID-002", "A default id that is not in canonical lower-case form."},
         {"example-breaks-pattern", "DATA-ID-002", "An example of a version the field's pattern rejects."},
+        {"empty-admitted", "DATA-ID-007", "An id pattern that admits the empty string, a dummy id."},
         {"proto-bytes-id", "DATA-ID-002", "A .proto id field typed bytes."},
         {"proto-integer-id", "DATA-ID-002", "A .proto id field typed as an integer."},
         {"proto-unconstrained", "DATA-ID-002", "A .proto string id without a protovalidate constraint."},

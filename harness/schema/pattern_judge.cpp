@@ -52,6 +52,7 @@ PatternVerdict compute(const std::string& pattern) {
         }
         if (accepts("x" + base) || accepts(base + "x")) out.unanchored = true;
     }
+    out.empty = accepts("");
     out.nil = accepts(ids::format(ids::nil_uuid));
     out.max = accepts(ids::format(ids::max_uuid));
     out.other_forms.assign(forms.begin(), forms.end());

@@ -18,6 +18,7 @@ struct PatternVerdict {
     std::string error;                     // RE2's message when it does not
     std::set<int> versions;                // versions whose canonical RFC-variant text it accepts
     bool nil = false, max = false;         // accepts the Nil / Max UUID
+    bool empty = false;                    // accepts "" (the empty string, a dummy id)
     bool wrong_variant = false;            // accepts a canonical text with a non-RFC variant
     bool unanchored = false;               // accepts the canonical text with junk before or after
     std::vector<std::string> other_forms;  // names of accepted non-canonical forms ("upper-case", ...)

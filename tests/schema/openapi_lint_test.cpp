@@ -87,6 +87,7 @@ const Breakage breakages[] = {
     {"non-canonical-default", "        id: {$ref: '#/components/schemas/Uuid7'}\n        name: {type: string}\n        created_at",
      "        id: {$ref: '#/components/schemas/Uuid7', default: '{017f22e2-79b0-7cc3-98c4-dc0c0c07398f}'}\n        name: {type: string}\n        created_at"},
     {"example-breaks-pattern", "      example: 017f22e2-79b0-7cc3-98c4-dc0c0c07398f", "      example: 919108f7-52d1-4320-9bac-f847db4148a8"},
+    {"empty-admitted", "[0-9a-f]{12}$'\n      example: 017f22e2", "[0-9a-f]{12}$|^$'\n      example: 017f22e2"},
     {"v4-not-fixed", "(DATA-ID-003).\n          type: string\n          pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$'\n",
      "(DATA-ID-003).\n          type: string\n          format: uuid\n"},
     {"v4-beside-other", "random because its creation time must not be revealed (DATA-ID-003).", "random."},
@@ -284,6 +285,20 @@ TEST_CASE("a placeholder example ('12345', 'string', a cut UUID) is said to be a
     // what an id of another form looks like is evidence
     for (const char* other : {"cus_9f2aK3", "1234567890123", "01J7Z3QK8XW5N2C4V6B8D0F1GH"})
         CHECK_MESSAGE(kinds_of(other).count("not-uuid") == 1, other);
+}
+
+TEST_CASE("a pattern that admits \"\" is a DATA-ID-007 finding beside what else it is; minLength 1 refuses it") {
+    auto kinds_of = [](const std::string& schema) {
+        const std::string doc = "openapi: 3.0.3\npaths: {}\ncomponents:\n  schemas:\n    Order:\n      type: object\n"
+                                "      properties:\n        order_id: " + schema + "\n";
+        std::set<std::string> k;
+        for (const auto& f : lint_openapi_text("empty.yaml", doc).findings) k.insert(f.rule + " " + f.kind);
+        return k;
+    };
+    CHECK(kinds_of(R"({type: string, pattern: '^\d+$|^$'})") ==
+          std::set<std::string>{"DATA-ID-002 not-uuid", "DATA-ID-007 empty-admitted"});
+    CHECK(kinds_of(R"({type: string, pattern: '^\d+$|^$', minLength: 1})") == std::set<std::string>{"DATA-ID-002 not-uuid"});
+    CHECK(kinds_of(R"({type: string, pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$'})").empty());
 }
 
 TEST_CASE("a document that is not OpenAPI, or does not parse, is an error with its position") {
