@@ -63,9 +63,10 @@ void move_own_id(const Resource& r, suite::Step& st, const std::string& at = own
 // (the create answer names the id only in a header).
 struct Lacks {
     bool all = false;
+    bool time = false;  // the time field (time_field: {in_create: false})
     std::set<std::string> pointers;
     [[nodiscard]] bool lacks(const std::string& p) const { return all || pointers.count(p) != 0; }
-    [[nodiscard]] bool any() const { return all || !pointers.empty(); }
+    [[nodiscard]] bool any() const { return all || time || !pointers.empty(); }
 };
 
 Lacks create_lacks(const Resource& r) {
@@ -75,6 +76,7 @@ Lacks create_lacks(const Resource& r) {
         if (!f.in_create) l.pointers.insert(f.pointer);
     for (const auto& ref : r.references)
         if (!ref.in_create) l.pointers.insert("/" + ref.field);
+    l.time = !r.time_in_create && !r.time_field.empty();
     return l;
 }
 
@@ -88,6 +90,7 @@ std::string lacks_reason(const Resource& r, const Lacks& l) {
                r.id.pos.str() + ") and holds no entity";
     std::string fields;
     for (const auto& p : l.pointers) fields += (fields.empty() ? "" : ", ") + p;
+    if (l.time) fields += (fields.empty() ? "" : ", ") + std::string("its time field ") + r.time_field;
     return "the create answer of '" + r.name + "' lacks " + fields + " (in_create: false)";
 }
 
@@ -109,7 +112,8 @@ void add_read_backs(const Resource& r, const std::vector<suite::Variable>& vars,
                 const bool own = it->at && *it->at == own_id;
                 // DATA-ID-005 judges the id beside the entity's time field: both
                 // are in the read answer when the create answer holds no entity.
-                const bool own_with_time = own && lacks.all && !it->time_field.empty() && !r.id.pointer.empty();
+                const bool own_with_time =
+                    own && (lacks.all || lacks.time) && !it->time_field.empty() && !r.id.pointer.empty();
                 if (it->at && (own_with_time || (!own && lacks.lacks(resolve_res(*it->at, vars))))) {
                     moved.push_back(std::move(*it));
                     it = ids.erase(it);

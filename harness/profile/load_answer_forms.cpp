@@ -142,6 +142,7 @@ void Loader::answer_forms(const Mapping& m, Resource& res) {
         if (!f.in_create) require_read("fields", "the field " + f.pointer);
     for (const auto& ref : res.references)
         if (!ref.in_create) require_read("references", "the reference '" + ref.field + "'");
+    if (!res.time_in_create && !res.time_field.empty()) require_read("time_field", "the time field " + res.time_field);
 }
 
 }  // namespace idconform::profile::loading

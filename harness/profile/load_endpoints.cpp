@@ -122,9 +122,24 @@ std::optional<Resource> Loader::resource(const Entry& entry) {
     if (const auto* x = m->find("references")) references(x->val(), res);
     if (const auto* x = m->find("grpc")) res.grpc = grpc_ops(*x, res.name);
     if (const auto* x = m->find("time_field")) {
-        if (auto s = r_.string(x->val(), "time_field", "time_field: /created_at");
-            s && member_pointer(x->val(), *s, "time_field", "/created_at"))
-            res.time_field = *s;
+        // time_field: /created_at, or {at: /created_at, in_create: false}
+        // when only read answers carry it
+        Val at = x->val();
+        std::optional<Mapping> tm;
+        if (x->val().node.IsMap()) {
+            tm = r_.mapping(x->val(), "time_field", {"at", "in_create"}, "{at: /created_at, in_create: false}");
+            if (tm && !tm->find("at"))
+                r_.error(x->key_val(), "time_field needs 'at', the time field's JSON pointer",
+                         "time_field: {at: /created_at, in_create: false}");
+            if (tm && tm->find("at")) at = tm->find("at")->val();
+        }
+        if (!x->val().node.IsMap() || (tm && tm->find("at")))
+            if (auto s = r_.string(at, "time_field", "time_field: /created_at");
+                s && member_pointer(at, *s, "time_field", "/created_at"))
+                res.time_field = *s;
+        if (tm)
+            if (const auto* ic = tm->find("in_create"))
+                if (auto b = r_.boolean(ic->val(), "in_create")) res.time_in_create = *b;
     }
     answer_forms(*m, res);
     forms::read(r_, *m, res);

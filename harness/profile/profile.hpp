@@ -138,6 +138,7 @@ struct Resource {
     std::vector<IdField> fields;      // other id fields of the entity (e.g. a v4 tracking id)
     std::vector<Reference> references;
     std::string time_field;           // JSON pointer of an explicit creation-time field ("" = none)
+    bool time_in_create = true;       // false: the create answer lacks it, read answers have it (time_field: {in_create: false})
     std::optional<GrpcOps> grpc;      // the same resource over gRPC
     std::optional<Endpoint> lookup;   // read by the id in a query parameter (db-identifiers R5.1)
     std::optional<Endpoint> action;   // the application's own form/button endpoint taking the id in its body (R5.2)

@@ -568,6 +568,7 @@ private:
                     Object created;
                     gather_object(response_schema(op), created);
                     create_at = create_id_member(r.name, entity, created);
+                    create_at.answer = created;  // what the create answer holds, beside the read entity
                 }
             }
             if (r.item) {
@@ -641,6 +642,7 @@ private:
     struct CreateAt {
         std::string pointer;  // "" = none
         std::string comment;  // for the draft
+        std::optional<Object> answer;  // the POST answer's schema, when the entity came from a read
     };
     static CreateAt create_id_member(const std::string& resource, const Object& entity, const Object& created) {
         CreateAt out;
@@ -694,8 +696,15 @@ private:
             }
             const Loc s = flatten(p);
             const std::string fmt = lower(scalar(s.node, "format").value_or(""));
-            if (time_field.empty() && fmt == "date-time" &&
-                (name == "created_at" || name == "createdAt" || name == "created" || name == "creation_time" || name == "createTime"))
+            const bool creation_time = fmt == "date-time" && (name == "created_at" || name == "createdAt" || name == "created" ||
+                                                              name == "creation_time" || name == "createTime");
+            // only the read has it (an audit column the database fills in): judged on a read-back
+            const bool read_only = create_at.answer && !create_at.answer->props.empty() && !create_at.answer->find(name) &&
+                                   r.item && r.item->ops.count("get");
+            if (time_field.empty() && creation_time && read_only)
+                time_field = "    time_field: {at: " + yaml_quote("/" + name) +
+                             ", in_create: false}  # a date-time property named for creation, not in the POST answer\n";
+            else if (time_field.empty() && creation_time)
                 time_field = "    time_field: " + yaml_quote("/" + name) + "  # a date-time property named for creation\n";
             if (!ids::id_named_field(name)) continue;
             std::string why;

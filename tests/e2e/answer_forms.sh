@@ -4,7 +4,8 @@
 # Docker-Upload-UUID and Location, everything at the Location URL), a
 # PostgREST-style table (reads answering [row] or []), an API naming new
 # entities only by an absolute Location with fields only in read answers, and
-# one whose create answer names the new id at another member than reads.
+# one whose create answer names the new id at another member than reads, and
+# one whose create answer lacks the time field only reads carry.
 # Conforming: exit 0, nothing fails, the cases the form makes possible ran.
 # With a defect: exactly the failures of the rule it breaks (each `must`
 # line below at least once) and nothing else.
@@ -142,6 +143,39 @@ renamed/)
 renamed/create-v4)
   expect_code 1
   check "must|DATA-ID-001|a create mints a v7 id in the body, inside the request window" ;;
+timeonread/*)
+  # time_field: {in_create: false}: DATA-ID-005 judged on a read-back of the
+  # new note (advisory: warnings, never failures, so exit 0 either way)
+  expect_code 0
+  check "ran|DATA-ID-005|a new entity has an explicit time field not derived from its id*" \
+        "ran|DATA-ID-001|a create mints a v7 id in the body, inside the request window" \
+        "ran|DATA-ID-006|the id is unchanged after an update"
+  warnings() {  # warnings PROFILE: the DATA-ID-005 warnings of a run, one per line
+    run_idconform --target "$1" --json "$WORK/r.json"
+    python3 - "$WORK/r.json" <<'PY'
+import json, sys
+for s in json.load(open(sys.argv[1]))["suites"]:
+    for c in s["cases"]:
+        for st in c["steps"]:
+            for ch in st.get("checks", []):
+                if ch.get("warning") and ch.get("rule") == "DATA-ID-005":
+                    print(ch["actual"])
+PY
+  }
+  profile="$(dirname "$0")/answer_forms/$mode.target.yaml"
+  warnings "$profile" >"$WORK/with-form"
+  if [ -z "$defect" ]; then
+    [ ! -s "$WORK/with-form" ] || { cat "$WORK/with-form" >&2; fail "DATA-ID-005 warned on a conforming API"; }
+    # without the form, every create answer is said to have no time field: the noise it removes
+    sed 's|time_field: {at: /created_at, in_create: false}|time_field: /created_at|' "$profile" >"$WORK/plain.target.yaml"
+    warnings "$WORK/plain.target.yaml" >"$WORK/without-form"
+    [ "$(grep -c 'no explicit time field' "$WORK/without-form")" = 3 ] || fail "the plain time_field did not warn on the create answers"
+  else
+    [ "$(grep -c 'derived from the id' "$WORK/with-form")" = 3 ] || { cat "$WORK/with-form" >&2; fail "the derived created_at was not seen on read"; }
+  fi
+  left=$(curl -sS "$BASE_URL/_state")
+  [ "$left" = '{"notes": 0}' ] || fail "the run left notes behind: $left"
+  ;;
 *) fail "unknown scenario $mode/$defect" ;;
 esac
 junit_valid

@@ -33,6 +33,11 @@
 #              order's tracking_id (UUIDv4) and created_at. Non-canonical ids
 #              find nothing (404). GET /_state says how many orders are left.
 #              defects: create-v4 (new orders get UUIDv4 ids: DATA-ID-001)
+#   timeonread POST /v1/notes answers 201 with the note but without its
+#              created_at, which only reads and the list carry (an audit
+#              column filled in by the database).
+#              defects: time-from-id (created_at is the v7 id's timestamp,
+#                       to the millisecond: DATA-ID-005, seen only on read)
 #
 # Usage: answer_forms_server.py MODE [--defect NAME] PORT_FILE  (writes the port)
 import json
@@ -131,7 +136,7 @@ class Handler(BaseHTTPRequestHandler):
             print("request for another origin: Host " + self.headers.get("Host", ""), file=sys.stderr, flush=True)
         try:
             {"registry": self.registry, "postgrest": self.postgrest, "location": self.location,
-             "renamed": self.renamed}[MODE]()
+             "renamed": self.renamed, "timeonread": self.timeonread}[MODE]()
         except BrokenPipeError:
             pass
 
@@ -346,6 +351,62 @@ class Handler(BaseHTTPRequestHandler):
                 return self.answer(200, public(row))
             if self.command == "DELETE":
                 del orders[key]
+                return self.answer(204)
+        return self.answer(405, {"error": "method not allowed"})
+
+
+    # ----------------------------------------------------------- timeonread
+    def timeonread(self):
+        u = urlsplit(self.path)
+        body = self.body_json()
+        notes = STORE.rows.setdefault("notes", {})
+        if u.path == "/_state":
+            with LOCK:
+                return self.answer(200, {"notes": len(notes)})
+        who = self.principal()
+        if not who:
+            return self.answer(401, {"error": "unauthorized"})
+        parts = u.path.strip("/").split("/")
+        if parts[:2] != ["v1", "notes"] or len(parts) > 3:
+            return self.answer(404, {"error": "no such route"})
+
+        def read(row):  # what reads answer: the audit column too
+            return {k: v for k, v in row.items() if not k.startswith("_")}
+
+        def written(row):  # what the create answers: the row as sent, no audit column
+            return {k: v for k, v in read(row).items() if k != "created_at"}
+
+        if len(parts) == 2:
+            if self.command == "GET":
+                with LOCK:
+                    return self.answer(200, {"items": [read(r) for r in notes.values() if r["_owner"] == who]})
+            if self.command != "POST":
+                return self.answer(405, {"error": "method not allowed"})
+            if not isinstance(body, dict) or not isinstance(body.get("title"), str):
+                return self.answer(400, {"error": "title is required"})
+            new = uuid7()
+            if DEFECT == "time-from-id":
+                ms = int(new.replace("-", "")[:12], 16)
+                created = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(ms // 1000)) + ".%03dZ" % (ms % 1000)
+            else:
+                created = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+            row = {"id": new, "title": body["title"], "created_at": created, "_owner": who}
+            with LOCK:
+                notes[new] = row
+            return self.answer(201, written(row))
+        key = unquote(parts[2])
+        with LOCK:
+            row = notes.get(key) if CANON.match(key) else None
+            if row is None or row["_owner"] != who:
+                return self.answer(404, {"error": "note not found"})
+            if self.command == "GET":
+                return self.answer(200, read(row))
+            if self.command == "PATCH":
+                if isinstance(body, dict) and isinstance(body.get("title"), str):
+                    row["title"] = body["title"]
+                return self.answer(200, written(row))
+            if self.command == "DELETE":
+                del notes[key]
                 return self.answer(204)
         return self.answer(405, {"error": "method not allowed"})
 

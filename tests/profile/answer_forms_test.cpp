@@ -307,3 +307,35 @@ TEST_CASE("a read answering an array at the root has the not-found answer 200 []
     p = loaded(api("    read: {path: \"/items?id=eq.{id}\", items: /data}\n"));
     CHECK_FALSE(p.resources[0].read->not_found);
 }
+
+TEST_CASE("time_field: {at: ..., in_create: false}: judged on a read-back; errors at their key") {
+    const std::string read = "    read: {path: \"/items/{id}\"}\n";
+    const Profile p = loaded(api(read + "    time_field: {at: /created_at, in_create: false}\n"));
+    CHECK(p.resources[0].time_field == "/created_at");
+    CHECK_FALSE(p.resources[0].time_in_create);
+    const Profile plain = loaded(api(read + "    time_field: /created_at\n"));
+    CHECK(plain.resources[0].time_in_create);
+    only_error(api("    time_field: {at: /created_at, in_create: false}\n"), 8, 5,
+               "'items' has the time field /created_at only in read answers, but no read endpoint", "read: {path:");
+    only_error(api(read + "    time_field: {in_create: false}\n"), 9, 5, "time_field needs 'at', the time field's JSON pointer",
+               "time_field: {at: /created_at, in_create: false}");
+    only_error(api(read + "    time_field: {at: /created_at, in_create: maybe}\n"), 9, 47, "expected true or false",
+               "");
+    only_error(api(read + "    time_field: {at: created_at}\n"), 9, 22, "bad JSON pointer 'created_at'",
+               "a JSON pointer starts with '/'");
+
+    // the expansion: DATA-ID-005 reads the new entity back and judges its time field there
+    const Expansion e = expanded(api(read + "    delete: {path: \"/items/{id}\"}\n    location: false\n"
+                                        "    time_field: {at: /created_at, in_create: false}\n"));
+    const suite::Case* c = nullptr;
+    for (const auto& s : e.suites)
+        for (const auto& k : s.cases)
+            if (k.name.rfind("a new entity has an explicit time field", 0) == 0) c = &k;
+    REQUIRE(c);
+    CHECK(c->skip.empty());
+    bool judged_on_read = false;
+    for (const auto& st : c->steps)
+        for (const auto& id : st.expect.ids)
+            if (!id.time_field.empty()) judged_on_read = st.name.find("read the entity back") == 0;
+    CHECK(judged_on_read);
+}

@@ -108,3 +108,20 @@ TEST_CASE("a POST answer that names the new id otherwise than the read entity: c
         CHECK_FALSE(has(d.yaml, "create_at"));
     }
 }
+
+TEST_CASE("a creation time only the read answer has: time_field {in_create: false}, and the draft loads") {
+    const std::string doc = "openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths:\n"
+        "  /notes:\n    post:\n      responses:\n        '201':\n          description: ok\n          content:\n"
+        "            application/json:\n              schema: {type: object, properties: {id: {type: string, format: uuid}, title: {type: string}}}\n"
+        "  /notes/{id}:\n    get:\n      parameters: [{name: id, in: path, required: true, schema: {type: string}}]\n"
+        "      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n"
+        "              schema: {type: object, properties: {id: {type: string, format: uuid}, title: {type: string},"
+        " created_at: {type: string, format: date-time}}}\n";
+    const auto d = schema::draft_profile_text("notes.yaml", doc);
+    REQUIRE(d.errors.empty());
+    CHECK(has(d.yaml, "    time_field: {at: /created_at, in_create: false}  # a date-time property named for creation, not in the POST answer\n"));
+    const auto loaded = profile::load_profile_text(d.yaml, "notes.target.yaml");
+    for (const auto& e : loaded.diagnostics) MESSAGE(render(e));
+    REQUIRE(loaded.profile);
+    CHECK_FALSE(loaded.profile->resources.at(0).time_in_create);
+}
