@@ -21,6 +21,10 @@ namespace json = boost::json;
 
 namespace {
 
+suite::StatusExpect::NotFound as_status_not_found(const NotFound& nf) {
+    return suite::StatusExpect::NotFound{nf.status, nf.body, nf.at, nf.equals};
+}
+
 const Resource* find_resource(const Profile& p, const std::string& name) {
     for (const auto& r : p.resources)
         if (r.name == name) return &r;
@@ -132,7 +136,7 @@ public:
         if (r.read) {
             cl.read_path = r.read->path;
             if (r.read->not_found)
-                cl.read_not_found = suite::StatusExpect::NotFound{r.read->not_found->status, r.read->not_found->body};
+                cl.read_not_found = as_status_not_found(*r.read->not_found);
         }
         if (r.del) {
             cl.pos = r.del->pos;
@@ -293,7 +297,7 @@ public:
         for (const auto& [field, value] : c.filter) h.query.push_back(spell_filter(ep.filter, field, value));
         h.headers = ep.headers;
         if (ep.not_found && st.expect.status && suite::is_refusal(*st.expect.status))
-            st.expect.status->not_found = suite::StatusExpect::NotFound{ep.not_found->status, ep.not_found->body};
+            st.expect.status->not_found = as_status_not_found(*ep.not_found);
         const bool has_body = suite::traits(c.op).has_body;
         if (has_body) {
             h.json = c.json ? *c.json : body_with_refs(r_, ep.body);

@@ -32,7 +32,10 @@ std::vector<std::string> endpoint_keys(const Operation& op) {
     std::vector<std::string> keys = {"method", "path", "headers"};
     if (op.has_body) keys.emplace_back("body");
     if (op.has_items || std::string_view(op.key) == "read") keys.emplace_back("items");  // read: an array answer
-    if (op.has_items || std::string_view(op.key) == "read") keys.emplace_back("not_found");
+    // (an update or delete of nothing may answer 2xx too: {"found": false})
+    if (op.has_items || std::string_view(op.key) == "read" || std::string_view(op.key) == "update" ||
+        std::string_view(op.key) == "delete")
+        keys.emplace_back("not_found");
     if (op.has_items) keys.emplace_back("filter");
     if (op.has_param) keys.emplace_back("param");
     if (op.has_id_at || std::string_view(op.key) == "put") keys.emplace_back("id_at");
@@ -274,10 +277,11 @@ void Loader::list_filter(const Val& v, Endpoint& ep) {
 
 // `not_found: {status: 200, body: []}`: how the endpoint answers a
 // request naming nothing, when that is not a 4xx (a filter answering an
-// empty array). The negative checks then accept that answer too.
+// empty array); or `{status: 200, at: /found, equals: false}`, a member of
+// the answer that says so. The negative checks then accept that answer too.
 void Loader::not_found(const Val& v, Endpoint& ep) {
-    const char* const example = "{status: 200, body: []}";
-    auto m = r_.mapping(v, "not_found", {"status", "body"}, example);
+    const char* const example = "{status: 200, body: []} or {status: 200, at: /found, equals: false}";
+    auto m = r_.mapping(v, "not_found", {"status", "body", "at", "equals"}, example);
     if (!m) return;
     NotFound nf;
     nf.pos = r_.pos(v);
@@ -295,11 +299,29 @@ void Loader::not_found(const Val& v, Endpoint& ep) {
     } else {
         r_.error(v, "missing required key 'status' in not_found", std::string("e.g. not_found: ") + example);
     }
-    if (const auto* x = m->find("body")) {
-        if (auto j = r_.json(x->val(), false)) nf.body = std::move(*j);
+    const Entry* body = m->find("body");
+    const Entry* at = m->find("at");
+    const Entry* equals = m->find("equals");
+    if (body && (at || equals)) {
+        r_.error((at ? at : equals)->key_val(), "not_found has 'body' and '" + std::string(at ? "at" : "equals") + "'",
+                 "keep one: body: the whole answer, or at: with equals: a member of it that says nothing was found");
+    } else if (body) {
+        if (auto j = r_.json(body->val(), false)) nf.body = std::move(*j);
+    } else if (at || equals) {
+        if (!at || !equals) {
+            r_.error((at ? at : equals)->key_val(), std::string("not_found has '") + (at ? "at" : "equals") +
+                                                        "' without '" + (at ? "equals" : "at") + "'",
+                     "at: names the member, equals: its value when nothing was found, e.g. not_found: {status: "
+                     "200, at: /found, equals: false}");
+        } else if (auto s = r_.string(at->val(), "at", "at: /found"); s && member_pointer(at->val(), *s, "at", "/found")) {
+            nf.at = *s;
+            if (auto j = r_.json(equals->val(), false)) nf.equals = std::move(*j);
+        }
     } else {
         r_.error(v, "missing required key 'body' in not_found",
-                 std::string("the exact JSON answer that means nothing was found, e.g. not_found: ") + example);
+                 std::string("the exact JSON answer that means nothing was found (or at: and equals:, a member "
+                             "that says so), e.g. not_found: ") +
+                     example);
     }
     ep.not_found = std::move(nf);
 }

@@ -26,6 +26,8 @@ struct NotFound {
     SourcePos pos;
     int status = 200;
     boost::json::value body;  // the exact JSON answer
+    std::string at;           // or: the JSON pointer of a member that says it ({"found": false}: /found)
+    boost::json::value equals;  // with `at`: the member's value that means "nothing there"
 };
 
 struct Endpoint {
@@ -38,7 +40,7 @@ struct Endpoint {
     std::string id_at;   // action: JSON pointer of the entity's id in the body sent; put: where the client's
                          // id goes in the body (default: the resource's id pointer when the path has no {id})
     std::vector<std::pair<std::string, std::string>> headers;  // templates, sent with this endpoint's requests only
-    std::optional<NotFound> not_found;  // read and list: a 2xx answer that means "nothing there"
+    std::optional<NotFound> not_found;  // read, list, update, delete: a 2xx answer that means "nothing there"
     std::string filter = "{field}={value}";  // list only: the query filtering by a reference; "" = none
     // Answer forms of real APIs (load_answer_forms.cpp):
     bool at_location = false;  // read/update/delete: `path: "{location}"`, the URL the create answer's Location named

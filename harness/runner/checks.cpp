@@ -138,6 +138,19 @@ CheckResult not_contains_check(const CheckContext& ctx, const suite::BodyExpect&
 
 }  // namespace
 
+bool says_not_found(const suite::StatusExpect::NotFound& nf, int status, const json::value* body) {
+    if (status != nf.status || !body) return false;
+    if (nf.at.empty()) return json_equal(*body, nf.body);
+    boost::system::error_code ec;
+    const json::value* v = body->find_pointer(nf.at, ec);
+    return v && json_equal(*v, nf.equals);
+}
+
+std::string not_found_text(const suite::StatusExpect::NotFound& nf) {
+    return std::to_string(nf.status) + " with " +
+           (nf.at.empty() ? excerpt(json::serialize(nf.body)) : nf.at + " = " + excerpt(json::serialize(nf.equals)));
+}
+
 bool json_equal(const json::value& a, const json::value& b) {
     if (a.is_number() && b.is_number()) {
         if (a.is_double() || b.is_double()) return a.to_number<double>() == b.to_number<double>();
@@ -407,11 +420,10 @@ std::vector<CheckResult> evaluate(const suite::Expect& e, const Exchange& x, con
         bool m = status_matches(resp, *e.status, refused_of(ctx));
         std::string want = status_text(*e.status, refused_of(ctx)), got = actual_status(resp);
         if (const auto& nf = e.status->not_found; nf && !e.status->negate) {
-            want += " or " + std::to_string(nf->status) + " with " + excerpt(json::serialize(nf->body)) +
-                    " (the profile's not-found answer)";
+            want += " or " + not_found_text(*nf) + " (the profile's not-found answer)";
             if (!m && resp.status == nf->status) {
                 const json::value* b = body.get();
-                m = b && json_equal(*b, nf->body);
+                m = says_not_found(*nf, resp.status, b);
                 got += " with " + (b ? excerpt(json::serialize(*b)) : "a body that is not JSON");
             }
         }

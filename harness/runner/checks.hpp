@@ -74,6 +74,11 @@ struct CheckContext {
 
 // Numeric-aware JSON equality (1 == 1.0 == uint 1).
 [[nodiscard]] bool json_equal(const boost::json::value& a, const boost::json::value& b);
+// Whether an answer (its status, its body parsed, nullptr when not JSON) is
+// the profile's 2xx "nothing there" answer.
+[[nodiscard]] bool says_not_found(const suite::StatusExpect::NotFound& nf, int status, const boost::json::value* body);
+// "200 with []", "200 with /found = false": for messages.
+[[nodiscard]] std::string not_found_text(const suite::StatusExpect::NotFound& nf);
 
 // "string", "integer", "number", "boolean", "object", "array", "null"
 [[nodiscard]] bool json_has_type(const boost::json::value& v, std::string_view type);

@@ -57,13 +57,12 @@ std::string entity_label(const SuiteRun::Created& c) {
     return out;
 }
 
-// Whether a read answered exactly the profile's "nothing there" 2xx (a
-// status and a JSON body, e.g. 200 with []): the entity is gone.
-bool says_not_found(const Exchange& x, const std::optional<suite::StatusExpect::NotFound>& nf) {
+// Whether a read answered the profile's "nothing there" 2xx (200 with [],
+// 200 with {"found": false}): the entity is gone.
+bool read_says_gone(const Exchange& x, const std::optional<suite::StatusExpect::NotFound>& nf) {
     if (!nf || x.error || x.response->status != nf->status) return false;
     BodyJson body(*x.response);
-    const json::value* b = body.get();
-    return b && json_equal(*b, nf->body);
+    return says_not_found(*nf, x.response->status, body.get());
 }
 
 std::string answered(const Exchange& x) {
@@ -329,7 +328,7 @@ awaitable<std::optional<CaseResult>> cleanup_created(SuiteRun& run, RateLimiter&
         if (!back.error) answered_any = true;
         const int st = back.error ? 0 : back.response->status;
         if (st == 404 || st == 410) continue;  // gone: deleted after all
-        if (says_not_found(back, c.read_not_found)) continue;  // the profile's 2xx "nothing there" (200 [])
+        if (read_says_gone(back, c.read_not_found)) continue;  // the profile's 2xx "nothing there" (200 [])
         if (st / 100 == 2) {
             ++remain;
             r.detail += "remains on the target: " + what + ": " + del + ", and GET " + read.url + " answered " +

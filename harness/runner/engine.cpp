@@ -373,8 +373,12 @@ void Engine::judge_answer(SuiteRun& run, const suite::Step& st, const Request& r
         for (auto& c : checks) c.warning = false;
     if (scan_note) checks.push_back(std::move(*scan_note));  // a harness limit: never a failure
     out.failed = any_failure(checks);
-    // Only a successful DELETE proves it is gone: a 404 may be another principal being refused.
-    if (st.is<suite::HttpRequest>() && req.method == "DELETE" && status / 100 == 2)
+    // Only a successful DELETE proves it is gone: a 404 may be another
+    // principal being refused, and so may the profile's 2xx "nothing there"
+    // ({"found": false} to a delete of another principal's entity).
+    const auto& nf = st.expect.status ? st.expect.status->not_found : std::nullopt;
+    const bool said_not_found = nf && says_not_found(*nf, status, body.get());
+    if (st.is<suite::HttpRequest>() && req.method == "DELETE" && status / 100 == 2 && !said_not_found)
         note_deleted(run, delete_key(steps::Wire::http, req));
     if (st.cleanup && status / 100 == 2) register_created(run, *st.cleanup, req, x, body, scope, out.record.name);
     if (status / 100 == 2) follow_rekey(run, steps::wire(st), req, body);

@@ -97,10 +97,13 @@ struct StatusExpect : Positioned {
     bool refused = false;        // `refused` in the list: the suite's `refused:` statuses (Suite::refused)
     // Set by the profile expander on negative checks of an endpoint whose
     // "nothing there" answer is a 2xx (`not_found:` in the profile): that
-    // status with exactly that JSON body matches too.
+    // status with exactly that JSON body matches too, or (with `at`) that
+    // status with `equals` at the JSON pointer `at` ({"found": false}).
     struct NotFound {
         int status = 200;
         boost::json::value body;
+        std::string at;             // "" = the whole body is `body`
+        boost::json::value equals;  // with `at`: the member's value
     };
     std::optional<NotFound> not_found;
 };

@@ -5,7 +5,8 @@
 # PostgREST-style table (reads answering [row] or []), an API naming new
 # entities only by an absolute Location with fields only in read answers, and
 # one whose create answer names the new id at another member than reads, and
-# one whose create answer lacks the time field only reads carry.
+# one whose create answer lacks the time field only reads carry, and one that
+# says "nothing there" in a 200 answer ({"found": false}).
 # Conforming: exit 0, nothing fails, the cases the form makes possible ran.
 # With a defect: exactly the failures of the rule it breaks (each `must`
 # line below at least once) and nothing else.
@@ -143,6 +144,26 @@ renamed/)
 renamed/create-v4)
   expect_code 1
   check "must|DATA-ID-001|a create mints a v7 id in the body, inside the request window" ;;
+found/)
+  # not_found: {status: 200, at: /found, equals: false} on read, update and
+  # delete: the 200 that says "no such key" is the refusal the negative cases
+  # want (the plain profile gives 90 false failures), and another principal's
+  # 200 {"found": false} to a delete does not count as the entity deleted
+  expect_code 0
+  check "ran|DATA-ID-002|a mutated live id in a read path is rejected [[]upper-case]" \
+        "ran|DATA-ID-002|a mutated live id in an update path is rejected*" \
+        "ran|DATA-ID-002|a mutated live id in a delete path deletes nothing*" \
+        "ran|DATA-ID-004|another principal cannot delete the entity by its id" \
+        "ran|DATA-ID-006|the id of a deleted entity never comes back*" \
+        "ran|nil-max|Nil and Max as read path ids are never answered with an entity*"
+  left=$(curl -sS "$BASE_URL/_state")
+  [ "$left" = '{"keys": 0}' ] || fail "the run left keys behind: $left"
+  ;;
+found/case-insensitive)
+  expect_code 1
+  check "must|DATA-ID-002|a mutated live id in a read path is rejected*" \
+        "must|DATA-ID-002|a mutated live id in an update path is rejected*" \
+        "must|DATA-ID-002|a mutated live id in a delete path deletes nothing*" ;;
 timeonread/*)
   # time_field: {in_create: false}: DATA-ID-005 judged on a read-back of the
   # new note (advisory: warnings, never failures, so exit 0 either way)

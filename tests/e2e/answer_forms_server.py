@@ -33,6 +33,11 @@
 #              order's tracking_id (UUIDv4) and created_at. Non-canonical ids
 #              find nothing (404). GET /_state says how many orders are left.
 #              defects: create-v4 (new orders get UUIDv4 ids: DATA-ID-001)
+#   found      a key-value API that tells "nothing there" in a 200 answer:
+#              GET, PATCH and DELETE /v1/keys/<id> of an unknown (or
+#              non-canonical) id answer 200 {"found": false}; a read of a
+#              live key answers {"found": true, "id": ..., "value": ...}.
+#              defects: case-insensitive (an upper-case id finds the key: DATA-ID-002)
 #   timeonread POST /v1/notes answers 201 with the note but without its
 #              created_at, which only reads and the list carry (an audit
 #              column filled in by the database).
@@ -136,7 +141,7 @@ class Handler(BaseHTTPRequestHandler):
             print("request for another origin: Host " + self.headers.get("Host", ""), file=sys.stderr, flush=True)
         try:
             {"registry": self.registry, "postgrest": self.postgrest, "location": self.location,
-             "renamed": self.renamed, "timeonread": self.timeonread}[MODE]()
+             "renamed": self.renamed, "timeonread": self.timeonread, "found": self.found}[MODE]()
         except BrokenPipeError:
             pass
 
@@ -354,6 +359,54 @@ class Handler(BaseHTTPRequestHandler):
                 return self.answer(204)
         return self.answer(405, {"error": "method not allowed"})
 
+
+    # ---------------------------------------------------------------- found
+    def found(self):
+        u = urlsplit(self.path)
+        body = self.body_json()
+        keys = STORE.rows.setdefault("keys", {})
+        if u.path == "/_state":
+            with LOCK:
+                return self.answer(200, {"keys": len(keys)})
+        who = self.principal()
+        if not who:
+            return self.answer(401, {"error": "unauthorized"})
+        parts = u.path.strip("/").split("/")
+        if parts[:2] != ["v1", "keys"] or len(parts) > 3:
+            return self.answer(404, {"error": "no such route"})
+
+        def public(row):
+            return dict({k: v for k, v in row.items() if not k.startswith("_")}, found=True)
+
+        if len(parts) == 2:
+            if self.command == "GET":
+                with LOCK:
+                    return self.answer(200, {"items": [public(r) for r in keys.values() if r["_owner"] == who]})
+            if self.command != "POST":
+                return self.answer(405, {"error": "method not allowed"})
+            if not isinstance(body, dict) or not isinstance(body.get("value"), str):
+                return self.answer(400, {"error": "value is required"})
+            new = uuid7()
+            with LOCK:
+                keys[new] = {"id": new, "value": body["value"], "_owner": who}
+                return self.answer(201, public(keys[new]))
+        key = unquote(parts[2])
+        if DEFECT == "case-insensitive":
+            key = key.lower()
+        with LOCK:
+            row = keys.get(key) if CANON.match(key) else None
+            if row is None or row["_owner"] != who:
+                return self.answer(200, {"found": False})  # what it says for every key it does not have
+            if self.command == "GET":
+                return self.answer(200, public(row))
+            if self.command == "PATCH":
+                if isinstance(body, dict) and isinstance(body.get("value"), str):
+                    row["value"] = body["value"]
+                return self.answer(200, public(row))
+            if self.command == "DELETE":
+                del keys[key]
+                return self.answer(200, {"found": True})
+        return self.answer(405, {"error": "method not allowed"})
 
     # ----------------------------------------------------------- timeonread
     def timeonread(self):

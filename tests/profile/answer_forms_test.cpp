@@ -339,3 +339,40 @@ TEST_CASE("time_field: {at: ..., in_create: false}: judged on a read-back; error
             if (!id.time_field.empty()) judged_on_read = st.name.find("read the entity back") == 0;
     CHECK(judged_on_read);
 }
+
+TEST_CASE("not_found: {status: 200, at: /found, equals: false} on read, update and delete; errors at their key") {
+    const Profile p = loaded(api("    read: {path: \"/items/{id}\", not_found: {status: 200, at: /found, equals: false}}\n"
+                                 "    update: {path: \"/items/{id}\", body: {n: 2}, not_found: {status: 200, at: /found, equals: false}}\n"
+                                 "    delete: {path: \"/items/{id}\", not_found: {status: 200, at: /ttl, equals: -1}}\n"));
+    const Resource& r = p.resources[0];
+    REQUIRE(r.read->not_found);
+    CHECK(r.read->not_found->at == "/found");
+    CHECK(r.read->not_found->equals == boost::json::value(false));
+    REQUIRE(r.update->not_found);
+    REQUIRE(r.del->not_found);
+    CHECK(r.del->not_found->equals == boost::json::value(-1));
+    only_error(api("    read: {path: \"/items/{id}\", not_found: {status: 200, body: {}, at: /found}}\n"), 8, 63,
+               "not_found has 'body' and 'at'", "keep one");
+    only_error(api("    read: {path: \"/items/{id}\", not_found: {status: 200, at: /found}}\n"), 8, 55,
+               "not_found has 'at' without 'equals'", "at: /found, equals: false");
+    only_error(api("    read: {path: \"/items/{id}\", not_found: {status: 200, equals: false}}\n"), 8, 55,
+               "not_found has 'equals' without 'at'", "at: /found, equals: false");
+    only_error(api("    read: {path: \"/items/{id}\", not_found: {status: 200, at: found, equals: false}}\n"), 8, 59,
+               "bad JSON pointer 'found'", "a JSON pointer starts with '/'");
+    only_error(api("    read: {path: \"/items/{id}\", not_found: {status: 200}}\n"), 8, 45,
+               "missing required key 'body' in not_found", "at: and equals:");
+
+    // the expansion: a refusal the delete case wants accepts the value form
+    const Expansion e = expanded(api("    read: {path: \"/items/{id}\", not_found: {status: 200, at: /found, equals: false}}\n"
+                                     "    delete: {path: \"/items/{id}\", not_found: {status: 200, at: /found, equals: false}}\n"));
+    bool seen = false;
+    for (const auto& s : e.suites)
+        for (const auto& c : s.cases)
+            for (const auto& st : c.steps)
+                if (st.expect.status && st.expect.status->not_found && !st.expect.status->not_found->at.empty()) {
+                    CHECK(st.expect.status->not_found->at == "/found");
+                    CHECK(suite::is_refusal(*st.expect.status));
+                    seen = true;
+                }
+    CHECK(seen);
+}

@@ -77,11 +77,30 @@ TEST_CASE("a kind written as a variable is the kind the variable holds") {
     CHECK(err.actual.find("res.optional_ref_kind") != std::string::npos);
 }
 
+TEST_CASE("a not-found answer told by a member's value ({\"found\": false}) matches that value, not the rest") {
+    suite::Expect e;
+    suite::StatusExpect s;
+    s.classes = {4};
+    s.not_found = suite::StatusExpect::NotFound{200, {}, "/found", json::value(false)};
+    e.status = s;
+    Ctx c;
+    auto ok = [&](int status, const std::string& body) { return evaluate(e, answered(status, body), c.ctx).front().ok; };
+    CHECK(ok(404, "{}"));
+    CHECK(ok(200, R"({"found":false})"));
+    CHECK(ok(200, R"({"found":false,"ttl":-1})"));
+    CHECK_FALSE(ok(200, R"({"found":true,"id":"x"})"));
+    CHECK_FALSE(ok(200, R"({"id":"x"})"));           // no member: the entity was answered
+    CHECK_FALSE(ok(200, R"({"found":"false"})"));    // the text, not the value
+    CHECK_FALSE(ok(201, R"({"found":false})"));
+    CHECK_FALSE(ok(200, "not json"));
+    CHECK(evaluate(e, answered(200, "{}"), c.ctx).front().expected.find("200 with /found = false") != std::string::npos);
+}
+
 TEST_CASE("a negative status check accepts the profile's 2xx not-found answer, and only that") {
     suite::Expect e;
     suite::StatusExpect s;
     s.classes = {4};
-    s.not_found = suite::StatusExpect::NotFound{200, json::array()};
+    s.not_found = suite::StatusExpect::NotFound{200, json::array(), {}, {}};
     e.status = s;
     Ctx c;
     auto one = [&](const Exchange& x) {
