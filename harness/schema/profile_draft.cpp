@@ -72,6 +72,18 @@ bool safe_text(const std::string& s) {
     return true;
 }
 
+// Whether a server URL is on this machine (127.0.0.0/8, ::1, localhost):
+// the only servers a draft may aim at without being told.
+bool loopback_url(const std::string& url) {
+    std::string host = url.substr(url.find("://") + 3);
+    host = host.substr(0, host.find_first_of("/?#"));
+    if (const auto at = host.rfind('@'); at != std::string::npos) host = host.substr(at + 1);
+    if (host.rfind("[::1]", 0) == 0) return true;
+    host = lower(host.substr(0, host.rfind(':') == std::string::npos ? host.size() : host.rfind(':')));
+    const bool dotted = !host.empty() && host.find_first_not_of("0123456789.") == std::string::npos;
+    return host == "localhost" || (dotted && host.rfind("127.", 0) == 0);
+}
+
 std::string singular(const std::string& plural) {
     const std::string p = lower(plural);
     if (p.size() > 3 && p.ends_with("ies")) return p.substr(0, p.size() - 3) + "y";
@@ -373,9 +385,24 @@ private:
             while (url.size() > 1 && url.back() == '/') url.pop_back();
             why = "schemes, host and basePath";
         }
-        if (!url.empty() && url.find("://") != std::string::npos && url.find('{') == std::string::npos &&
-            url.find('$') == std::string::npos) {
+        const bool absolute = !url.empty() && url.find("://") != std::string::npos && url.find('{') == std::string::npos &&
+                              url.find('$') == std::string::npos;
+        if (absolute && loopback_url(url)) {
             y += "base_url: " + yaml_quote("${env:IDCONFORM_BASE_URL:-" + url + "}") + "  # " + why + "\n";
+        } else if (absolute) {
+            // A server the document names may be production: the packs create,
+            // change and delete there, so no default; an unset variable stops
+            // the run before its first request.
+            std::string named;
+            std::size_t n = 0;
+            for (std::size_t i = 0; servers.valid() && servers.node.IsSequence() && i < servers.node.size(); ++i) {
+                const std::string u = scalar(servers.at(i).node, "url").value_or("");
+                if (u.empty() || !safe_text(u) || ++n > 3) continue;
+                named += (named.empty() ? "" : ", ") + one_line(u);
+            }
+            if (named.empty()) named = one_line(url);
+            y += "base_url: \"${env:IDCONFORM_BASE_URL}\"  # no default: the document names " + named +
+                 " (perhaps production); set IDCONFORM_BASE_URL to a test or staging server\n";
         } else {
             y += "base_url: \"${env:IDCONFORM_BASE_URL}\"  # the document names no absolute server URL" +
                  (url.empty() ? std::string() : " ('" + one_line(url) + "')") + ": set IDCONFORM_BASE_URL\n";

@@ -125,3 +125,23 @@ TEST_CASE("a creation time only the read answer has: time_field {in_create: fals
     REQUIRE(loaded.profile);
     CHECK_FALSE(loaded.profile->resources.at(0).time_in_create);
 }
+
+TEST_CASE("base_url: a default only for a server on this machine, the document's other servers named but never aimed at") {
+    auto base_url = [](const std::string& servers) {
+        const std::string doc = "openapi: 3.0.0\ninfo: {title: t, version: '1'}\nservers: " + servers +
+                                "\npaths:\n  /things:\n    get:\n      responses: {'200': {description: ok}}\n";
+        const auto d = schema::draft_profile_text("servers.yaml", doc);
+        const auto at = d.yaml.find("base_url:");
+        return d.yaml.substr(at, d.yaml.find('\n', at) - at);
+    };
+    CHECK(base_url("[{url: 'https://api.example.com/v1'}, {url: 'https://sandbox.example.com/v1'}]") ==
+          "base_url: \"${env:IDCONFORM_BASE_URL}\"  # no default: the document names https://api.example.com/v1, "
+          "https://sandbox.example.com/v1 (perhaps production); set IDCONFORM_BASE_URL to a test or staging server");
+    CHECK(base_url("[{url: 'http://localhost:3000'}]") == "base_url: \"${env:IDCONFORM_BASE_URL:-http://localhost:3000}\"  # servers[0].url");
+    CHECK(base_url("[{url: 'http://127.0.0.1:8080/api'}]") ==
+          "base_url: \"${env:IDCONFORM_BASE_URL:-http://127.0.0.1:8080/api}\"  # servers[0].url");
+    CHECK(base_url("[{url: 'http://[::1]:8080'}]").find(":-http://[::1]:8080") != std::string::npos);
+    // a host that only starts like loopback is not loopback
+    CHECK(base_url("[{url: 'https://localhost.example.com'}]").find("no default") != std::string::npos);
+    CHECK(base_url("[{url: 'https://127.example.com'}]").find("no default") != std::string::npos);
+}
