@@ -221,7 +221,7 @@ TEST_CASE("audit stage: an active waiver turns a covered failure into waived, fo
     CHECK(seen->audit->waivers[1].matched_expired == 1);
 }
 
-TEST_CASE("audit stage: a waiver that covers no failure is stale; --strict-waivers fails it") {
+TEST_CASE("audit stage: a waiver that covers no failure is stale, --strict-waivers fails it") {
     for (const bool strict : {false, true}) {
         CAPTURE(strict);
         AuditConfig cfg;
@@ -252,7 +252,7 @@ TEST_CASE("audit stage: a waiver that covers no failure is stale; --strict-waive
     }
 }
 
-TEST_CASE("baseline: reads the failures of a JSON report; not a report is an error") {
+TEST_CASE("baseline: reads the failures of a JSON report, not a report is an error") {
     const char* report = R"({"tool": "idconform", "version": "x", "suites": [
         {"name": "s", "cases": [
             {"name": "a", "rules": ["R1"], "outcome": "failed"},

@@ -159,7 +159,7 @@ TEST_CASE("defect accept-any-version-ref: canonical UUIDs of other versions are 
     CHECK(call(f.svc, "POST", "/v1/products", "alice", body_with_ref("category_id", quoted(nil), f.cat)).status == 400);
 }
 
-TEST_CASE("defect optional-ref-any-form: parent_id takes other versions and spellings; category_id stays strict") {
+TEST_CASE("defect optional-ref-any-form: parent_id takes other versions and spellings, category_id stays strict") {
     Fixture f(Defect::optional_ref_any_form);
     const std::string v4 = "919108f7-52d1-4320-9bac-f847db4148a8";
     const Reply other = call(f.svc, "POST", "/v1/products", "alice", body_with_ref("parent_id", quoted(v4), f.cat));

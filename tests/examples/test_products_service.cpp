@@ -18,7 +18,7 @@ TEST_CASE("iso8601_us formats UTC with six fraction digits") {
     CHECK(products::iso8601_us(-1) == "1969-12-31T23:59:59.999999Z");
 }
 
-TEST_CASE("healthz needs no auth; unknown routes 404; wrong methods 405") {
+TEST_CASE("healthz needs no auth, unknown routes 404, wrong methods 405") {
     ProductsService svc;
     const Reply h = call(svc, "GET", "/healthz", "");
     CHECK(h.status == 200);
@@ -245,7 +245,7 @@ TEST_CASE("PATCH updates fields, never the id") {
     CHECK(call(svc, "GET", path, "alice").str("name") == "x");
 }
 
-TEST_CASE("PUT creates with a client id once; conflicts leave the entity untouched") {
+TEST_CASE("PUT creates with a client id once, conflicts leave the entity untouched") {
     ProductsService svc;
     const std::string cat = make_category(svc, "alice");
     const std::string body = R"({"name":"saw","category_id":")" + cat + "\"}";
@@ -280,7 +280,7 @@ TEST_CASE("PUT creates with a client id once; conflicts leave the entity untouch
               .status == 201);
 }
 
-TEST_CASE("DELETE: own entity 204, then 404; another principal's 404 and kept") {
+TEST_CASE("DELETE: own entity 204, then 404, another principal's 404 and kept") {
     ProductsService svc;
     const std::string cat = make_category(svc, "alice");
     const std::string id = make_product(svc, "alice", cat).str("id");

@@ -239,7 +239,7 @@ TEST_CASE("status table and classification") {
     CHECK(ok.response->body.empty());
 }
 
-TEST_CASE("DATA-ID-002 findings: ids as bytes or numbers, nested; strings are fine") {
+TEST_CASE("DATA-ID-002 findings: ids as bytes or numbers, nested, strings are fine") {
     auto s = things();
     const auto* get = s->pool()->FindMethodByName("testpkg.Things.GetThing");
     REQUIRE(get);

@@ -75,7 +75,7 @@ TEST_CASE("read_answer: bytes after a complete answer make the connection not re
     }
 }
 
-TEST_CASE("read_answer: interim answers skipped up to 8; a ninth is too many") {
+TEST_CASE("read_answer: interim answers skipped up to 8, a ninth is too many") {
     std::string eight;
     for (int i = 0; i < 8; ++i) eight += "HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\n";
     const Read r = read(eight + ok, 5);
@@ -87,7 +87,7 @@ TEST_CASE("read_answer: interim answers skipped up to 8; a ninth is too many") {
     CHECK_FALSE(flood.got.reusable);
 }
 
-TEST_CASE("read_answer: the body cap keeps the first bytes and counts all; chunked; HEAD; read until close") {
+TEST_CASE("read_answer: the body cap keeps the first bytes and counts all, chunked, HEAD, read until close") {
     const Read capped = read("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n0123456789", 3, 4);
     REQUIRE(capped.got.response);
     CHECK(capped.got.response->body == "0123");

@@ -346,7 +346,7 @@ TEST_CASE("a stale keep-alive connection is resent once on a fresh connection") 
     CHECK(server.connections() == 2);
 }
 
-TEST_CASE("single_threaded: hops run inline; keep-alive reuse and the stale resend still work") {
+TEST_CASE("single_threaded: hops run inline, keep-alive reuse and the stale resend still work") {
     std::atomic<int> seen{0};
     TestServer server([&](ServerConn& c) -> asio::awaitable<void> {
         while (auto req = co_await c.read_request()) {

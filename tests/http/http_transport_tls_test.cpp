@@ -317,7 +317,7 @@ TEST_CASE("bytes arriving on an idle TLS connection: it is not used again") {
     CHECK(server.connections() == 2);
 }
 
-TEST_CASE("more than 8 interim 1xx answers is a protocol error, over HTTP and HTTPS; 8 are skipped") {
+TEST_CASE("more than 8 interim 1xx answers is a protocol error, over HTTP and HTTPS, 8 are skipped") {
     auto early_hints = [](int n) {
         std::string out;
         for (int i = 0; i < n; ++i) out += "HTTP/1.1 103 Early Hints\r\nLink: </a.css>\r\n\r\n";
@@ -351,7 +351,7 @@ TEST_CASE("more than 8 interim 1xx answers is a protocol error, over HTTP and HT
     }
 }
 
-TEST_CASE("a cross-origin redirect drops X-Api-Key and secret-holding headers; a same-origin one keeps them") {
+TEST_CASE("a cross-origin redirect drops X-Api-Key and secret-holding headers, a same-origin one keeps them") {
     TestServer target(answer_each([](const RawRequest& r) {
         return ok("key=" + r.header("X-Api-Key") + ";sig=" + r.header("X-Signature") + ";accept=" + r.header("Accept"));
     }));

@@ -134,7 +134,7 @@ TEST_CASE("field decoding of RFC 9562 examples") {
     CHECK(f8.custom_c == 0x0EC932D5F69181C0ULL);
 }
 
-TEST_CASE("v7 time equals the injected clock; monotonic under a frozen clock") {
+TEST_CASE("v7 time equals the injected clock, monotonic under a frozen clock") {
     std::int64_t now = 1645557742000;
     V7Generator gen([&now] { return now; });
     Uuid prev = gen.next();

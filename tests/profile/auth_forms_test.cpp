@@ -34,7 +34,7 @@ bool has_var(const suite::Suite& s, const std::string& name) {
 
 }  // namespace
 
-TEST_CASE("refused: 403 and 404 unless the profile says otherwise; a resource may say its own") {
+TEST_CASE("refused: 403 and 404 unless the profile says otherwise, a resource may say its own") {
     const Profile plain = load_ok(api(""), "shop.yaml");
     CHECK(plain.refused == std::vector<int>{403, 404});
     const Profile top = load_ok(api("refused: [401, 404]\n"), "shop.yaml");

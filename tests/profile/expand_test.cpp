@@ -113,7 +113,7 @@ TEST_CASE("a pack's call steps become the resource's requests") {
     CHECK(steps[4].name == "kept");
 }
 
-TEST_CASE("an operation the resource does not declare stays a call; a create without delete says why it stays") {
+TEST_CASE("an operation the resource does not declare stays a call, a create without delete says why it stays") {
     TempPack pack;
     const LoadResult lr = load_profile_text(profile_text, "shop.yaml");
     REQUIRE(lr.profile);

@@ -62,7 +62,7 @@ TEST_CASE("shared reference data: DATA-ID-004's read and list checks are not app
     only_error(shop("    shared: yes\n"), 16, 13, "expected a boolean here, found 'yes'", "");
 }
 
-TEST_CASE("put to the collection: the client's id goes in the body; a PUT without {id} is still a slip") {
+TEST_CASE("put to the collection: the client's id goes in the body, a PUT without {id} is still a slip") {
     const Profile p = loaded(shop("    put: {method: POST, path: /products, body: {name: q}}\n"));
     const Endpoint& put = *p.resources[1].put;
     CHECK(put.method == "POST");
@@ -140,7 +140,7 @@ TEST_CASE("singletons: read without an id, only the singleton suite, under the d
                "a singleton: write singleton: true");
 }
 
-TEST_CASE("cannot_delete: left behind by design, fewest creates, delete checks not applicable; not beside delete") {
+TEST_CASE("cannot_delete: left behind by design, fewest creates, delete checks not applicable, not beside delete") {
     const std::string jobs =
         "  jobs:\n    create: {path: /jobs}\n    read: {path: \"/jobs/{id}\"}\n"
         "    cannot_delete: \"jobs are kept for 30 days\"\n";

@@ -142,7 +142,7 @@ TEST_CASE("errors in the pack sections") {
     }
 }
 
-TEST_CASE("expand: packs apply per resource; legacy ids, layout and salt become suite data") {
+TEST_CASE("expand: packs apply per resource, legacy ids, layout and salt become suite data") {
     const std::string text = with("    viewable: {read: \"/r/v/{id}\"}\n"
                                   "  o:\n"
                                   "    create: {path: /o}\n"

@@ -36,7 +36,7 @@ Profile loaded(const std::string& text) { return load_ok(text, "shop.yaml"); }
 
 }  // namespace
 
-TEST_CASE("kind existing with a pattern loads; a pattern elsewhere or broken does not") {
+TEST_CASE("kind existing with a pattern loads, a pattern elsewhere or broken does not") {
     const Profile p = loaded(shop("    id: {at: /id, kind: existing, pattern: \"^[0-9]+$\"}\n"));
     CHECK(p.resources[1].id.kind == ids::IdKind::existing);
     CHECK(p.resources[1].id.pattern == "^[0-9]+$");
@@ -59,7 +59,7 @@ TEST_CASE("a reference takes the id kind of the resource it points to unless it 
     CHECK(p.resources[1].references[0].kind == ids::IdKind::uuidv4);
 }
 
-TEST_CASE("endpoint forms: headers, not_found, filter; and their errors") {
+TEST_CASE("endpoint forms: headers, not_found, filter, and their errors") {
     const Profile p = loaded(shop("", "list: {path: /products, filter: \"{field}=eq.{value}\", not_found: {status: 200, body: []}, "
                                       "headers: {Prefer: return=representation}}"));
     const Endpoint& list = *p.resources[1].list;

@@ -219,7 +219,7 @@ TEST_CASE("color_wanted follows the TTY and NO_COLOR") {
     }
 }
 
-TEST_CASE("console: a passing run says OK; case text cannot inject escapes") {
+TEST_CASE("console: a passing run says OK, case text cannot inject escapes") {
     std::ostringstream out;
     ConsoleReporter r(out, false, false);
     CaseResult c;
@@ -413,7 +413,7 @@ TEST_CASE("console: every failed check of a case is shown, the first few and the
     CHECK(text.find("advisory") == std::string::npos);
 }
 
-TEST_CASE("console: skipped cases split by cause, adding up; what the selection left out is counted, not tested") {
+TEST_CASE("console: skipped cases split by cause, adding up, what the selection left out is counted, not tested") {
     std::ostringstream out;
     ConsoleReporter r(out, false, false);
     RunSummary run;
@@ -449,7 +449,7 @@ TEST_CASE("console: a selection that picked nothing is not a pass") {
           "0.000 s\n");
 }
 
-TEST_CASE("console: --color always and never win; auto needs a terminal, no NO_COLOR and no TERM=dumb") {
+TEST_CASE("console: --color always and never win, auto needs a terminal, no NO_COLOR and no TERM=dumb") {
     using reporters::ColorMode;
     const char* term = std::getenv("TERM");
     const std::string saved_term = term ? term : "";

@@ -251,7 +251,7 @@ struct Events final : Reporter {
 
 }  // namespace
 
-TEST_CASE("json replay: the report's events in order, metadata with its times; a damaged report never finishes") {
+TEST_CASE("json replay: the report's events in order, metadata with its times, a damaged report never finishes") {
     const fs::path dir = scratch_dir("json-replay");
     const std::string text = sample_report(dir);
     Events ev;
@@ -408,7 +408,7 @@ TEST_CASE("json reader: skip causes and the filtered-out count make the round tr
     CHECK(error.find("unknown skip_cause 'deselected'") != std::string::npos);
 }
 
-TEST_CASE("json reader: error causes make the round trip; JUnit says them as the error's type") {
+TEST_CASE("json reader: error causes make the round trip, JUnit says them as the error's type") {
     const fs::path dir = scratch_dir("json-reader-errors");
     RunSummary run;
     SuiteResult s;

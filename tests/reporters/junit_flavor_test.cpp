@@ -186,7 +186,7 @@ TEST_CASE("JUnit testsuites carry the target the run tested, credentials masked,
     CHECK_MESSAGE(v.exit_code == 0, v.output);
 }
 
-TEST_CASE("JUnit file: relative to the working directory; a pack outside it is named by the profile") {
+TEST_CASE("JUnit file: relative to the working directory, a pack outside it is named by the profile") {
     ReportOptions opts;
     opts.junit_root = "/work/repo";
     RunSummary run;

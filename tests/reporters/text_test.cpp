@@ -66,7 +66,7 @@ TEST_CASE("xml_text escapes every C0 control except TAB, LF and CR") {
     CHECK(xml_text("<&>\"'") == "<&>\"'");  // markup is pugixml's job
 }
 
-TEST_CASE("terminal_line escapes line breaks and ESC; terminal_text keeps LF") {
+TEST_CASE("terminal_line escapes line breaks and ESC, terminal_text keeps LF") {
     CHECK(terminal_line("a\nb\rc\td") == "a\\nb\\rc\td");
     CHECK(terminal_line("\x1b[31mred") == "\\u001B[31mred");
     CHECK(terminal_text("a\nb\rc") == "a\nb\\rc");
@@ -75,7 +75,7 @@ TEST_CASE("terminal_line escapes line breaks and ESC; terminal_text keeps LF") {
 
 // Every character class an XML 1.0 parser rejects, in an attribute and in
 // text, must come out as a document that xmllint (a strict parser) accepts.
-TEST_CASE("xml_text output parses in xmllint; raw pugixml output does not") {
+TEST_CASE("xml_text output parses in xmllint, raw pugixml output does not") {
     std::string hostile;
     for (unsigned c = 0; c < 0x20; ++c) hostile += static_cast<char>(c == 0 ? 1 : c);  // NUL would end a C string
     hostile += "\x7F\xEF\xBF\xBE\xEF\xBF\xBF\xFF\xFE\xC3<&>\"]]>";
@@ -201,7 +201,7 @@ TEST_CASE("write_file_atomic reports an unwritable path without throwing") {
     CHECK(files == 1);
 }
 
-TEST_CASE("AtomicFileWriter: pieces make one file; abandoned, it leaves the old file and no temp file") {
+TEST_CASE("AtomicFileWriter: pieces make one file, abandoned, it leaves the old file and no temp file") {
     const fs::path dir = scratch_dir("atomic-pieces");
     const std::string path = (dir / "report.json").string();
     std::string error;

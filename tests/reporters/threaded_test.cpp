@@ -46,7 +46,7 @@ CaseResult make_case(std::string name) {
 
 }  // namespace
 
-TEST_CASE("ThreadedReporter: events arrive in order on another thread; run_finished waits for all of them") {
+TEST_CASE("ThreadedReporter: events arrive in order on another thread, run_finished waits for all of them") {
     std::vector<std::string> log;
     std::thread::id on;
     ThreadedReporter r(std::make_unique<Recorder>(log, on));

@@ -22,7 +22,7 @@ const std::string id = "01932c07-2a3b-7c4d-8e5f-0a1b2c3d4e5f";
 
 }  // namespace
 
-TEST_CASE("a relative Location is resolved against the create's URL; another id takes the created id's place") {
+TEST_CASE("a relative Location is resolved against the create's URL, another id takes the created id's place") {
     LocationBook book;
     book.record("uploads", id, "/v2/p/blobs/uploads/" + id + "?_state=abc", base + "/v2/p/blobs/uploads/", base);
     CHECK(book.knows("uploads"));
@@ -37,7 +37,7 @@ TEST_CASE("a relative Location is resolved against the create's URL; another id 
     CHECK(*book.url_for("files", "f1") == base + "/v1/files/f1");
 }
 
-TEST_CASE("an absolute Location on the same origin is used; on another origin it is never followed") {
+TEST_CASE("an absolute Location on the same origin is used, on another origin it is never followed") {
     LocationBook book;
     book.record("w", id, "HTTP://127.0.0.1:8080/v1/w/" + id, base + "/v1/w", base);
     CHECK(book.url_for("w", id).has_value());
@@ -55,7 +55,7 @@ TEST_CASE("an absolute Location on the same origin is used; on another origin it
     CHECK(origin_of("/relative").empty());
 }
 
-TEST_CASE("a Location without the id addresses only that entity; an unknown resource says what is missing") {
+TEST_CASE("a Location without the id addresses only that entity, an unknown resource says what is missing") {
     LocationBook book;
     book.record("jobs", id, "/v1/jobs/session-42", base + "/v1/jobs", base);
     CHECK(*book.url_for("jobs", id) == base + "/v1/jobs/session-42");

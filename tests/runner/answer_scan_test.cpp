@@ -67,7 +67,7 @@ TEST_CASE("a body past the depth bound is a harness limit, not a broken contract
     CHECK_FALSE(for_scan.used());  // the scan alone never makes a step an error
 }
 
-TEST_CASE("a body cut at the cap is a harness limit; the scan says it did not run") {
+TEST_CASE("a body cut at the cap is a harness limit, the scan says it did not run") {
     auto x = answered(200, R"({"items":[{"id":")" + v7_text + R"("},{"id":"01)");
     x.response->body_bytes = 5'000'000;
     x.response->body_truncated = true;
@@ -80,7 +80,7 @@ TEST_CASE("a body cut at the cap is a harness limit; the scan says it did not ru
     CHECK(body.limit().find("larger than the body cap") != std::string::npos);
 }
 
-TEST_CASE("an unparseable 2xx body is said in the evidence; an empty one or a declared non-JSON one is not") {
+TEST_CASE("an unparseable 2xx body is said in the evidence, an empty one or a declared non-JSON one is not") {
     {
         auto x = answered(200, "{\"id\": ", {{"Content-Type", "application/json"}});
         BodyJson body(*x.response);

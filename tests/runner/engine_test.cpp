@@ -78,7 +78,7 @@ target: {base_url: "http://t"}
 
 }  // namespace
 
-TEST_CASE("engine: a retryable transport error is retried, the answer after it judged; attempts recorded") {
+TEST_CASE("engine: a retryable transport error is retried, the answer after it judged, attempts recorded") {
     Script script;
     script.on("GET", "http://t/a", Reply::fail(TransportErrorKind::connect, "refused"), 2);
     script.on("GET", "http://t/a", Reply::answer(200));
@@ -98,7 +98,7 @@ TEST_CASE("engine: a retryable transport error is retried, the answer after it j
     CHECK(r.report.transport_errors == 0);
 }
 
-TEST_CASE("engine: retries run out -> error naming the attempts; a failed check is never retried") {
+TEST_CASE("engine: retries run out -> error naming the attempts, a failed check is never retried") {
     Script script;
     script.on("GET", "http://t/down", Reply::fail(TransportErrorKind::timeout, "no answer after 5 ms"));
     script.on("GET", "http://t/bad", Reply::answer(500));
@@ -173,7 +173,7 @@ TEST_CASE("engine: reports come in suite order whatever order cases finish in") 
     CHECK(r.rec.info.total_cases == 6);
 }
 
-TEST_CASE("engine: --max-failures stops starting cases; the rest are skipped saying why") {
+TEST_CASE("engine: --max-failures stops starting cases, the rest are skipped saying why") {
     Script script;
     script.otherwise([](const Request&) { return Reply::answer(500); });
     std::string yaml = head + "cases:\n";
@@ -218,7 +218,7 @@ TEST_CASE("engine: only failures that fail the run count toward --max-failures (
     CHECK(r.rec.cases[5].outcome == Outcome::skipped);
 }
 
-TEST_CASE("engine + audit stage: waived failures do not stop the run at --max-failures; the others do") {
+TEST_CASE("engine + audit stage: waived failures do not stop the run at --max-failures, the others do") {
     // Every case fails; DATA-ID-002's are waived. With --max-failures 1 the
     // run goes on through every waived failure and stops after the first
     // failure that fails the run.
@@ -262,7 +262,7 @@ TEST_CASE("engine + audit stage: waived failures do not stop the run at --max-fa
     CHECK(again.requests().size() == 1);
 }
 
-TEST_CASE("engine: a failed setup is a testcase of its own; the cases it was the precondition of are skipped with its reason") {
+TEST_CASE("engine: a failed setup is a testcase of its own, the cases it was the precondition of are skipped with its reason") {
     Script script;
     script.on("POST", "http://t/setup", Reply::answer(503));
     script.otherwise([](const Request&) { return Reply::answer(200); });
@@ -293,7 +293,7 @@ cases:
     CHECK(script.shutdowns() == 1);
 }
 
-TEST_CASE("engine: teardown runs after the cases; a failed teardown is reported last, saying cleanup is incomplete") {
+TEST_CASE("engine: teardown runs after the cases, a failed teardown is reported last, saying cleanup is incomplete") {
     Script script;
     script.on("DELETE", "http://t/thing", Reply::answer(500));
     script.otherwise([](const Request&) { return Reply::answer(200); });
@@ -315,7 +315,7 @@ cases:
     CHECK(script.requests().back().request.url == "http://t/after");
 }
 
-TEST_CASE("engine: an undefined variable is a suite error by its cause; in teardown, a variable never captured is no problem") {
+TEST_CASE("engine: an undefined variable is a suite error by its cause, in teardown, a variable never captured is no problem") {
     Script script;
     script.otherwise([](const Request&) { return Reply::answer(200); });
     const auto s = load(head + R"(teardown:
@@ -453,7 +453,7 @@ TEST_CASE("cleanup: deletes last created first, so dependents go before what the
     CHECK(r.rec.names() == std::vector<std::string>{"a category and two of its products"});
 }
 
-TEST_CASE("cleanup: a delete answered 404, 401 or 5xx is followed by a read; only a read that finds it says it remains") {
+TEST_CASE("cleanup: a delete answered 404, 401 or 5xx is followed by a read, only a read that finds it says it remains") {
     Script script;
     for (int i = 1; i <= 5; ++i)
         script.on("POST", "http://t/items", Reply::answer(201, R"({"id":"i)" + std::to_string(i) + R"("})"), 1);
@@ -690,7 +690,7 @@ cases:
     CHECK(r.rec.events.back() == "end shape scan");
 }
 
-TEST_CASE("engine: a case's name and classname do not depend on its outcome; the rule a failure broke is its check's") {
+TEST_CASE("engine: a case's name and classname do not depend on its outcome, the rule a failure broke is its check's") {
     auto run_with = [](const std::string& answer) {
         Script script;
         script.otherwise([answer](const Request&) { return Reply::answer(200, answer); });

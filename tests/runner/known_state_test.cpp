@@ -138,7 +138,7 @@ void run_against(Outcomes& o, const suite::Suite& s, int concurrency = 1) {
 
 }  // namespace
 
-TEST_CASE("known state: with fresh: each mutated DELETE gets its own entity; only the real violations fail") {
+TEST_CASE("known state: with fresh: each mutated DELETE gets its own entity, only the real violations fail") {
     Outcomes o;
     o.server->creates_allowed = 1000;
     run_against(o, load(suite_yaml("    fresh: [create the live entity]\n")));

@@ -49,7 +49,7 @@ suite::Suite items_suite(int n, const suite::Cleanup& cl) {
 
 }  // namespace
 
-TEST_CASE("cleanup: a failed delete is read back at the resource's read; its 2xx not-found answer means gone") {
+TEST_CASE("cleanup: a failed delete is read back at the resource's read, its 2xx not-found answer means gone") {
     Script script;
     for (int i = 1; i <= 3; ++i)
         script.on("POST", "http://t/items", Reply::answer(201, R"({"id":"i)" + std::to_string(i) + R"("})"), 1);

@@ -116,7 +116,7 @@ cases:
     check_adds_up(sum);
 }
 
-TEST_CASE("skip causes: a failed setup skips its cases as precondition not met; --max-failures as run stopped") {
+TEST_CASE("skip causes: a failed setup skips its cases as precondition not met, --max-failures as run stopped") {
     Script script;
     script.on("POST", "http://t/setup", Reply::answer(503));
     script.otherwise([](const Request&) { return Reply::answer(500); });
@@ -207,7 +207,7 @@ cases:
     CHECK(runner::selects(o));
 }
 
-TEST_CASE("filter: a filter selecting one case runs only that suite's setup; the rest is counted filtered out") {
+TEST_CASE("filter: a filter selecting one case runs only that suite's setup, the rest is counted filtered out") {
     Script script;
     script.otherwise(
         [](const Request&) { return Reply::answer(201, R"({"id":"017f22e2-79b0-7cc3-98c4-dc0c0c07398f"})"); });
@@ -243,7 +243,7 @@ cases:
     check_adds_up(r.report.summary);
 }
 
-TEST_CASE("filter: tags select setups too; a mutation case counts when the filter can match its element names") {
+TEST_CASE("filter: tags select setups too, a mutation case counts when the filter can match its element names") {
     Script script;
     script.otherwise(
         [](const Request&) { return Reply::answer(201, R"({"id":"017f22e2-79b0-7cc3-98c4-dc0c0c07398f"})"); });

@@ -93,7 +93,7 @@ TEST_CASE("scan results: past kept_per_rule violations are counted, not kept") {
           "violation)");
 }
 
-TEST_CASE("scan results: a malformed file is an error read case; unchecked rules are skipped") {
+TEST_CASE("scan results: a malformed file is an error read case, unchecked rules are skipped") {
     FileTally tally("d.ndjson");
     const Stats st = scan_into(std::string(upper) + "\n{oops}\n", tally);
     REQUIRE(st.error);

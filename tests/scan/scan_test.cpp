@@ -106,7 +106,7 @@ TEST_CASE("ndjson: violations at exact line, column and pointer") {
     CHECK(o.v[0].actual.find("upper-case") != std::string::npos);
 }
 
-TEST_CASE("ndjson: escapes are decoded before the check; long strings are not ids") {
+TEST_CASE("ndjson: escapes are decoded before the check, long strings are not ids") {
     const std::string esc = "017F22E2\\u002d79B0-7CC3-98C4-DC0C0C07398F";
     const std::string text = "{\"id\":\"" + esc + "\",\"blob\":\"" + std::string(5000, 'a') + "\",\"n\":\"\\u00e9\\ud83d\\ude00\"}\n";
     const Out o = scan(text, Format::ndjson);
@@ -263,7 +263,7 @@ TEST_CASE("malformed input: clear errors at exact positions") {
     }
 }
 
-TEST_CASE("a line longer than the limit is an error; violations before it are kept") {
+TEST_CASE("a line longer than the limit is an error, violations before it are kept") {
     Options o;
     o.format = Format::ndjson;
     o.max_line_bytes = 1000;

@@ -243,7 +243,7 @@ TEST_CASE("supabase-auth (OpenAPI 3.0.3 YAML): uuid user ids beside plain-string
     CHECK(has_line(r, "supabase-auth/openapi.yaml:147:17: DATA-ID-002: /paths/~1token/post/requestBody/content/application~1json/schema/properties/client_id: id 'client_id' is a string with no constraint (expected type: string with pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$' (or the -4- pattern for a v4 field))"));
 }
 
-TEST_CASE("ids of requests, events and other systems are out of scope, whatever their format says; Go-style names are ids") {
+TEST_CASE("ids of requests, events and other systems are out of scope, whatever their format says, Go-style names are ids") {
     const std::string doc = R"(openapi: 3.0.3
 paths: {}
 components:
@@ -287,7 +287,7 @@ TEST_CASE("a placeholder example ('12345', 'string', a cut UUID) is said to be a
         CHECK_MESSAGE(kinds_of(other).count("not-uuid") == 1, other);
 }
 
-TEST_CASE("a pattern that admits \"\" is a DATA-ID-007 finding beside what else it is; minLength 1 refuses it") {
+TEST_CASE("a pattern that admits \"\" is a DATA-ID-007 finding beside what else it is, minLength 1 refuses it") {
     auto kinds_of = [](const std::string& schema) {
         const std::string doc = "openapi: 3.0.3\npaths: {}\ncomponents:\n  schemas:\n    Order:\n      type: object\n"
                                 "      properties:\n        order_id: " + schema + "\n";

@@ -52,7 +52,7 @@ TEST_CASE("a grpc step loads with its parts and positions") {
     CHECK(r.suite->target.grpc->reflection);
 }
 
-TEST_CASE("target grpc: protos and import paths relative to the suite file; reflection off with protos") {
+TEST_CASE("target grpc: protos and import paths relative to the suite file, reflection off with protos") {
     const std::string dir = std::string(IDCONFORM_SOURCE_DIR) + "/tests/grpc/fixtures/protos";
     const LoadResult r = load_text(grpc_suite("      - grpc: {method: testpkg.Things/GetThing}\n",
                                               "  grpc: {address: a, protos: [testpkg/things.proto], import_paths: [.], tls: {cacert: testpkg/things.proto}}\n"),

@@ -257,7 +257,7 @@ TEST_CASE("bad status codes") {
     check(r.diagnostics, "inline.yaml", 8, 30, "expected a status code or class here, found a mapping", hint);
 }
 
-TEST_CASE("status and status_not together; json and raw together") {
+TEST_CASE("status and status_not together, json and raw together") {
     const LoadResult r = load_text(with_step("      - http: {path: /x, json: {}, raw: text}\n"
                                              "        expect: {status: 200, status_not: 500}\n"),
                                    "inline.yaml");
@@ -644,7 +644,7 @@ TEST_CASE("for_each kind: an id kind or a variable, on mutations only") {
     CHECK(d.title == "'kind' belongs to for_each over mutations");
 }
 
-TEST_CASE("generators: every id kind with one, and gen:match:VAR; others are errors") {
+TEST_CASE("generators: every id kind with one, and gen:match:VAR, others are errors") {
     for (const char* g : {"uuid", "uuidv1", "uuidv3", "uuidv4", "uuidv5", "uuidv6", "uuidv7", "uuidv8", "ulid",
                           "match:res.id_pattern"}) {
         CAPTURE(g);

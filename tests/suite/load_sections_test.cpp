@@ -27,7 +27,7 @@ std::string suite_with_steps(const std::string& step_lines) {
 
 }  // namespace
 
-TEST_CASE("load_steps: each step key reads its own kind; two kinds in one step name both, in table order") {
+TEST_CASE("load_steps: each step key reads its own kind, two kinds in one step name both, in table order") {
     const LoadResult ok = load_text(suite_with_steps("      - http: {path: /a}\n"
                                                      "      - grpc: {method: a.B/C}\n"
                                                      "      - kafka: {produce: {topic: t, json: {}}}\n"

@@ -14,7 +14,7 @@ TEST_CASE("a directory expands to its suite files, sorted") {
     CHECK(paths == std::vector<std::string>{fixture("expand/a_suite.yml"), fixture("expand/b_suite.yaml")});
 }
 
-TEST_CASE("files are returned as given; missing paths are diagnosed") {
+TEST_CASE("files are returned as given, missing paths are diagnosed") {
     std::vector<Diagnostic> diags;
     const auto paths =
         expand_suite_paths({fixture("good/basic.yaml"), fixture("nowhere"), fixture("expand/ids.yaml")}, diags);
