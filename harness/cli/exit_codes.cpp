@@ -7,8 +7,9 @@ const std::vector<ExitMeaning>& exit_codes() {
     static const std::vector<ExitMeaning> codes = {
         {exit_ok, "every case passed (inspect: every id valid)"},
         {exit_broken, "a contract was broken: at least one failure (inspect: an id is not valid)"},
-        {exit_usage, "usage error, a suite or profile that does not load, reports that do not merge, or a "
-                     "--filter/--tags that selects no case (run: nothing was run or created)"},
+        {exit_usage, "usage error, a suite or profile that does not load (or fails as it runs: an undefined variable, a "
+                     "file to scan that cannot be read), reports that do not merge, or a --filter/--tags that selects "
+                     "no case (run: nothing was run or created)"},
         {exit_transport, "target unreachable, transport errors (timeouts, TLS, refused) or a principal the target does not "
                          "let in (401) or allow to create (403): errors of the run, and nothing broken"},
         {exit_internal, "internal error"},
