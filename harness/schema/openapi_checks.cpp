@@ -102,9 +102,12 @@ bool Linter::check_constraints(const Field& f, const Effective& e) {
     const bool first = sites_.insert(site_key).second;
     const std::string fmt = e.format_text();
     const std::string pat = e.pattern_text();
-    const std::string v7 = canonical_pattern(7);
-    const std::string fix = "type: string with pattern: '" + v7 + "' (or the -4- pattern for a v4 field)";
     const int doc_version = documented_version(fmt, e.description);
+    // A field documented as v4 is advised the v4 pattern by every rule at
+    // its spot (DATA-ID-003's v4-not-fixed says the same), others the v7 one.
+    const bool v4_field = doc_version == 4;
+    const std::string canonical = canonical_pattern(v4_field ? 4 : 7);
+    const std::string fix = "type: string with pattern: '" + canonical + "'" + (v4_field ? "" : " (or the -4- pattern for a v4 field)");
     auto report = [&](std::string rule, std::string kind, std::string what, std::string expected) {
         if (first) add(std::move(rule), std::move(kind), site, std::move(what), std::move(expected));
     };
@@ -143,14 +146,14 @@ bool Linter::check_constraints(const Field& f, const Effective& e) {
     // "" let through as an id: the dummy DATA-ID-007 forbids, whatever else the pattern says
     if (pv && pv->compiles && pv->empty && !(e.min_length && *e.min_length >= 1))
         report("DATA-ID-007", "empty-admitted", who + ": pattern '" + pat + "' admits \"\" (the empty string as a dummy id)",
-               "a pattern that refuses \"\" (absence is an omitted field or null): '" + v7 + "'");
+               "a pattern that refuses \"\" (absence is an omitted field or null): '" + canonical + "'");
     bool uuid = true;
     if (!pat.empty()) {
         const PatternVerdict& v = *pv;
         if (!v.compiles) {
             report("DATA-ID-002", "pattern-unjudgeable", who + ": pattern '" + pat + "' " + v.faults() +
                                                               ": what it accepts cannot be checked",
-                   "a pattern RE2 compiles: '" + v7 + "'");
+                   "a pattern RE2 compiles: '" + canonical + "'");
         } else if (!v.admits_uuid()) {
             uuid = false;
             report("DATA-ID-002", "not-uuid", who + " is not a UUID: its pattern '" + pat +
@@ -164,11 +167,11 @@ bool Linter::check_constraints(const Field& f, const Effective& e) {
                         std::to_string(v.exact_for(7) ? 7 : 4),
                     "one version per field: make the pattern and the description agree");
         } else {
-            report("DATA-ID-002", "pattern", who + ": pattern '" + pat + "' " + v.faults(), "pattern: '" + v7 + "'");
+            report("DATA-ID-002", "pattern", who + ": pattern '" + pat + "' " + v.faults(), "pattern: '" + canonical + "'");
         }
     } else if (uuid_format(fmt) && lower(fmt) == "uuid") {
         report("DATA-ID-002", "format-only", who + ": format: uuid alone admits every version, upper case and (in many validators) other spellings",
-               "add pattern: '" + v7 + "' (or the -4- pattern for a v4 field)");
+               "add pattern: '" + canonical + "'" + (v4_field ? "" : " (or the -4- pattern for a v4 field)"));
     } else if (uuid_format(fmt)) {
         report("DATA-ID-002", "format-nonstandard", who + ": format '" + fmt +
                                                           "' is not a standard format (validators ignore it) and no pattern fixes the form or the version",

@@ -301,6 +301,23 @@ TEST_CASE("a pattern that admits \"\" is a DATA-ID-007 finding beside what else 
     CHECK(kinds_of(R"({type: string, pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$'})").empty());
 }
 
+TEST_CASE("two rules at one spot advise the same pattern: a field documented as v4 gets the -4- pattern from both") {
+    const std::string doc = "openapi: 3.0.3\npaths: {}\ncomponents:\n  schemas:\n    Order:\n      type: object\n"
+                            "      properties:\n        tracking_id: {type: string, format: uuid, description: A random UUIDv4.}\n"
+                            "        order_id: {type: string, format: uuid}\n";
+    const LintResult r = lint_openapi_text("advice.yaml", doc);
+    const std::string v4 = "'^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$'";
+    const std::string v7 = "'^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$'";
+    std::map<std::string, std::string> tracking;  // rule -> expected
+    for (const auto& f : r.findings)
+        if (f.pointer.find("tracking_id") != std::string::npos) tracking[f.rule + " " + f.kind] = f.expected;
+        else if (f.kind == "format-only") CHECK(f.expected.find(v7) != std::string::npos);  // order_id: v7
+    REQUIRE(tracking.count("DATA-ID-002 format-only"));
+    REQUIRE(tracking.count("DATA-ID-003 v4-not-fixed"));
+    CHECK(tracking["DATA-ID-002 format-only"] == "add pattern: " + v4);
+    CHECK(tracking["DATA-ID-003 v4-not-fixed"].find(v4) != std::string::npos);
+}
+
 TEST_CASE("a document that is not OpenAPI, or does not parse, is an error with its position") {
     const auto dir = std::filesystem::temp_directory_path();
     std::ofstream(dir / "idconform-lint-notapi.yaml") << "name: x\n";
