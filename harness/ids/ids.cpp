@@ -282,6 +282,14 @@ bool id_named_field(std::string_view n) noexcept {
     return false;
 }
 
+std::string_view id_name_stem(std::string_view n) noexcept {
+    if (!id_named_field(n) || n == "id" || n == "ID" || n == "uuid") return {};
+    for (std::string_view suffix : {"_uuid", "-uuid", "Uuid", "UUID", "_id", "-id", "Id", "ID"})
+        if (n.size() >= suffix.size() && n.substr(n.size() - suffix.size()) == suffix)
+            return n.substr(0, n.size() - suffix.size());
+    return {};
+}
+
 bool out_of_scope_id_name(std::string_view n) noexcept {
     static constexpr std::string_view scoped_out[] = {"request", "correlation", "trace",      "span",
                                                       "event",   "external",    "idempotency"};

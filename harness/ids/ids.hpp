@@ -136,6 +136,11 @@ struct Recognition {
 // UUID after a lower-case letter or digit (Go style: orderID, ownerUUID).
 // The one naming rule of every shape check.
 [[nodiscard]] bool id_named_field(std::string_view name) noexcept;
+// What an id-named field's name says it is the id of: the name without its
+// id suffix ("category_id", "categoryId", "orderID", "owner-uuid" ->
+// "category", "category", "order", "owner"); "" for a bare id/ID/uuid and
+// for a name that is not id-named.
+[[nodiscard]] std::string_view id_name_stem(std::string_view name) noexcept;
 
 // Whether a name says its ids are out of the data-id scope (RULES.md: ids of
 // requests, traces, events and messages, ids another system issues, keys of

@@ -306,14 +306,18 @@ void Engine::add_schema_findings(SuiteRun& run, const suite::Step& st, const Req
         scan.fields.push_back(f.field.empty() ? f.what : f.field);
     }
     for (auto& [schema, scan] : by_schema)
-        shape_.add(schema, steps::to_string(steps::wire(st)), std::move(scan), [&] {
-            StepRecord rec;
-            rec.name = run.suite->name + " \xE2\x80\xBA " + step_name;
-            rec.exchange = x;
-            if (rec.exchange.request.url.empty()) rec.exchange.request = req;
-            add_evidence(rec, steps::wire(st), run.env, scope.secrets());
-            return rec;
-        });
+        shape_.add(schema, steps::to_string(steps::wire(st)), std::move(scan),
+                   [&] { return shape_example(run, st, req, x, scope, step_name); });
+}
+
+StepRecord Engine::shape_example(const SuiteRun& run, const suite::Step& st, const Request& req, const Exchange& x,
+                                 const Scope& scope, const std::string& step_name) {
+    StepRecord rec;
+    rec.name = run.suite->name + " \xE2\x80\xBA " + step_name;
+    rec.exchange = x;
+    if (rec.exchange.request.url.empty()) rec.exchange.request = req;
+    add_evidence(rec, steps::wire(st), run.env, scope.secrets());
+    return rec;
 }
 
 void Engine::judge_answer(SuiteRun& run, const suite::Step& st, const Request& req, const Exchange& x, Scope& scope,
@@ -359,14 +363,8 @@ void Engine::judge_answer(SuiteRun& run, const suite::Step& st, const Request& r
                 secrets.mask(c.actual);
                 secrets.mask(c.expected);
             }
-            shape_.add(site, steps::to_string(steps::wire(st)), std::move(scan), [&] {
-                StepRecord rec;
-                rec.name = run.suite->name + " \xE2\x80\xBA " + out.record.name;
-                rec.exchange = x;
-                if (rec.exchange.request.url.empty()) rec.exchange.request = req;
-                add_evidence(rec, steps::wire(st), run.env, scope.secrets());
-                return rec;
-            });
+            shape_.add(site, steps::to_string(steps::wire(st)), std::move(scan),
+                       [&] { return shape_example(run, st, req, x, scope, out.record.name); });
         }
     }
     if (opts_.warnings_fail)

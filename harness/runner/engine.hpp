@@ -81,6 +81,10 @@ private:
     // rule x schema x field with the shape scan's results.
     void add_schema_findings(SuiteRun& run, const suite::Step& st, const Request& req, const Exchange& x,
                              const Scope& scope, const std::string& step_name);
+    // The evidence a shape result keeps of one answer (request, answer,
+    // redacted, with its reproduce line), named "<suite> › <step>".
+    static StepRecord shape_example(const SuiteRun& run, const suite::Step& st, const Request& req, const Exchange& x,
+                                    const Scope& scope, const std::string& step_name);
     void judge_answer(SuiteRun& run, const suite::Step& st, const Request& req, const Exchange& x, Scope& scope,
                       const std::string& rule, Collected* collected, StepOutcome& out);
     // The testcases after the cases: field versions, teardown, cleanup.

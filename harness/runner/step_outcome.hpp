@@ -14,7 +14,8 @@ struct StepOutcome {
     bool transport_error = false;
     std::string suite_error;        // template problem: undefined variable, ...
     bool unbound = false;           // the suite error is a variable never set (a capture that never happened)
-    // What a transport_error is caused by: transport, authentication or harness_limit.
+    // What a transport_error is caused by: transport, authentication, harness_limit, or input (a
+    // file step's file that cannot be opened); suite with a suite_error.
     ErrorCause cause = ErrorCause::none;
     bool failed = false;
     bool evidence_pending = false;  // redaction and reproduce line left to the caller (evidence.hpp)

@@ -91,18 +91,11 @@ std::string singular(const std::string& plural) {
     return p;
 }
 
-// "category_id" / "categoryId" -> "category"; "" when not a reference name.
+// "category_id" / "categoryId" / "categoryID" -> "category"; "" when not a
+// reference name (the stem is ids::id_name_stem's, squashed).
 std::string reference_stem(const std::string& name) {
-    std::string n = name;
-    if (!ids::id_named_field(n) || n == "id" || n == "ID" || n == "uuid") return "";
-    // the id-named suffixes ids::id_named_field knows: _id, Id, -id, ID (Go), and the uuid spellings
-    for (std::string_view suffix : {"_uuid", "-uuid", "Uuid", "UUID", "_id", "-id", "Id", "ID"})
-        if (n.ends_with(suffix)) {
-            n = n.substr(0, n.size() - suffix.size());
-            break;
-        }
     std::string out;
-    for (char c : n)
+    for (char c : ids::id_name_stem(name))
         if (c != '_' && c != '-') out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return out;
 }

@@ -373,3 +373,15 @@ TEST_CASE("out_of_scope_id_name: request, trace, event and other systems' ids by
     CHECK_FALSE(idconform::ids::data_id_named("traceID"));
     CHECK_FALSE(idconform::ids::data_id_named("name"));
 }
+
+TEST_CASE("id_name_stem: what an id-named field is the id of, by every suffix id_named_field knows") {
+    using idconform::ids::id_name_stem;
+    CHECK(id_name_stem("category_id") == "category");
+    CHECK(id_name_stem("categoryId") == "category");
+    CHECK(id_name_stem("orderID") == "order");
+    CHECK(id_name_stem("ownerUUID") == "owner");
+    CHECK(id_name_stem("owner-uuid") == "owner");
+    CHECK(id_name_stem("x-tenant-id") == "x-tenant");
+    CHECK(id_name_stem("parent_uuid") == "parent");
+    for (const char* k : {"id", "ID", "uuid", "name", "PAID", "valid"}) CHECK_MESSAGE(id_name_stem(k).empty(), k);
+}
