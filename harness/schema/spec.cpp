@@ -2,6 +2,9 @@
 // across files. See spec.hpp.
 #include "schema/spec.hpp"
 
+#include "schema/json_tree.hpp"
+#include "schema/yaml_tree.hpp"
+
 #include "suite/input_guard.hpp"
 #include "suite/yaml_reader.hpp"
 
@@ -51,6 +54,34 @@ std::string unescape_token(std::string_view t) {
 
 YAML::Mark mark_of(const YAML::Node& n) { return n.Mark(); }
 
+// A JSON document (its first byte '{') read by the JSON reader when it is
+// plain JSON that passes the input boundary's checks (size, NUL, UTF-8).
+// Else any text that passes them by the one-pass YAML reader; nullopt sends
+// it the two-pass way of the input boundary (parse_document: pre-parse, then
+// YAML::Load), which reports whatever is wrong with it.
+std::optional<YAML::Node> fast_path(const std::string& text) {
+    if (text.size() > SpecSet::max_document_bytes || input::check_text(text, "")) return std::nullopt;
+    const auto first = text.find_first_not_of(" \t\r\n");
+    if (first != std::string::npos && text[first] == '{')
+        if (auto doc = detail::read_json_tree(text)) return doc;
+    return detail::read_yaml_tree(text);
+}
+
+// The lines diagnostics quote (as suite::detail::SourceText::from cuts them).
+std::vector<std::string> split_lines(const std::string& text) {
+    std::vector<std::string> lines;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        std::size_t end = text.find('\n', start);
+        if (end == std::string::npos) end = text.size();
+        std::string line = text.substr(start, end - start);
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        lines.push_back(std::move(line));
+        start = end + 1;
+    }
+    return lines;
+}
+
 }  // namespace
 
 void append_pointer_token(std::string& pointer, std::string_view token) {
@@ -65,13 +96,16 @@ void append_pointer_token(std::string& pointer, std::string_view token) {
 Loc Loc::child(const std::string& key) const {
     Loc out;
     if (!valid() || !node.IsMap()) return out;
-    for (auto it = node.begin(); it != node.end(); ++it) {
-        if (!it->first.IsScalar() || it->first.Scalar() != key) continue;
+    // the first member of that key, as yaml-cpp's iteration finds it, without a YAML::Node per step
+    using detail::yaml_access;
+    const YAML::detail::node& map = *yaml_access::node_of(node);
+    for (auto it = map.begin(); it != map.end(); ++it) {
+        if (it->first->type() != YAML::NodeType::Scalar || it->first->scalar() != key) continue;
         out.file = file;
-        out.node.reset(it->second);
+        out.node.reset(yaml_access::wrap(const_cast<YAML::detail::node&>(*it->second), yaml_access::memory_of(node)));
         out.pointer = pointer;
         append_pointer_token(out.pointer, key);
-        out.mark = it->first.Mark();
+        out.mark = it->first->mark();
         return out;
     }
     return out;
@@ -146,16 +180,22 @@ const SpecFile* SpecSet::adopt(const std::string& key, const std::string& text, 
     std::vector<Diagnostic> out;
     auto sf = std::make_unique<SpecFile>();
     sf->path = key;
-    const auto source = suite::detail::SourceText::from(key, text);
+    suite::detail::SourceText source;  // SourceText::from keeps no lines above the suites' 8 MiB
+    source.path = key;
+    source.lines = split_lines(text);
     suite::detail::Reader r(source, out);
-    auto doc = suite::detail::parse_document(r, text, "schema document", "an OpenAPI/Swagger document starts with 'openapi: 3.x' or 'swagger: \"2.0\"'");
+    auto doc = fast_path(text);
+    if (!doc)
+        doc = suite::detail::parse_document(r, text, "schema document",
+                                            "an OpenAPI/Swagger document starts with 'openapi: 3.x' or 'swagger: \"2.0\"'",
+                                            max_document_bytes);
     if (!doc) {
         for (auto& d : out) diags_.push_back(std::move(d));
         if (from) diags_.push_back(Diagnostic{from->pos(), "the file this $ref names does not parse: " + key, "fix the file above", ""});
         failed_[key] = true;
         return nullptr;
     }
-    sf->lines = source.lines;
+    sf->lines = std::move(source.lines);
     sf->root.reset(*doc);
     const SpecFile* raw = sf.get();
     files_.emplace(key, std::move(sf));
@@ -217,27 +257,48 @@ SourcePos pos_of(const SpecFile& f, const YAML::Mark& m) {
 }  // namespace
 
 // JSON and YAML readers disagree on which of two equal keys wins (yaml-cpp
-// keeps the first): both are said. An explicit stack: no recursion.
+// keeps the first): both are said. An explicit stack: no recursion. The
+// nodes are read directly (schema/yaml_access.hpp): no copy of a key.
 void SpecSet::check_duplicate_keys(const SpecFile& f) {
-    std::vector<YAML::Node> todo{f.root};
+    using YAML::detail::node;
+    const node* root = detail::yaml_access::node_of(f.root);
+    if (!root) return;
+    std::vector<const node*> todo{root};
+    std::vector<const node*> keys;                               // of the mapping at hand, small ones
+    std::unordered_map<std::string_view, const node*> seen;  // large ones
     std::size_t visited = 0;
     while (!todo.empty() && ++visited < 4'000'000) {
-        const YAML::Node n = todo.back();
+        const node* n = todo.back();
         todo.pop_back();
-        if (n.IsSequence()) {
-            for (const auto& e : n) todo.push_back(e);
+        if (!n->is_defined()) continue;
+        if (n->type() == YAML::NodeType::Sequence) {
+            for (auto it = n->begin(); it != n->end(); ++it) todo.push_back(it->pNode);
             continue;
         }
-        if (!n.IsMap()) continue;
-        std::unordered_map<std::string, YAML::Mark> seen;
-        for (auto it = n.begin(); it != n.end(); ++it) {
+        if (n->type() != YAML::NodeType::Map) continue;
+        const bool large = n->size() > 16;
+        keys.clear();
+        seen.clear();
+        for (auto it = n->begin(); it != n->end(); ++it) {
             todo.push_back(it->second);
-            if (!it->first.IsScalar()) continue;
-            const auto [first, fresh] = seen.try_emplace(it->first.Scalar(), it->first.Mark());
-            if (fresh) continue;
-            const SourcePos p1 = pos_of(f, first->second);
-            diags_.push_back(Diagnostic{pos_of(f, it->first.Mark()),
-                                        "duplicate key '" + it->first.Scalar() + "' (first at " + std::to_string(p1.line) + ":" +
+            const node* k = it->first;
+            if (k->type() != YAML::NodeType::Scalar) continue;
+            const node* first = nullptr;
+            if (large) {
+                const auto [at, fresh] = seen.try_emplace(std::string_view(k->scalar()), k);
+                if (!fresh) first = at->second;
+            } else {
+                for (const node* o : keys)
+                    if (o->scalar() == k->scalar()) {
+                        first = o;
+                        break;
+                    }
+                if (!first) keys.push_back(k);
+            }
+            if (!first) continue;
+            const SourcePos p1 = pos_of(f, first->mark());
+            diags_.push_back(Diagnostic{pos_of(f, k->mark()),
+                                        "duplicate key '" + k->scalar() + "' (first at " + std::to_string(p1.line) + ":" +
                                             std::to_string(p1.column) + "): readers disagree on which one counts",
                                         "keep one of the two", ""});
         }
@@ -383,9 +444,7 @@ std::string cycle_text(const std::vector<std::string>& chain, std::size_t from, 
 }  // namespace
 
 Loc SpecSet::deref(const Loc& l) {
-    const auto is_ref = [](const Loc& c) {
-        return c.valid() && c.node.IsMap() && c.node["$ref"].IsDefined() && c.node["$ref"].IsScalar();
-    };
+    const auto is_ref = [](const Loc& c) { return c.valid() && c.node.IsMap() && get(c.node, "$ref").IsScalar(); };
     if (!is_ref(l)) return l;
     if (const auto it = resolved_.find(l.key()); it != resolved_.end()) return it->second;
     if (nesting_ >= max_ref_nesting) {
@@ -418,7 +477,7 @@ Loc SpecSet::deref(const Loc& l) {
         }
         following_.push_back(k);
         following_set_.insert(k);
-        Loc next = resolve(cur.node["$ref"].Scalar(), cur.child("$ref"));
+        Loc next = resolve(get(cur.node, "$ref").Scalar(), cur.child("$ref"));
         if (!next.valid()) {
             result = Loc{};
             break;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "core/diagnostic.hpp"
+#include "schema/yaml_access.hpp"
 
 #include <yaml-cpp/yaml.h>
 
@@ -85,6 +86,10 @@ public:
     // once so that resolving a pointer into them does not scan them.
     [[nodiscard]] Loc member(const Loc& map, const std::string& key);
     static constexpr int max_ref_nesting = 64;
+    // The largest document (each file) made into a tree: above the suites'
+    // 8 MiB, as public OpenAPI documents run to 5-10 MB (a tree costs 30-60
+    // bytes of memory a byte of document).
+    static constexpr std::size_t max_document_bytes = std::size_t{32} << 20;
     // Problems met on the way (unresolvable references): warnings.
     [[nodiscard]] const std::vector<Diagnostic>& diagnostics() const { return diags_; }
     // A document whose structure is not OpenAPI's (`paths: [1, 2, 3]`, an
@@ -115,12 +120,18 @@ private:
 
 // A mapping member read without inserting it (yaml-cpp's non-const
 // operator[] adds missing keys); undefined when absent or not a mapping.
-[[nodiscard]] inline YAML::Node get(const YAML::Node& map, const std::string& key) {
-    if (map.IsDefined() && map.IsMap()) {
-        const YAML::Node v = map[key];
-        if (v.IsDefined()) return v;
-    }
-    return YAML::Node(YAML::NodeType::Undefined);  // valid but undefined: its Is*() do not throw
+// The member yaml-cpp's const operator[] finds (the first of equal keys),
+// without its cost (a copy of every key compared, schema/yaml_access.hpp);
+// an absent one is one shared undefined node (a fresh one costs a memory
+// holder), so it is returned const: nothing is ever assigned through it.
+[[nodiscard]] inline const YAML::Node get(const YAML::Node& map, std::string_view key) {
+    using detail::yaml_access;
+    const YAML::detail::node* n = yaml_access::node_of(map);
+    if (n && n->is_defined() && n->type() == YAML::NodeType::Map)
+        if (const YAML::detail::node* v = detail::find_member(*n, key); v && v->is_defined())
+            return yaml_access::wrap(const_cast<YAML::detail::node&>(*v), yaml_access::memory_of(map));
+    static const YAML::Node undefined(YAML::NodeType::Undefined);  // valid but undefined: its Is*() do not throw
+    return undefined;
 }
 
 // Scalar text of a mapping member, nullopt if absent or not a scalar.
