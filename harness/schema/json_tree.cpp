@@ -20,7 +20,9 @@ struct HandBack {};
 class JsonTree {
 public:
     JsonTree(std::string_view text, int max_depth)
-        : t_(text), max_depth_(max_depth), memory_(std::make_shared<YAML::detail::memory_holder>()) {}
+        : t_(text), max_depth_(max_depth) {}
+
+    [[nodiscard]] bool duplicate_keys() const { return dups_.found(); }
 
     YAML::Node read() {
         skip_space();
@@ -28,7 +30,7 @@ public:
         YamlNode& root = value(0);
         skip_space();
         if (!at_end()) throw HandBack{};
-        return yaml_access::wrap(root, memory_);
+        return yaml_access::wrap(root, arena_.memory());
     }
 
 private:
@@ -37,7 +39,8 @@ private:
     int line_ = 0;
     std::size_t line_start_ = 0;
     int max_depth_;
-    YAML::detail::shared_memory_holder memory_;
+    NodeArena arena_;
+    DuplicateKeys dups_;
     std::string buf_;
 
     [[nodiscard]] bool at_end() const { return i_ >= t_.size(); }
@@ -69,7 +72,7 @@ private:
     }
 
     YamlNode& make(const YAML::Mark& m) {
-        YamlNode& n = memory_->create_node();
+        YamlNode& n = arena_.create();
         n.set_mark(m);
         return n;
     }
@@ -96,22 +99,25 @@ private:
             ++i_;
             return map;
         }
+        const std::size_t keys = dups_.open();
         for (;;) {
             if (at_end() || t_[i_] != '"') throw HandBack{};
             const std::size_t key_start = i_;
             const int key_line = line_;
             YamlNode& key = string_node();
+            dups_.add(key.scalar());
             skip_space();
             // yaml-cpp's simple keys: the ':' on the key's line, within 1,024 characters
             if (at_end() || t_[i_] != ':' || line_ != key_line || i_ - key_start > 1000) throw HandBack{};
             ++i_;
             skip_space();
             YamlNode& val = value(depth);
-            map.insert(key, val, memory_);
+            map.insert(key, val, arena_.memory());
             skip_space();
             if (at_end()) throw HandBack{};
             if (t_[i_] == '}') {
                 ++i_;
+                dups_.close(keys);
                 return map;
             }
             if (t_[i_] != ',') throw HandBack{};
@@ -134,7 +140,7 @@ private:
         }
         for (;;) {
             YamlNode& e = value(depth);
-            seq.push_back(e, memory_);
+            seq.push_back(e, arena_.memory());
             skip_space();
             if (at_end()) throw HandBack{};
             if (t_[i_] == ']') {
@@ -277,9 +283,12 @@ private:
 
 }  // namespace
 
-std::optional<YAML::Node> read_json_tree(std::string_view text, int max_depth) {
+std::optional<YAML::Node> read_json_tree(std::string_view text, int max_depth, bool* duplicate_keys) {
     try {
-        return JsonTree(text, max_depth).read();
+        JsonTree reader(text, max_depth);
+        YAML::Node root = reader.read();
+        if (duplicate_keys) *duplicate_keys = reader.duplicate_keys();
+        return root;
     } catch (const HandBack&) {
         return std::nullopt;
     }

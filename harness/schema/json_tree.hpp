@@ -26,6 +26,8 @@ namespace idconform::schema::detail {
 // 128): deeper text goes to yaml-cpp so that the guard reports it.
 inline constexpr int json_tree_max_depth = 100;
 
-[[nodiscard]] std::optional<YAML::Node> read_json_tree(std::string_view text, int max_depth = json_tree_max_depth);
+// `duplicate_keys`, when given, is set to whether some object has a key twice.
+[[nodiscard]] std::optional<YAML::Node> read_json_tree(std::string_view text, int max_depth = json_tree_max_depth,
+                                                     bool* duplicate_keys = nullptr);
 
 }  // namespace idconform::schema::detail

@@ -59,12 +59,14 @@ YAML::Mark mark_of(const YAML::Node& n) { return n.Mark(); }
 // Else any text that passes them by the one-pass YAML reader; nullopt sends
 // it the two-pass way of the input boundary (parse_document: pre-parse, then
 // YAML::Load), which reports whatever is wrong with it.
-std::optional<YAML::Node> fast_path(const std::string& text) {
-    if (text.size() > SpecSet::max_document_bytes || input::check_text(text, "")) return std::nullopt;
+// `duplicates` says whether some mapping has a key twice (the readers see
+// it on the way). `checked`: the text has passed input::check_text already.
+std::optional<YAML::Node> fast_path(const std::string& text, bool checked, bool& duplicates) {
+    if (text.size() > SpecSet::max_document_bytes || (!checked && input::check_text(text, ""))) return std::nullopt;
     const auto first = text.find_first_not_of(" \t\r\n");
     if (first != std::string::npos && text[first] == '{')
-        if (auto doc = detail::read_json_tree(text)) return doc;
-    return detail::read_yaml_tree(text);
+        if (auto doc = detail::read_json_tree(text, detail::json_tree_max_depth, &duplicates)) return doc;
+    return detail::read_yaml_tree(text, detail::yaml_tree_max_depth, &duplicates);
 }
 
 // The lines diagnostics quote (as suite::detail::SourceText::from cuts them).
@@ -99,7 +101,7 @@ Loc Loc::child(const std::string& key) const {
     // the first member of that key, as yaml-cpp's iteration finds it, without a YAML::Node per step
     using detail::yaml_access;
     const YAML::detail::node& map = *yaml_access::node_of(node);
-    for (auto it = map.begin(); it != map.end(); ++it) {
+    for (auto it = map.begin(), end = map.end(); it != end; ++it) {
         if (it->first->type() != YAML::NodeType::Scalar || it->first->scalar() != key) continue;
         out.file = file;
         out.node.reset(yaml_access::wrap(const_cast<YAML::detail::node&>(*it->second), yaml_access::memory_of(node)));
@@ -172,11 +174,11 @@ const SpecFile* SpecSet::file(const std::string& path, const Loc* from) {
     auto in = suite::detail::read_input_file(key, "schema document",
                                              from ? input::NamedBy::file : input::NamedBy::user);
     if (!in.text) return fail(std::move(in.error));
-    return adopt(key, *in.text, from);
+    return adopt(key, *in.text, from, true);
 }
 
 // The parse of one file's text (read by file(), or given by load_text).
-const SpecFile* SpecSet::adopt(const std::string& key, const std::string& text, const Loc* from) {
+const SpecFile* SpecSet::adopt(const std::string& key, const std::string& text, const Loc* from, bool checked) {
     std::vector<Diagnostic> out;
     auto sf = std::make_unique<SpecFile>();
     sf->path = key;
@@ -184,7 +186,8 @@ const SpecFile* SpecSet::adopt(const std::string& key, const std::string& text, 
     source.path = key;
     source.lines = split_lines(text);
     suite::detail::Reader r(source, out);
-    auto doc = fast_path(text);
+    bool duplicates = true;  // unless a one-pass reader saw none
+    auto doc = fast_path(text, checked, duplicates);
     if (!doc)
         doc = suite::detail::parse_document(r, text, "schema document",
                                             "an OpenAPI/Swagger document starts with 'openapi: 3.x' or 'swagger: \"2.0\"'",
@@ -199,7 +202,7 @@ const SpecFile* SpecSet::adopt(const std::string& key, const std::string& text, 
     sf->root.reset(*doc);
     const SpecFile* raw = sf.get();
     files_.emplace(key, std::move(sf));
-    check_duplicate_keys(*raw);
+    if (duplicates) check_duplicate_keys(*raw);
     return raw;
 }
 
@@ -212,7 +215,7 @@ std::unique_ptr<SpecSet> SpecSet::load(const std::string& path, std::vector<Diag
 std::unique_ptr<SpecSet> SpecSet::load_text(const std::string& name, const std::string& text, std::vector<Diagnostic>& out) {
     auto set = std::unique_ptr<SpecSet>(new SpecSet());
     set->in_memory_ = true;
-    const SpecFile* f = set->adopt(name, text, nullptr);
+    const SpecFile* f = set->adopt(name, text, nullptr, false);
     return finish_load(std::move(set), f, out);
 }
 
@@ -272,14 +275,14 @@ void SpecSet::check_duplicate_keys(const SpecFile& f) {
         todo.pop_back();
         if (!n->is_defined()) continue;
         if (n->type() == YAML::NodeType::Sequence) {
-            for (auto it = n->begin(); it != n->end(); ++it) todo.push_back(it->pNode);
+            for (auto it = n->begin(), end = n->end(); it != end; ++it) todo.push_back(it->pNode);
             continue;
         }
         if (n->type() != YAML::NodeType::Map) continue;
         const bool large = n->size() > 16;
         keys.clear();
         seen.clear();
-        for (auto it = n->begin(); it != n->end(); ++it) {
+        for (auto it = n->begin(), end = n->end(); it != end; ++it) {
             todo.push_back(it->second);
             const node* k = it->first;
             if (k->type() != YAML::NodeType::Scalar) continue;
@@ -444,7 +447,13 @@ std::string cycle_text(const std::vector<std::string>& chain, std::size_t from, 
 }  // namespace
 
 Loc SpecSet::deref(const Loc& l) {
-    const auto is_ref = [](const Loc& c) { return c.valid() && c.node.IsMap() && get(c.node, "$ref").IsScalar(); };
+    const auto is_ref = [](const Loc& c) {  // a mapping with a scalar $ref, read without a YAML::Node
+        if (!c.valid()) return false;
+        const YAML::detail::node* n = detail::yaml_access::node_of(c.node);
+        if (!n || n->type() != YAML::NodeType::Map) return false;
+        const YAML::detail::node* ref = detail::find_member(*n, "$ref");
+        return ref && ref->is_defined() && ref->type() == YAML::NodeType::Scalar;
+    };
     if (!is_ref(l)) return l;
     if (const auto it = resolved_.find(l.key()); it != resolved_.end()) return it->second;
     if (nesting_ >= max_ref_nesting) {

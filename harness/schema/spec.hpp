@@ -98,7 +98,7 @@ public:
 
 private:
     const SpecFile* file(const std::string& path, const Loc* from);
-    const SpecFile* adopt(const std::string& key, const std::string& text, const Loc* from);
+    const SpecFile* adopt(const std::string& key, const std::string& text, const Loc* from, bool checked);
     static std::unique_ptr<SpecSet> finish_load(std::unique_ptr<SpecSet> set, const SpecFile* f, std::vector<Diagnostic>& out);
     bool in_memory_ = false;
     std::map<std::string, std::unique_ptr<SpecFile>> files_;  // by normalised path

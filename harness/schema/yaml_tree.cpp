@@ -21,10 +21,11 @@ struct HandBack {};
 // same calls on the same nodes in the same order.
 class TreeBuilder final : public YAML::EventHandler {
 public:
-    explicit TreeBuilder(int max_depth) : max_depth_(max_depth), memory_(std::make_shared<YAML::detail::memory_holder>()) {}
+    explicit TreeBuilder(int max_depth) : max_depth_(max_depth) {}
 
-    [[nodiscard]] YAML::Node root() const { return yaml_access::wrap(*root_, memory_); }
+    [[nodiscard]] YAML::Node root() const { return yaml_access::wrap(*root_, arena_.memory()); }
     [[nodiscard]] bool done() const { return root_ != nullptr && stack_.empty(); }
+    [[nodiscard]] bool duplicate_keys() const { return dups_.found(); }
 
     void OnDocumentStart(const YAML::Mark&) override {}
     void OnDocumentEnd() override {}
@@ -62,28 +63,31 @@ public:
 private:
     struct Open {
         YamlNode* node;
-        YamlNode* key;  // a map's key waiting for its value
+        YamlNode* key;      // a map's key waiting for its value
+        std::size_t keys;   // a map's base in dups_
     };
     int max_depth_;
-    YAML::detail::shared_memory_holder memory_;
+    NodeArena arena_;
+    DuplicateKeys dups_;
     std::vector<Open> stack_;
     YamlNode* root_ = nullptr;
     YamlNode* pending_ = nullptr;  // the node just pushed, until it is popped or opened
 
     YamlNode& push(const YAML::Mark& mark, YAML::anchor_t anchor) {
         if (anchor != YAML::NullAnchor || root_) throw HandBack{};  // an anchor; a second root
-        YamlNode& n = memory_->create_node();
+        YamlNode& n = arena_.create();
         n.set_mark(mark);
         pending_ = &n;
         return n;
     }
     void open() {
         if (static_cast<int>(stack_.size()) >= max_depth_) throw HandBack{};
-        stack_.push_back(Open{pending_, nullptr});
+        stack_.push_back(Open{pending_, nullptr, dups_.open()});
         pending_ = nullptr;
     }
     void close() {
         YamlNode* n = stack_.back().node;
+        if (n->type() == YAML::NodeType::Map) dups_.close(stack_.back().keys);
         stack_.pop_back();
         attach(*n);
     }
@@ -100,11 +104,12 @@ private:
         }
         Open& top = stack_.back();
         if (top.node->type() == YAML::NodeType::Sequence) {
-            top.node->push_back(n, memory_);
+            top.node->push_back(n, arena_.memory());
         } else if (!top.key) {
             top.key = &n;
+            if (n.type() == YAML::NodeType::Scalar) dups_.add(n.scalar());
         } else {
-            top.node->insert(*top.key, n, memory_);
+            top.node->insert(*top.key, n, arena_.memory());
             top.key = nullptr;
         }
     }
@@ -126,7 +131,7 @@ public:
 
 }  // namespace
 
-std::optional<YAML::Node> read_yaml_tree(const std::string& text, int max_depth) {
+std::optional<YAML::Node> read_yaml_tree(const std::string& text, int max_depth, bool* duplicate_keys) {
     try {
         std::istringstream in(text);
         YAML::Parser parser(in);
@@ -136,6 +141,7 @@ std::optional<YAML::Node> read_yaml_tree(const std::string& text, int max_depth)
         if (parser.HandleNextDocument(rest)) return std::nullopt;  // a second document (or a stuck one)
         YAML::Node root = builder.root();
         if (root.IsNull()) return std::nullopt;  // empty: the input boundary says so
+        if (duplicate_keys) *duplicate_keys = builder.duplicate_keys();
         return root;
     } catch (const HandBack&) {
     } catch (const YAML::Exception&) {

@@ -25,6 +25,8 @@ namespace idconform::schema::detail {
 // Below the input guard's nesting limit (suite::detail::InputLimits::max_depth, 128).
 inline constexpr int yaml_tree_max_depth = 100;
 
-[[nodiscard]] std::optional<YAML::Node> read_yaml_tree(const std::string& text, int max_depth = yaml_tree_max_depth);
+// `duplicate_keys`, when given, is set to whether some mapping has a scalar key twice.
+[[nodiscard]] std::optional<YAML::Node> read_yaml_tree(const std::string& text, int max_depth = yaml_tree_max_depth,
+                                                     bool* duplicate_keys = nullptr);
 
 }  // namespace idconform::schema::detail

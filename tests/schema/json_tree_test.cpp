@@ -259,3 +259,31 @@ TEST_CASE("yaml tree: lint through the one-pass reader and through the two-pass 
         CHECK(a == b);
     }
 }
+
+TEST_CASE("json and yaml trees: a key given twice in a small or a large mapping is still a warning") {
+    for (const int n : {3, 40}) {
+        CAPTURE(n);
+        std::string json = "{\"openapi\": \"3.0.3\", \"paths\": {}, \"components\": {\"schemas\": {";
+        std::string yaml = "openapi: 3.0.3\npaths: {}\ncomponents:\n  schemas:\n";
+        for (int i = 0; i < n; ++i) {
+            const std::string name = "S" + std::to_string(i == n - 1 ? 1 : i);  // the last one repeats S1
+            json += (i ? ", \"" : "\"") + name + "\": {\"type\": \"string\"}";
+            yaml += "    " + name + ":\n      type: string\n";
+        }
+        json += "}}}";
+        bool dup = false;
+        REQUIRE(detail::read_json_tree(json, detail::json_tree_max_depth, &dup).has_value());
+        CHECK(dup);
+        REQUIRE(detail::read_yaml_tree(yaml, detail::yaml_tree_max_depth, &dup).has_value());
+        CHECK(dup);
+        for (const auto& text : {json, yaml}) {
+            const LintResult r = lint_openapi_text("dup", text);
+            bool warned = false;
+            for (const auto& d : r.warnings) warned = warned || d.title.rfind("duplicate key 'S1'", 0) == 0;
+            CHECK(warned);
+        }
+    }
+    bool dup = true;
+    REQUIRE(detail::read_json_tree(slurp(shared + "qdrant/openapi.json"), detail::json_tree_max_depth, &dup).has_value());
+    CHECK_FALSE(dup);
+}
