@@ -6,6 +6,9 @@
 // is not required in the answer.
 #include "schema/openapi_lint_impl.hpp"
 
+#include <iterator>
+#include <string_view>
+
 namespace idconform::schema::openapi {
 
 void Linter::walk_paths(const Loc& paths) {
@@ -177,21 +180,27 @@ void Linter::walk_schema(const Loc& s) {
         fld.schema = s;
         check_field(fld);
     }
+    // the keywords that hold schemas, found in one pass over the schema and walked in this order
+    static constexpr std::string_view keys[] = {"required", "properties", "items", "additionalProperties", "not",
+                                                "contains", "unevaluatedProperties", "allOf", "oneOf", "anyOf",
+                                                "prefixItems", "patternProperties", "$defs", "definitions",
+                                                "dependentSchemas"};
+    Loc sub[std::size(keys)];
+    s.children(keys, std::size(keys), sub);
     std::set<std::string> required;
-    for (const Loc& r : elements(s.child("required")))
+    for (const Loc& r : elements(sub[0]))
         if (r.node.IsScalar()) required.insert(r.node.Scalar());
-    for (const Loc& p : members(s.child("properties"))) {
+    for (const Loc& p : members(sub[1])) {
         const std::string name = p.pointer.substr(p.pointer.rfind('/') + 1);
         const std::string raw = unescape(name);
         consider_property(raw, p, required.count(raw) != 0);
         walk_schema(p);
     }
-    for (const char* k : {"items", "additionalProperties", "not", "contains", "unevaluatedProperties"})
-        walk_schema(s.child(k));
-    for (const char* k : {"allOf", "oneOf", "anyOf", "prefixItems"})
-        for (const Loc& e : elements(s.child(k))) walk_schema(e);
-    for (const char* k : {"patternProperties", "$defs", "definitions", "dependentSchemas"})
-        for (const Loc& e : members(s.child(k))) walk_schema(e);
+    for (std::size_t i = 2; i <= 6; ++i) walk_schema(sub[i]);  // items ... unevaluatedProperties
+    for (std::size_t i = 7; i <= 10; ++i)                        // allOf ... prefixItems
+        for (const Loc& e : elements(sub[i])) walk_schema(e);
+    for (std::size_t i = 11; i <= 14; ++i)  // patternProperties ... dependentSchemas
+        for (const Loc& e : members(sub[i])) walk_schema(e);
 }
 
 // The name a schema is known by: the last pointer token that is not a

@@ -88,6 +88,10 @@ std::vector<std::string> split_lines(const std::string& text) {
 
 void append_pointer_token(std::string& pointer, std::string_view token) {
     pointer += '/';
+    if (token.find_first_of("~/") == std::string_view::npos) {  // the usual token: nothing to escape
+        pointer += token;
+        return;
+    }
     for (char c : token) {
         if (c == '~') pointer += "~0";
         else if (c == '/') pointer += "~1";
@@ -105,6 +109,7 @@ Loc Loc::child(const std::string& key) const {
         if (it->first->type() != YAML::NodeType::Scalar || it->first->scalar() != key) continue;
         out.file = file;
         out.node.reset(yaml_access::wrap(const_cast<YAML::detail::node&>(*it->second), yaml_access::memory_of(node)));
+        out.pointer.reserve(pointer.size() + key.size() + 1);
         out.pointer = pointer;
         append_pointer_token(out.pointer, key);
         out.mark = it->first->mark();
@@ -113,12 +118,36 @@ Loc Loc::child(const std::string& key) const {
     return out;
 }
 
+void Loc::children(const std::string_view* keys, std::size_t n, Loc* out) const {
+    if (!valid() || !node.IsMap()) return;
+    using detail::yaml_access;
+    const YAML::detail::node& map = *yaml_access::node_of(node);
+    for (auto it = map.begin(), end = map.end(); it != end; ++it) {
+        if (it->first->type() != YAML::NodeType::Scalar) continue;
+        const std::string& k = it->first->scalar();
+        for (std::size_t i = 0; i < n; ++i) {
+            if (out[i].file || keys[i] != k) continue;  // the first of equal keys, as child()
+            Loc& c = out[i];
+            c.file = file;
+            c.node.reset(yaml_access::wrap(const_cast<YAML::detail::node&>(*it->second), yaml_access::memory_of(node)));
+            c.pointer.reserve(pointer.size() + k.size() + 1);
+            c.pointer = pointer;
+            append_pointer_token(c.pointer, k);
+            c.mark = it->first->mark();
+            break;
+        }
+    }
+}
+
 Loc Loc::at(std::size_t index) const {
     Loc out;
     if (!valid() || !node.IsSequence() || index >= node.size()) return out;
     out.file = file;
     out.node.reset(node[index]);
-    out.pointer = pointer + "/" + std::to_string(index);
+    out.pointer.reserve(pointer.size() + 8);
+    out.pointer = pointer;
+    out.pointer += '/';
+    out.pointer += std::to_string(index);
     out.mark = out.node.Mark();
     return out;
 }
@@ -182,23 +211,25 @@ const SpecFile* SpecSet::adopt(const std::string& key, const std::string& text, 
     std::vector<Diagnostic> out;
     auto sf = std::make_unique<SpecFile>();
     sf->path = key;
-    suite::detail::SourceText source;  // SourceText::from keeps no lines above the suites' 8 MiB
-    source.path = key;
-    source.lines = split_lines(text);
-    suite::detail::Reader r(source, out);
     bool duplicates = true;  // unless a one-pass reader saw none
     auto doc = fast_path(text, checked, duplicates);
-    if (!doc)
+    if (!doc) {
+        // the input boundary's read, whose diagnostics quote the lines
+        // (SourceText::from keeps none above the suites' 8 MiB)
+        suite::detail::SourceText source;
+        source.path = key;
+        source.lines = split_lines(text);
+        suite::detail::Reader r(source, out);
         doc = suite::detail::parse_document(r, text, "schema document",
                                             "an OpenAPI/Swagger document starts with 'openapi: 3.x' or 'swagger: \"2.0\"'",
                                             max_document_bytes);
+    }
     if (!doc) {
         for (auto& d : out) diags_.push_back(std::move(d));
         if (from) diags_.push_back(Diagnostic{from->pos(), "the file this $ref names does not parse: " + key, "fix the file above", ""});
         failed_[key] = true;
         return nullptr;
     }
-    sf->lines = std::move(source.lines);
     sf->root.reset(*doc);
     const SpecFile* raw = sf.get();
     files_.emplace(key, std::move(sf));

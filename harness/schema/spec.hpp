@@ -22,8 +22,7 @@ namespace idconform::schema {
 
 // One parsed file.
 struct SpecFile {
-    std::string path;                // as printed in positions (relative to the cwd when given so)
-    std::vector<std::string> lines;  // for diagnostics
+    std::string path;  // as printed in positions (relative to the cwd when given so)
     YAML::Node root;
 };
 
@@ -46,6 +45,8 @@ struct Loc {
     YAML::Mark mark;  // where to point at: the member's key when reached by key, else the node
     [[nodiscard]] bool valid() const { return file != nullptr && node.IsDefined(); }
     [[nodiscard]] Loc child(const std::string& key) const;  // mapping member (undefined Loc if absent)
+    // child(keys[i]) into out[i] for each of n keys, in one pass over the mapping.
+    void children(const std::string_view* keys, std::size_t n, Loc* out) const;
     [[nodiscard]] Loc at(std::size_t index) const;           // sequence element
     [[nodiscard]] SourcePos pos() const;                     // 1-based, of the node
     [[nodiscard]] std::string key() const { return file ? file->path + "#" + pointer : std::string(); }
