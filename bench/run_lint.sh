@@ -1,10 +1,21 @@
 #!/usr/bin/env bash
-# Time and peak memory of `idconform lint` on the third-party documents of
-# tests/schema/documents/ (best of 5 wall-clock runs each; max RSS from GNU time).
-# Usage: bench/run_lint.sh [path/to/idconform]
+# `idconform lint` on large documents, two tables:
+# 1. throughput in MB of document per CPU second (user + system, start-up
+#    included, best of REPEAT=3) on generated documents of 1, 5 and 10 MB
+#    (bench/lint_gen.py, the same document as JSON and as YAML) and on the
+#    largest real documents, against python3's json.load (JSON) and PyYAML's
+#    libyaml loader (YAML) on the same files in the same run; with a second
+#    binary (an older build), its MB/s beside (bench/lint_speed.py);
+# 2. wall time (best of 5) and peak memory (GNU time) on the third-party
+#    documents of tests/schema/documents/.
+# Usage: bench/run_lint.sh [path/to/idconform] [path/to/older/idconform]   (env SIZES="1 5 10", REPEAT=3)
 set -euo pipefail
 bin=$(readlink -f "${1:-build/harness/cli/idconform}")
-shared=$(cd "$(dirname "$0")/../tests/schema/documents" && pwd)
+base=${2:+$(readlink -f "$2")}
+here=$(cd "$(dirname "$0")" && pwd)
+python3 "$here/lint_speed.py" "$bin" ${base:+"$base"}
+echo
+shared=$(cd "$here/../tests/schema/documents" && pwd)
 cd "$shared"
 for doc in hatchet/api-contracts/openapi/openapi.yaml outline/spec3.yml qdrant/openapi.json ory-kratos/api.json harbor/swagger.yaml; do
   best=
@@ -16,3 +27,4 @@ for doc in hatchet/api-contracts/openapi/openapi.yaml outline/spec3.yml qdrant/o
   rss=$( { /usr/bin/time -f %M "$bin" lint -q "$doc" >/dev/null 2>/tmp/idconform-lint-time.$$ || true; } ; tail -1 /tmp/idconform-lint-time.$$)
   printf '%-45s %6.3f s  %6d KiB max RSS\n' "$doc" "$best" "$rss"
 done
+rm -f /tmp/idconform-lint-time.$$

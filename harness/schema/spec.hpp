@@ -39,6 +39,19 @@ struct Loc {
         mark = o.mark;
         return *this;
     }
+    // Moves keep the pointer's text (a copy of it was the largest cost of
+    // building member lists); YAML::Node has no move and is shared instead.
+    // noexcept so that vectors of Locs move them: a valid node's copy
+    // allocates nothing.
+    Loc(Loc&& o) noexcept : file(o.file), node(o.node), pointer(std::move(o.pointer)), mark(o.mark) {}
+    Loc& operator=(Loc&& o) noexcept {
+        file = o.file;
+        node.reset(o.node);
+        pointer = std::move(o.pointer);
+        mark = o.mark;
+        return *this;
+    }
+    ~Loc() = default;
     const SpecFile* file = nullptr;
     YAML::Node node;
     std::string pointer;
