@@ -410,6 +410,14 @@ Loc SpecSet::resolve(const std::string& ref, const Loc& at) {
     };
     if (ref.empty())
         return broken("it is empty (it would name the whole document)");
+    // the same text in the same file names the same place: each distinct
+    // reference is walked once (a resolution that passed through another
+    // $ref is not kept: its nesting, and what it reports, depend on the way)
+    std::string text_key = at.file->path;
+    text_key += '\n';
+    text_key += ref;
+    if (const auto it = by_text_.find(text_key); it != by_text_.end()) return it->second;
+    bool through_ref = false;
     const auto hash = ref.find('#');
     const std::string file_part = ref.substr(0, hash);
     const std::string frag = hash == std::string::npos ? std::string() : percent_decode(ref.substr(hash + 1));
@@ -440,6 +448,7 @@ Loc SpecSet::resolve(const std::string& ref, const Loc& at) {
         // a member of a mapping that is itself a reference (components.schemas: {$ref: ...})
         if (cur.node.IsMap() && member(cur, "$ref").valid() && !member(cur, token).valid()) {
             cur = deref(cur);
+            through_ref = true;
             if (!cur.valid()) return Loc{};
         }
         Loc next;
@@ -455,6 +464,7 @@ Loc SpecSet::resolve(const std::string& ref, const Loc& at) {
         if (slash == std::string::npos) break;
         start = slash + 1;
     }
+    if (!through_ref) by_text_.emplace(std::move(text_key), cur);
     return cur;
 }
 

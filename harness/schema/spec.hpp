@@ -119,6 +119,7 @@ private:
     std::map<std::string, bool> failed_;                       // files that could not be loaded
     std::map<std::string, bool> reported_;                     // references reported broken
     std::unordered_map<std::string, Loc> resolved_;            // Loc::key() of a $ref -> where its chain ends
+    std::unordered_map<std::string, Loc> by_text_;             // file path '\n' $ref text -> its target (one link)
     std::vector<std::string> following_;                       // the $refs being followed (cycle detection)
     std::unordered_set<std::string> following_set_;
     std::unordered_map<std::string, std::unordered_map<std::string, Loc>> index_;  // large mappings' members
