@@ -5,8 +5,9 @@ generated documents of 1, 5 and 10 MB (bench/lint_gen.py, the same document as
 JSON and as YAML) and on the largest real documents of tests/schema/documents/.
 The baseline, timed in the same run on the same files: python3's json.load for
 JSON and PyYAML's libyaml loader (CSafeLoader) for YAML, CPU time of the load
-call alone. A second binary (BASE) is timed beside the first when given.
-Usage: bench/lint_speed.py BIN [BASE] (env SIZES="1 5 10", REPEAT=3)"""
+call alone. Further binaries (an older build) are timed beside the first, a
+column of MB/s each, named by the file.
+Usage: bench/lint_speed.py BIN [OTHER...] (env SIZES="1 5 10", REPEAT=3)"""
 import json
 import os
 import resource
@@ -61,10 +62,12 @@ def baseline_cpu(path, n):
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
-    binaries = [os.path.abspath(b) for b in sys.argv[1:3]]
+    binaries = [os.path.abspath(b) for b in sys.argv[1:]]
     sizes = os.environ.get("SIZES", "1 5 10").split()
     n = int(os.environ.get("REPEAT", "3"))
-    cols = "".join(f" {'MB/s ' + ('new' if i == 0 else 'base'):>10}" for i in range(len(binaries)))
+    names = ["MB/s " + os.path.basename(b) for b in binaries]
+    widths = [max(10, len(n)) for n in names]
+    cols = "".join(f" {n:>{w}}" for n, w in zip(names, widths))
     print(f"{'document':<34} {'MB':>6} {'lint s':>8}{cols} {'baseline s':>10} {'lint/base':>9}")
     with tempfile.TemporaryDirectory() as work:
         files = []
@@ -79,7 +82,7 @@ def main():
             mb = os.path.getsize(path) / 1e6
             times = [lint_cpu(b, path, n) for b in binaries]
             base = baseline_cpu(path, n)
-            rates = "".join(f" {mb / t:>10.1f}" if t else f" {'refused':>10}" for t in times)
+            rates = "".join(f" {mb / t:>{w}.1f}" if t else f" {'refused':>{w}}" for t, w in zip(times, widths))
             if not times[0]:
                 sys.exit(f"{binaries[0]} lint {path}: no result")
             print(f"{name:<34} {mb:>6.2f} {times[0]:>8.3f}{rates} {base:>10.3f} {times[0] / base:>9.2f}", flush=True)

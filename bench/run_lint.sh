@@ -4,16 +4,16 @@
 #    included, best of REPEAT=3) on generated documents of 1, 5 and 10 MB
 #    (bench/lint_gen.py, the same document as JSON and as YAML) and on the
 #    largest real documents, against python3's json.load (JSON) and PyYAML's
-#    libyaml loader (YAML) on the same files in the same run; with a second
-#    binary (an older build), its MB/s beside (bench/lint_speed.py);
+#    libyaml loader (YAML) on the same files in the same run; with more
+#    binaries (older builds), their MB/s beside (bench/lint_speed.py);
 # 2. wall time (best of 5) and peak memory (GNU time) on the third-party
 #    documents of tests/schema/documents/.
-# Usage: bench/run_lint.sh [path/to/idconform] [path/to/older/idconform]   (env SIZES="1 5 10", REPEAT=3)
+# Usage: bench/run_lint.sh [path/to/idconform] [path/to/other/idconform...]   (env SIZES="1 5 10", REPEAT=3)
 set -euo pipefail
 bin=$(readlink -f "${1:-build/harness/cli/idconform}")
-base=${2:+$(readlink -f "$2")}
+shift || true
 here=$(cd "$(dirname "$0")" && pwd)
-python3 "$here/lint_speed.py" "$bin" ${base:+"$base"}
+python3 "$here/lint_speed.py" "$bin" "$@"
 echo
 shared=$(cd "$here/../tests/schema/documents" && pwd)
 cd "$shared"
