@@ -19,8 +19,7 @@ struct HandBack {};
 
 class JsonTree {
 public:
-    JsonTree(std::string_view text, int max_depth)
-        : t_(text), max_depth_(max_depth) {}
+    JsonTree(std::string_view text, int max_depth) : t_(text), max_depth_(max_depth) {}
 
     [[nodiscard]] bool duplicate_keys() const { return dups_.found(); }
 
@@ -289,9 +288,7 @@ std::optional<YAML::Node> read_json_tree(std::string_view text, int max_depth, b
         YAML::Node root = reader.read();
         if (duplicate_keys) *duplicate_keys = reader.duplicate_keys();
         return root;
-    } catch (const HandBack&) {
-        return std::nullopt;
-    }
+    } catch (const HandBack&) { return std::nullopt; }
 }
 
 }  // namespace idconform::schema::detail

@@ -28,6 +28,6 @@ inline constexpr int json_tree_max_depth = 100;
 
 // `duplicate_keys`, when given, is set to whether some object has a key twice.
 [[nodiscard]] std::optional<YAML::Node> read_json_tree(std::string_view text, int max_depth = json_tree_max_depth,
-                                                     bool* duplicate_keys = nullptr);
+                                                       bool* duplicate_keys = nullptr);
 
 }  // namespace idconform::schema::detail

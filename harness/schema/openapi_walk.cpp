@@ -181,9 +181,20 @@ void Linter::walk_schema(const Loc& s) {
         check_field(fld);
     }
     // the keywords that hold schemas, found in one pass over the schema and walked in this order
-    static constexpr std::string_view keys[] = {"required", "properties", "items", "additionalProperties", "not",
-                                                "contains", "unevaluatedProperties", "allOf", "oneOf", "anyOf",
-                                                "prefixItems", "patternProperties", "$defs", "definitions",
+    static constexpr std::string_view keys[] = {"required",
+                                                "properties",
+                                                "items",
+                                                "additionalProperties",
+                                                "not",
+                                                "contains",
+                                                "unevaluatedProperties",
+                                                "allOf",
+                                                "oneOf",
+                                                "anyOf",
+                                                "prefixItems",
+                                                "patternProperties",
+                                                "$defs",
+                                                "definitions",
                                                 "dependentSchemas"};
     Loc sub[std::size(keys)];
     s.children(keys, std::size(keys), sub);
@@ -197,7 +208,7 @@ void Linter::walk_schema(const Loc& s) {
         walk_schema(p);
     }
     for (std::size_t i = 2; i <= 6; ++i) walk_schema(sub[i]);  // items ... unevaluatedProperties
-    for (std::size_t i = 7; i <= 10; ++i)                        // allOf ... prefixItems
+    for (std::size_t i = 7; i <= 10; ++i)                      // allOf ... prefixItems
         for (const Loc& e : elements(sub[i])) walk_schema(e);
     for (std::size_t i = 11; i <= 14; ++i)  // patternProperties ... dependentSchemas
         for (const Loc& e : members(sub[i])) walk_schema(e);

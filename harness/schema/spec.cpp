@@ -220,9 +220,9 @@ const SpecFile* SpecSet::adopt(const std::string& key, const std::string& text, 
         source.path = key;
         source.lines = split_lines(text);
         suite::detail::Reader r(source, out);
-        doc = suite::detail::parse_document(r, text, "schema document",
-                                            "an OpenAPI/Swagger document starts with 'openapi: 3.x' or 'swagger: \"2.0\"'",
-                                            max_document_bytes);
+        doc = suite::detail::parse_document(
+            r, text, "schema document", "an OpenAPI/Swagger document starts with 'openapi: 3.x' or 'swagger: \"2.0\"'",
+            max_document_bytes);
     }
     if (!doc) {
         for (auto& d : out) diags_.push_back(std::move(d));
@@ -298,7 +298,7 @@ void SpecSet::check_duplicate_keys(const SpecFile& f) {
     const node* root = detail::yaml_access::node_of(f.root);
     if (!root) return;
     std::vector<const node*> todo{root};
-    std::vector<const node*> keys;                               // of the mapping at hand, small ones
+    std::vector<const node*> keys;                           // of the mapping at hand, small ones
     std::unordered_map<std::string_view, const node*> seen;  // large ones
     std::size_t visited = 0;
     while (!todo.empty() && ++visited < 4'000'000) {
@@ -332,8 +332,8 @@ void SpecSet::check_duplicate_keys(const SpecFile& f) {
             if (!first) continue;
             const SourcePos p1 = pos_of(f, first->mark());
             diags_.push_back(Diagnostic{pos_of(f, k->mark()),
-                                        "duplicate key '" + k->scalar() + "' (first at " + std::to_string(p1.line) + ":" +
-                                            std::to_string(p1.column) + "): readers disagree on which one counts",
+                                        "duplicate key '" + k->scalar() + "' (first at " + std::to_string(p1.line) +
+                                            ":" + std::to_string(p1.column) + "): readers disagree on which one counts",
                                         "keep one of the two", ""});
         }
     }

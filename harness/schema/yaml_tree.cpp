@@ -35,7 +35,8 @@ public:
         pop();
     }
     void OnAlias(const YAML::Mark&, YAML::anchor_t) override { throw HandBack{}; }
-    void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor, const std::string& value) override {
+    void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                  const std::string& value) override {
         YamlNode& n = push(mark, anchor);
         n.set_scalar(value);
         n.set_tag(tag);
@@ -63,8 +64,8 @@ public:
 private:
     struct Open {
         YamlNode* node;
-        YamlNode* key;      // a map's key waiting for its value
-        std::size_t keys;   // a map's base in dups_
+        YamlNode* key;     // a map's key waiting for its value
+        std::size_t keys;  // a map's base in dups_
     };
     int max_depth_;
     NodeArena arena_;
@@ -144,8 +145,7 @@ std::optional<YAML::Node> read_yaml_tree(const std::string& text, int max_depth,
         if (duplicate_keys) *duplicate_keys = builder.duplicate_keys();
         return root;
     } catch (const HandBack&) {
-    } catch (const YAML::Exception&) {
-    }
+    } catch (const YAML::Exception&) {}
     return std::nullopt;
 }
 

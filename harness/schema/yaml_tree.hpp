@@ -27,6 +27,6 @@ inline constexpr int yaml_tree_max_depth = 100;
 
 // `duplicate_keys`, when given, is set to whether some mapping has a scalar key twice.
 [[nodiscard]] std::optional<YAML::Node> read_yaml_tree(const std::string& text, int max_depth = yaml_tree_max_depth,
-                                                     bool* duplicate_keys = nullptr);
+                                                       bool* duplicate_keys = nullptr);
 
 }  // namespace idconform::schema::detail

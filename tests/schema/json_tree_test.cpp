@@ -40,8 +40,8 @@ std::string diff(const YAML::Node& a, const YAML::Node& b, const std::string& at
     if (a.Style() != b.Style()) return where("style");
     const YAML::Mark ma = a.Mark(), mb = b.Mark();
     if (ma.pos != mb.pos || ma.line != mb.line || ma.column != mb.column)
-        return where("mark " + std::to_string(ma.line) + ":" + std::to_string(ma.column) + " vs " + std::to_string(mb.line) +
-                     ":" + std::to_string(mb.column));
+        return where("mark " + std::to_string(ma.line) + ":" + std::to_string(ma.column) + " vs " +
+                     std::to_string(mb.line) + ":" + std::to_string(mb.column));
     if (a.IsScalar() && a.Scalar() != b.Scalar()) return where("scalar '" + a.Scalar() + "' vs '" + b.Scalar() + "'");
     if (a.size() != b.size()) return where("size " + std::to_string(a.size()) + " vs " + std::to_string(b.size()));
     if (a.IsSequence())
@@ -135,30 +135,30 @@ TEST_CASE("json tree: the real JSON documents read as yaml-cpp reads them") {
 
 TEST_CASE("json tree: text it is not sure of is handed back to yaml-cpp") {
     for (const char* text : {
-             "",                                 // empty
-             "[1, 2]",                           // not an object at the top
-             "openapi: 3.0.0",                   // YAML
-             "{a: 1}",                           // an unquoted key
-             "{'a': 1}",                         // single quotes
-             "{\"a\": 1,}",                      // a trailing comma
-             "{\"a\": 1} # comment",             // a comment
-             "{\"a\": 1}\n---\n{}",              // two documents
-             "{\"a\": 01x}",                     // not a number
-             "{\"a\": 1 2}",                     // two values
-             "{\"a\": tru}",                     // a bare word
-             "{\"a\": .5}",                      // not JSON's number
-             "{\"a\": \"\\ud83d\\ude00\"}",      // a surrogate pair (yaml-cpp refuses it)
-             "{\"a\": \"\\u0000\"}",             // NUL
-             "{\"a\": \"\\x41\"}",               // a YAML-only escape
-             "{\"a\": \"tab\there\"}",           // a raw control character
-             "{\"a\": \"line\nbreak\"}",         // a raw line break (YAML folds it)
-             "{\"a\":\r1}",                      // a lone CR
-             "\xEF\xBB\xBF{\"a\": 1}",           // a byte-order mark
-             "{\"a\"\n: 1}",                     // the ':' on the next line
-             "{\"a\": &x 1, \"b\": *x}",         // anchors and aliases
-             "{\"a\": !!str 1}",                 // a tag
-             "{\"a\": 1",                        // unterminated
-             "{\"a\": \"open",                   // unterminated string
+             "",                             // empty
+             "[1, 2]",                       // not an object at the top
+             "openapi: 3.0.0",               // YAML
+             "{a: 1}",                       // an unquoted key
+             "{'a': 1}",                     // single quotes
+             "{\"a\": 1,}",                  // a trailing comma
+             "{\"a\": 1} # comment",         // a comment
+             "{\"a\": 1}\n---\n{}",          // two documents
+             "{\"a\": 01x}",                 // not a number
+             "{\"a\": 1 2}",                 // two values
+             "{\"a\": tru}",                 // a bare word
+             "{\"a\": .5}",                  // not JSON's number
+             "{\"a\": \"\\ud83d\\ude00\"}",  // a surrogate pair (yaml-cpp refuses it)
+             "{\"a\": \"\\u0000\"}",         // NUL
+             "{\"a\": \"\\x41\"}",           // a YAML-only escape
+             "{\"a\": \"tab\there\"}",       // a raw control character
+             "{\"a\": \"line\nbreak\"}",     // a raw line break (YAML folds it)
+             "{\"a\":\r1}",                  // a lone CR
+             "\xEF\xBB\xBF{\"a\": 1}",       // a byte-order mark
+             "{\"a\"\n: 1}",                 // the ':' on the next line
+             "{\"a\": &x 1, \"b\": *x}",     // anchors and aliases
+             "{\"a\": !!str 1}",             // a tag
+             "{\"a\": 1",                    // unterminated
+             "{\"a\": \"open",               // unterminated string
          }) {
         CAPTURE(text);
         CHECK_FALSE(detail::read_json_tree(text).has_value());
@@ -213,8 +213,9 @@ TEST_CASE("yaml tree: one parser pass builds the tree YAML::Load builds") {
         REQUIRE(mine.has_value());
         CHECK(diff(*mine, YAML::Load(text), "") == "");
     }
-    for (const char* text : {"a: 1\nb: [x, 'y', \"z\", {c: ~}]\n? [complex, key]\n: v\nempty:\nlit: |\n  two\n  lines\n",
-                             "!!map {tagged: !custom value, n: !!int 3}", "- top\n- level: list\n", "just a scalar"}) {
+    for (const char* text :
+         {"a: 1\nb: [x, 'y', \"z\", {c: ~}]\n? [complex, key]\n: v\nempty:\nlit: |\n  two\n  lines\n",
+          "!!map {tagged: !custom value, n: !!int 3}", "- top\n- level: list\n", "just a scalar"}) {
         CAPTURE(text);
         const auto mine = detail::read_yaml_tree(text);
         REQUIRE(mine.has_value());
@@ -224,16 +225,16 @@ TEST_CASE("yaml tree: one parser pass builds the tree YAML::Load builds") {
 
 TEST_CASE("yaml tree: what the input boundary guards against is handed back") {
     for (const char* text : {
-             "",                              // empty
-             "# only a comment\n",            // empty
-             "~",                             // a null document
-             "a: &x 1\nb: *x\n",              // an anchor and an alias
-             "a: &x [1]\n",                   // an anchor alone
-             "a: 1\n---\nb: 2\n",             // two documents
-             "a: 1\n---\n[\n",                // a broken second document
-             ", a",                           // the stray ',' yaml-cpp 0.7's LoadAll loops on
-             "a: [1, 2\n",                    // a syntax error
-             "a:\n\tb: 1\n",                  // a tab
+             "",                    // empty
+             "# only a comment\n",  // empty
+             "~",                   // a null document
+             "a: &x 1\nb: *x\n",    // an anchor and an alias
+             "a: &x [1]\n",         // an anchor alone
+             "a: 1\n---\nb: 2\n",   // two documents
+             "a: 1\n---\n[\n",      // a broken second document
+             ", a",                 // the stray ',' yaml-cpp 0.7's LoadAll loops on
+             "a: [1, 2\n",          // a syntax error
+             "a:\n\tb: 1\n",        // a tab
          }) {
         CAPTURE(text);
         CHECK_FALSE(detail::read_yaml_tree(text).has_value());
@@ -245,7 +246,8 @@ TEST_CASE("yaml tree: what the input boundary guards against is handed back") {
     CHECK(detail::read_yaml_tree(deep.substr(0, 3 + 99) + std::string(99, ']')).has_value());
 }
 
-TEST_CASE("yaml tree: lint through the one-pass reader and through the two-pass one gives the same findings byte for byte") {
+TEST_CASE(
+    "yaml tree: lint through the one-pass reader and through the two-pass one gives the same findings byte for byte") {
     for (const char* doc : {"outline/spec3.yml", "harbor/swagger.yaml", "supabase-auth/openapi.yaml"}) {
         CAPTURE(doc);
         const std::string text = slurp(shared + doc);
@@ -284,6 +286,7 @@ TEST_CASE("json and yaml trees: a key given twice in a small or a large mapping 
         }
     }
     bool dup = true;
-    REQUIRE(detail::read_json_tree(slurp(shared + "qdrant/openapi.json"), detail::json_tree_max_depth, &dup).has_value());
+    REQUIRE(
+        detail::read_json_tree(slurp(shared + "qdrant/openapi.json"), detail::json_tree_max_depth, &dup).has_value());
     CHECK_FALSE(dup);
 }
