@@ -120,6 +120,8 @@ TEST_CASE("json tree: the same nodes and marks as yaml-cpp for plain JSON") {
     same_as_yaml_cpp(R"({"u":"\u00e9\u20ac\u0041\uFFFD", "raw":"é€ 😀", "k é":{"n":[[[{}]]]}})");
     same_as_yaml_cpp(R"({"dup":1,"dup":2, "null":"null", "true":"true", "t": true, "n": null})");
     same_as_yaml_cpp("   {\"lead\": \"and trailing space\"}  \n\n");
+    // U+2028, U+0085 and U+FEFF inside strings are bytes like any other (no line break, no mark)
+    same_as_yaml_cpp("{\"a\": \"x\xe2\x80\xa8y\xc2\x85z\", \"b\": \"\xef\xbb\xbf\", \"c\": 1}");
     std::string deep = "{\"a\":";
     for (int i = 0; i < 90; ++i) deep += "[";
     for (int i = 0; i < 90; ++i) deep += "]";
