@@ -131,7 +131,8 @@ struct PathInfo {
 
 struct Resource {
     std::string name;
-    std::string collection;  // path
+    std::string collection;  // path, as the document writes it
+    std::string path;        // the collection path as the profile writes it (parent variables from the environment)
     const PathInfo* coll = nullptr;
     const PathInfo* item = nullptr;
     bool rpc = false;  // "/things.create": the other operations take the id in a body
@@ -149,7 +150,10 @@ public:
         principals(root, y);
         resources(y);
         out_.no_create = std::none_of(res_.begin(), res_.end(), [](const Resource& r) { return r.coll->ops.count("post") != 0; });
-        if (out_.no_create)
+        out_.no_resource = out_.resources == 0;
+        if (out_.no_resource)
+            y = operations_seen() + y;
+        else if (out_.no_create)
             y = "# NOTE: the document describes no create endpoint (a POST on a collection path): found " +
                 std::to_string(paths_.size()) + " path" + (paths_.size() == 1 ? "" : "s") + " and " + std::to_string(res_.size()) +
                 " resource" + (res_.size() == 1 ? "" : "s") + " without one.\n"
@@ -305,6 +309,7 @@ private:
             if (!c.vars.empty() || !c.ops.count("post") || dot == std::string::npos || dot + 7 != c.path.size()) continue;
             Resource r;
             r.collection = c.path;
+            r.path = c.path;
             r.coll = &c;
             r.rpc = true;
             r.name = c.path.substr(c.path.rfind('/') + 1, dot - c.path.rfind('/') - 1);
@@ -313,17 +318,20 @@ private:
             if (r.name.empty() || !(std::isalpha(static_cast<unsigned char>(r.name[0])) || r.name[0] == '_')) r.name = "r_" + r.name;
             res_.push_back(r);
         }
-        // resources: a collection path without variables, and its item path `<collection>/{var}`
+        // resources: a collection path (its last segment not a variable, though a
+        // parent may be one: /v1/{prefix}/namespaces/{namespace}/tables) and its
+        // item path `<collection>/{var}`
         std::unordered_map<std::string, const PathInfo*> item_of;  // collection path -> its last item path
         for (const auto& i : paths_)
-            if (i.vars.size() == 1 && i.path.ends_with("/{" + i.vars[0] + "}"))
-                item_of[i.path.substr(0, i.path.size() - i.vars[0].size() - 3)] = &i;
+            if (!i.vars.empty() && i.path.ends_with("/{" + i.vars.back() + "}"))
+                item_of[i.path.substr(0, i.path.size() - i.vars.back().size() - 3)] = &i;
         std::set<std::string> names;
         for (const auto& r : res_) names.insert(r.name);
         for (const auto& c : paths_) {
-            if (!c.vars.empty() || c.path.ends_with(".create")) continue;
+            if (c.path.ends_with("}") || c.path.ends_with(".create")) continue;
             Resource r;
             r.collection = c.path;
+            r.path = with_parent_vars(c.path, "");
             r.coll = &c;
             if (const auto it = item_of.find(c.path); it != item_of.end()) r.item = it->second;
             if (!c.ops.count("post") && !r.item) continue;
@@ -344,6 +352,25 @@ private:
             names.insert(r.name);
             res_.push_back(r);
         }
+    }
+
+    // What the top of a draft without a resource says: that, and the operations the document has.
+    std::string operations_seen() const {
+        constexpr std::size_t shown = 60;
+        std::string y = "# NOTE: no resource was recognised: none of the paths is a collection with a POST whose answer\n"
+                        "# has an id, or with an item path <collection>/{var}. Add resources by hand (docs/target-profile.md);\n"
+                        "# this draft does not load until one has `create:`. The operations of the document:\n";
+        std::size_t n = 0;
+        for (const auto& p : paths_)
+            for (const auto& [method, op] : p.ops)
+                if (n++ < shown) {
+                    std::string m = method;
+                    for (auto& c : m) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+                    y += "#   " + m + " " + one_line(p.path) + "\n";
+                }
+        if (n == 0) y += "#   (none)\n";
+        if (n > shown) y += "#   ... and " + std::to_string(n - shown) + " more\n";
+        return y;
     }
 
     void header(const Loc& root, std::string& y) {
@@ -534,11 +561,31 @@ private:
         }
     }
 
-    static std::string item_path(const PathInfo& p) {
-        std::string s = p.path;
-        const std::string var = "{" + p.vars[0] + "}";
-        s.replace(s.rfind(var), var.size(), "{id}");
-        return s;
+    // The item path as the profile writes it: its last variable {id}, the others from the environment.
+    static std::string item_path(const PathInfo& p) { return with_parent_vars(p.path, p.vars.back()); }
+
+    // The environment variable a run reads a parent path variable from ({namespace}: IDCONFORM_PATH_NAMESPACE).
+    static std::string parent_env(const std::string& var) {
+        std::string e = "IDCONFORM_PATH_";
+        for (const char c : var) e += std::isalnum(static_cast<unsigned char>(c)) ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : '_';
+        return e;
+    }
+
+    // `path` with every {var} but `id_var` written ${env:IDCONFORM_PATH_VAR} and `id_var` as {id}:
+    // a profile knows one path variable, the entity's id; the parents it lives under are the user's to say.
+    static std::string with_parent_vars(const std::string& path, const std::string& id_var) {
+        std::string out;
+        for (std::size_t i = 0; i < path.size(); ++i) {
+            const std::size_t close = path[i] == '{' ? path.find('}', i) : std::string::npos;
+            if (close == std::string::npos) {
+                out += path[i];
+                continue;
+            }
+            const std::string var = path.substr(i + 1, close - i - 1);
+            out += !id_var.empty() && var == id_var && path.find('{', close) == std::string::npos ? "{id}" : "${env:" + parent_env(var) + "}";
+            i = close;
+        }
+        return out;
     }
 
     // Whether a line from `from` on is an entry (not a comment).
@@ -561,6 +608,15 @@ private:
             ++out_.resources;
             const std::size_t start = y.size();
             y += "  " + r.name + ":  # paths " + r.collection + (r.item ? " and " + r.item->path : std::string()) + "\n";
+            if (!r.coll->vars.empty()) {
+                std::string vars, envs;
+                for (const auto& v : r.coll->vars) {
+                    vars += (vars.empty() ? "{" : ", {") + v + "}";
+                    envs += (envs.empty() ? "" : ", ") + parent_env(v);
+                }
+                y += "    # placeholder: the paths lie under " + vars + ": set " + envs +
+                     " to a parent the run may create test data under (the run stops before its first request while one is unset)\n";
+            }
             if (r.rpc)
                 y += "    # read/update/delete: placeholder: this API takes the id in a POST body (e.g. " + r.name +
                      ".info), which a profile cannot say; only create is drafted\n";
@@ -577,7 +633,7 @@ private:
                 create_schema = request_schema(op);
                 std::string skipped;
                 const std::string body = body_of(create_schema, "idconform-probe", true, &skipped);
-                y += "    create: {path: " + yaml_quote(r.collection) + (body.empty() ? "" : ", body: " + body) + "}";
+                y += "    create: {path: " + yaml_quote(r.path) + (body.empty() ? "" : ", body: " + body) + "}";
                 y += "  # POST; body: the create schema's required properties besides ids";
                 if (!skipped.empty()) y += " (left out, fill in: " + skipped + ")";
                 y += "\n";
@@ -593,7 +649,7 @@ private:
             }
             if (r.item) {
                 const std::string ip = item_path(*r.item);
-                const std::string var = r.item->vars[0];
+                const std::string var = r.item->vars.back();
                 const std::string var_note = ids::id_named_field(var) || var == "name_or_id"
                                                  ? std::string()
                                                  : "  # the path variable is '" + var + "': check that it takes the entity's id";
@@ -627,15 +683,15 @@ private:
                             break;
                         }
                 }
-                if (known) y += "    list: {path: " + yaml_quote(r.collection) + (items.empty() ? "" : ", items: " + items) + "}  # GET; items: the answer's array\n";
-                else y += "    # list: {path: " + r.collection + ", items: /...}  # placeholder: the answer's array was not found\n";
+                if (known) y += "    list: {path: " + yaml_quote(r.path) + (items.empty() ? "" : ", items: " + items) + "}  # GET; items: the answer's array\n";
+                else y += "    # list: {path: " + r.path + ", items: /...}  # placeholder: the answer's array was not found\n";
                 // an id query parameter of the list is a lookup by id (db-identifiers R5.1)
                 const Loc params = op.child("parameters");
                 if (params.valid() && params.node.IsSequence())
                     for (std::size_t i = 0; i < params.node.size(); ++i) {
                         const Loc p = set_.deref(params.at(i));
                         if (scalar(p.node, "in").value_or("") == "query" && scalar(p.node, "name").value_or("") == "id")
-                            y += "    lookup: {path: " + yaml_quote(r.collection) + ", param: id}  # the query parameter 'id'\n";
+                            y += "    lookup: {path: " + yaml_quote(r.path) + ", param: id}  # the query parameter 'id'\n";
                     }
             }
             id_and_fields(r, entity, entity_from, create_schema, create_at, y);

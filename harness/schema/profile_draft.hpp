@@ -25,6 +25,9 @@ struct ProfileDraft {
     // own test data, so the draft cannot run until one is added. The draft says
     // so at its top; `init` writes it regardless (it is what the document says).
     bool no_create = false;
+    // Not even a resource was recognised (then no_create too): the draft says
+    // so and lists the document's operations; `init` writes it with a warning.
+    bool no_resource = false;
 };
 
 [[nodiscard]] ProfileDraft draft_profile(const std::string& spec_path);

@@ -145,3 +145,72 @@ TEST_CASE("base_url: a default only for a server on this machine, the document's
     CHECK(base_url("[{url: 'https://localhost.example.com'}]").find("no default") != std::string::npos);
     CHECK(base_url("[{url: 'https://127.example.com'}]").find("no default") != std::string::npos);
 }
+
+TEST_CASE("a collection under path variables is a resource, its parents read from the environment, and the draft loads") {
+    const std::string doc = R"(openapi: 3.0.3
+info: {title: catalog, version: '1'}
+paths:
+  /v1/{prefix}/namespaces/{namespace}/tables:
+    get:
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {type: object, properties: {identifiers: {type: array, items: {$ref: '#/components/schemas/Table'}}}}}}}
+    post:
+      requestBody: {content: {application/json: {schema: {type: object, required: [name], properties: {name: {type: string}}}}}}
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Table'}}}}
+  /v1/{prefix}/namespaces/{namespace}/tables/{table}:
+    get:
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Table'}}}}
+    delete:
+      responses: {'204': {description: gone}}
+  /v1/{prefix}/namespaces/{namespace}/tables/{table}/metrics:
+    post:
+      responses: {'204': {description: reported}}
+components:
+  schemas:
+    Table:
+      type: object
+      properties:
+        id: {type: string, format: uuid}
+        name: {type: string}
+)";
+    const auto d = schema::draft_profile_text("nested.yaml", doc);
+    REQUIRE(d.errors.empty());
+    CHECK(d.resources == 1);  // tables; metrics (a POST whose answer has no id) is an action
+    CHECK(!d.no_resource);
+    const std::string parent = "/v1/${env:IDCONFORM_PATH_PREFIX}/namespaces/${env:IDCONFORM_PATH_NAMESPACE}/tables";
+    CHECK(has(d.yaml, "    create: {path: \"" + parent + "\", body: {name: idconform-probe}}"));
+    CHECK(has(d.yaml, "    read: {path: \"" + parent + "/{id}\"}  # the path variable is 'table': check that it takes the entity's id"));
+    CHECK(has(d.yaml, "    delete: {path: \"" + parent + "/{id}\"}"));
+    CHECK(has(d.yaml, "    list: {path: \"" + parent + "\", items: /identifiers}"));
+    CHECK(has(d.yaml, "    # placeholder: the paths lie under {prefix}, {namespace}: set IDCONFORM_PATH_PREFIX, IDCONFORM_PATH_NAMESPACE"));
+    CHECK(!has(d.yaml, "metrics:"));
+    const auto loaded = profile::load_profile_text(d.yaml, "nested.target.yaml");
+    CHECK_MESSAGE(loaded.profile, d.yaml);
+}
+
+TEST_CASE("a document without a resource: a draft that says so and lists the operations it saw") {
+    std::string doc = "openapi: 3.0.3\ninfo: {title: health, version: '1'}\npaths:\n"
+                      "  /health: {get: {responses: {'200': {description: ok}}}}\n"
+                      "  /search: {post: {responses: {'200': {description: ok}}}, get: {responses: {'200': {description: ok}}}}\n";
+    auto d = schema::draft_profile_text("none.yaml", doc);
+    REQUIRE(d.errors.empty());
+    CHECK(d.no_resource);
+    CHECK(d.no_create);
+    CHECK(d.resources == 0);
+    CHECK(d.yaml.rfind("# NOTE: no resource was recognised", 0) == 0);
+    CHECK(has(d.yaml, "#   GET /health\n"));
+    CHECK(has(d.yaml, "#   GET /search\n#   POST /search\n"));
+    // many operations: the first 60 listed, the rest counted
+    doc = "openapi: 3.0.3\ninfo: {title: many, version: '1'}\npaths:\n";
+    for (int i = 0; i < 70; ++i) doc += "  /op" + std::to_string(i) + ": {get: {responses: {'200': {description: ok}}}}\n";
+    d = schema::draft_profile_text("many.yaml", doc);
+    CHECK(d.no_resource);
+    CHECK(has(d.yaml, "#   ... and 10 more\n"));
+    // no path at all
+    d = schema::draft_profile_text("empty.yaml", "openapi: 3.0.3\ninfo: {title: e, version: '1'}\npaths: {}\n");
+    CHECK(d.errors.empty());
+    CHECK(d.no_resource);
+    CHECK(has(d.yaml, "#   (none)\n"));
+}
