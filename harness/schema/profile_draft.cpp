@@ -36,6 +36,7 @@ public:
         resources(y);
         out_.no_create = std::none_of(res_.begin(), res_.end(), [](const Resource& r) { return r.coll->ops.count("post") != 0; });
         out_.no_resource = out_.resources == 0;
+        out_.no_create = out_.no_create || out_.no_resource;
         if (out_.no_resource)
             y = operations_seen() + y;
         else if (out_.no_create)
@@ -374,24 +375,23 @@ private:
                     create_at.answer = created;  // what the create answer holds, beside the read entity
                 }
             }
-            if (r.item) {
-                const std::string ip = item_path(*r.item);
-                const std::string var = r.item->vars.back();
-                const std::string var_note = ids::id_named_field(var) || var == "name_or_id"
-                                                 ? std::string()
-                                                 : "  # the path variable is '" + var + "': check that it takes the entity's id";
-                if (r.item->ops.count("get")) y += "    read: {path: " + yaml_quote(ip) + "}" + var_note + "\n";
-                if (r.item->ops.count("patch")) {
-                    const std::string body = body_of(request_schema(r.item->ops.at("patch").node), "idconform-renamed", false, nullptr);
-                    y += "    update: {path: " + yaml_quote(ip) + (body.empty() ? "" : ", body: " + body) + "}  # PATCH\n";
-                }
-                if (r.item->ops.count("delete")) y += "    delete: {path: " + yaml_quote(ip) + "}\n";
-                if (r.item->ops.count("put")) {
-                    const std::string body = body_of(request_schema(r.item->ops.at("put").node), "idconform-put", true, nullptr);
-                    y += "    put: {path: " + yaml_quote(ip) + (body.empty() ? "" : ", body: " + body) +
-                         "}  # PUT on the item path: a create with the client's id\n";
+            IdChoice id = choose_id(r, entity);
+            std::string envelope;
+            if (!id.found && create_at.pointer.empty()) {
+                envelope = unwrap(r, entity);
+                if (!envelope.empty()) {
+                    entity_from += " (inside " + envelope + ")";
+                    id = choose_id(r, entity);
+                    // the create answer wraps it the same way
+                    if (create_at.answer)
+                        if (const Loc* inner = create_at.answer->find(envelope.substr(1))) {
+                            Object unwrapped;
+                            gather_object(*inner, unwrapped);
+                            create_at.answer = std::move(unwrapped);
+                        }
                 }
             }
+            if (r.item) item_operations(r, id, y);
             if (r.coll->ops.count("get")) {
                 const Loc op = r.coll->ops.at("get").node;
                 const Loc s = flatten(response_schema(op));
@@ -421,14 +421,19 @@ private:
                             y += "    lookup: {path: " + yaml_quote(r.path) + ", param: id}  # the query parameter 'id'\n";
                     }
             }
-            id_and_fields(r, entity, entity_from, create_schema, create_at, y);
+            id_and_fields(r, entity, entity_from, create_schema, create_at, id, envelope, y);
             // a resource of comments alone is no mapping: the whole of it becomes a comment
             if (!has_entry(y, y.find('\n', start) + 1)) {
                 y.insert(start + 2, "# placeholder, nothing the packs can use was found: ");
                 --out_.resources;
+            } else if (!id.found && !entity.props.empty() && create_at.pointer.empty()) {
+                // an entity schema without an id (tags, a cache): not an entity the packs can address
+                comment_out(y, start, "# not drafted: " + entity_from + " has no id member (no 'id', nothing named as this resource's id): ");
+                --out_.resources;
             }
         }
         if (res_.empty()) y += "  # placeholder: no collection path with POST or item path was found\n  {}\n";
+        else if (out_.resources == 0) y += "  {}  # placeholder: no resource could be drafted (above, why)\n";
         for (const auto& what : left_out_) y += "# left out: " + one_line(what) + "\n";
         for (const char* h : {"X-Request-Id", "X-Request-ID", "Request-Id", "X-Correlation-Id"})
             if (response_headers_.count(h)) {
@@ -442,6 +447,67 @@ private:
     // /id and the POST answer has no `id`: its one property the entity lacks
     // that is named as this resource's id ({"orderID": ...} for /orders);
     // other id-named ones are named in a comment, never chosen among.
+    // read, update, delete and put of a resource's item path.
+    void item_operations(const Resource& r, const IdChoice& id, std::string& y) {
+        const std::string ip = item_path(*r.item);
+        const std::string var = r.item->vars.back();
+        // the item path takes an integer key, the entity's id is its UUID: a profile addresses entities by their id
+        const std::string off = id.path_takes_it ? "" : "    # ";
+        const std::string off_why = id.path_takes_it ? "" : "  # not drafted: the path variable '" + var + "' is an integer, the id is /" + id.name;
+        const std::string var_note = !id.path_takes_it || ids::id_named_field(var) || var == "name_or_id"
+                                         ? std::string()
+                                         : "  # guess: the path variable is '" + var + "': check that it takes the entity's id";
+        auto line = [&](const std::string& text, const std::string& why) {
+            y += (off.empty() ? "    " : off) + text + (off.empty() ? why : off_why) + "\n";
+        };
+        if (r.item->ops.count("get")) line("read: {path: " + yaml_quote(ip) + "}", var_note);
+        const bool patch = r.item->ops.count("patch") != 0;
+        if (patch) {
+            const std::string body = body_of(request_schema(r.item->ops.at("patch").node), "idconform-renamed", false, nullptr);
+            line("update: {path: " + yaml_quote(ip) + (body.empty() ? "" : ", body: " + body) + "}", "  # PATCH");
+        }
+        if (r.item->ops.count("delete")) line("delete: {path: " + yaml_quote(ip) + "}", "");
+        if (!r.item->ops.count("put")) return;
+        const Loc op = r.item->ops.at("put").node;
+        const PutMeaning meaning = put_meaning(op);
+        if (meaning == PutMeaning::create) {
+            const std::string body = body_of(request_schema(op), "idconform-put", true, nullptr);
+            line("put: {path: " + yaml_quote(ip) + (body.empty() ? "" : ", body: " + body) + "}",
+                 "  # PUT on the item path, documented to create (a 201, or 'create'): a create with the client's id");
+            return;
+        }
+        const std::string body = body_of(request_schema(op), "idconform-renamed", true, nullptr);
+        const std::string update = "update: {method: PUT, path: " + yaml_quote(ip) + (body.empty() ? "" : ", body: " + body) + "}";
+        const std::string put = "put: {path: " + yaml_quote(ip) + (body.empty() ? "" : ", body: " + body) + "}";
+        if (patch)
+            y += "    # " + put + "  # guess: PUT beside PATCH, " +
+                 (meaning == PutMeaning::update ? "documented as an update (a 404, or 'update'): not a create"
+                                                : "not documented as a create: uncomment if it creates with the client's id") + "\n";
+        else if (meaning == PutMeaning::update)
+            line(update, "  # PUT on the item path, documented as an update (a 404 for an unknown id, or 'update')");
+        else
+            line(update, "  # guess: PUT on the item path, not documented as a create, taken as an update; "
+                         "if it creates with the client's id, write put: {path: ...} instead");
+    }
+
+    // Every line of the resource from `start` on made a comment, the first prefixed by `why`.
+    static void comment_out(std::string& y, std::size_t start, const std::string& why) {
+        std::string block = y.substr(start), out;
+        std::size_t at = 0;
+        bool first = true;
+        while (at < block.size()) {
+            const auto nl = block.find('\n', at);
+            const std::string l = block.substr(at, nl - at);
+            const auto ind = l.find_first_not_of(' ');
+            if (first) out += l.substr(0, ind) + why + l.substr(ind) + "\n";
+            else if (ind != std::string::npos && l[ind] == '#') out += l + "\n";
+            else out += l.substr(0, ind) + "# " + l.substr(ind) + "\n";
+            first = false;
+            at = nl == std::string::npos ? block.size() : nl + 1;
+        }
+        y.replace(start, std::string::npos, out);
+    }
+
     struct CreateAt {
         std::string pointer;  // "" = none
         std::string comment;  // for the draft
@@ -472,27 +538,33 @@ private:
     }
 
     void id_and_fields(const Resource& r, const Object& entity, const std::string& entity_from, const Loc& create_schema,
-                       const CreateAt& create_at, std::string& y) {
+                       const CreateAt& create_at, const IdChoice& id, const std::string& envelope, std::string& y) {
+        auto at_of = [&](const std::string& name) {
+            std::string ptr = envelope;
+            append_pointer_token(ptr, name);
+            return yaml_quote(ptr);
+        };
         if (entity.props.empty()) {
             y += "    # id: {at: /id, kind: uuidv7}  # placeholder: no entity schema found (the default is this)\n";
             return;
         }
         Object create;
         gather_object(create_schema, create);
-        const Loc* idp = entity.find("id");
+        const Loc* idp = id.found ? entity.find(id.name) : nullptr;
         if (idp) {
             std::string why;
             std::string k = kind_of(*idp, &why);
-            if (k.empty()) why = "its schema fixes no id kind; uuidv7 is what DATA-ID-001 asks";
-            const std::string at = create_at.pointer.empty() ? "" : ", create_at: " + yaml_quote(create_at.pointer);
-            y += "    id: {at: /id, kind: " + (k.empty() ? std::string("uuidv7") : k) + at + "}  # /id of " +
-                 entity_from + ": " + why + (create_at.comment.empty() ? "" : "; " + create_at.comment) + "\n";
+            if (k.empty()) why = "guess: its schema fixes no id kind; uuidv7 is what DATA-ID-001 asks";
+            const std::string made_at = create_at.pointer.empty() ? "" : ", create_at: " + yaml_quote(create_at.pointer);
+            y += "    id: {at: " + at_of(id.name) + ", kind: " + (k.empty() ? std::string("uuidv7") : k) + made_at + "}  # " + envelope + "/" +
+                 id.name + " of " + entity_from + ": " + (id.why.empty() ? "" : id.why + "; ") + why +
+                 (create_at.comment.empty() ? "" : "; " + create_at.comment) + "\n";
         } else {
             y += "    # id: {at: /..., kind: uuidv7}  # placeholder: " + entity_from + " has no 'id' property\n";
         }
         std::string fields, refs, time_field, viewable, job;
         for (const auto& [name, p] : entity.props) {
-            if (name == "id") continue;
+            if (name == "id" || name == id.name) continue;
             if (!safe_text(name)) {
                 left_out_.push_back("field " + yaml_quote(name));
                 continue;
@@ -505,10 +577,10 @@ private:
             const bool read_only = create_at.answer && !create_at.answer->props.empty() && !create_at.answer->find(name) &&
                                    r.item && r.item->ops.count("get");
             if (time_field.empty() && creation_time && read_only)
-                time_field = "    time_field: {at: " + yaml_quote("/" + name) +
+                time_field = "    time_field: {at: " + at_of(name) +
                              ", in_create: false}  # a date-time property named for creation, not in the POST answer\n";
             else if (time_field.empty() && creation_time)
-                time_field = "    time_field: " + yaml_quote("/" + name) + "  # a date-time property named for creation\n";
+                time_field = "    time_field: " + at_of(name) + "  # a date-time property named for creation\n";
             if (!ids::id_named_field(name)) continue;
             std::string why;
             const std::string k = kind_of(p, &why);
@@ -516,7 +588,7 @@ private:
             if (k == "viewable") {
                 const auto rv = read_by_var_.find(name);
                 const std::string read = rv == read_by_var_.end() ? std::string() : rv->second;
-                viewable = "    viewable: {at: " + yaml_quote("/" + name) + (read.empty() ? "" : ", read: " + yaml_quote(read)) + "}  # " + why +
+                viewable = "    viewable: {at: " + at_of(name) + (read.empty() ? "" : ", read: " + yaml_quote(read)) + "}  # " + why +
                            (read.empty() ? "; no path reads by it" : "; read by GET " + read) + "\n";
                 // the viewable-id pack creates entities to read their viewable ids
                 if (!r.coll->ops.count("post")) viewable = "    # placeholder (no create on this resource, which the pack needs):" + viewable.substr(3);
@@ -524,6 +596,11 @@ private:
             }
             const Resource* target = stem.empty() ? nullptr : resource_for_stem(stem);
             if (!target && stem == "parent") target = &r;
+            if (target && !envelope.empty()) {
+                refs += "      # " + name + ": {resource: " + target->name + "}  # placeholder: a reference inside " + envelope +
+                        " of the answer, which references: cannot point into\n";
+                continue;
+            }
             if (target) {
                 const bool required = create.required.count(name) != 0;
                 const bool creatable = target->coll && target->coll->ops.count("post");
@@ -545,11 +622,11 @@ private:
             if (!stem.empty() && !resource_for_stem(stem))
                 if (const auto it = read_by_parent_.find(stem); it != read_by_parent_.end()) jread = it->second;
             if (!jread.empty() && job.empty()) {
-                job = "    job: {at: " + yaml_quote("/" + name) + ", read: " + yaml_quote(jread) + "}  # another generated id, read by GET " + jread + "\n";
+                job = "    job: {at: " + at_of(name) + ", read: " + yaml_quote(jread) + "}  # another generated id, read by GET " + jread + "\n";
                 continue;
             }
-            if (!k.empty()) fields += "      " + yaml_quote(name) + ": {at: " + yaml_quote("/" + name) + ", kind: " + k + "}  # " + why + "\n";
-            else fields += "      # " + name + ": {at: /" + name + ", kind: ...}  # placeholder: the schema fixes no id kind\n";
+            if (!k.empty()) fields += "      " + yaml_quote(name) + ": {at: " + at_of(name) + ", kind: " + k + "}  # " + why + "\n";
+            else fields += "      # " + name + ": {at: " + envelope + "/" + name + ", kind: ...}  # placeholder: the schema fixes no id kind\n";
         }
         // a section header only above real entries: a mapping of comments alone does not load
         auto section = [&](const char* key, const std::string& body) {

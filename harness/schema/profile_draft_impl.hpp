@@ -73,6 +73,17 @@ struct Resource {
     bool rpc = false;  // "/things.create": the other operations take the id in a body
 };
 
+// The member of an entity that is its id (SchemaReader::choose_id).
+struct IdChoice {
+    std::string name = "id";
+    std::string why;               // the reason, when not simply `id`
+    bool found = false;            // the entity has the member
+    bool path_takes_it = true;     // false: the item path takes another key (an integer) than this member
+};
+
+// What a PUT on an item path does (SchemaReader::put_meaning).
+enum class PutMeaning { create, update, unsaid };
+
 // The document, as the drafter reads it. Holds what reading it noted on the
 // way: the answer headers declared, the text that cannot be written as data.
 class SchemaReader {
@@ -96,6 +107,26 @@ protected:
     static std::string body_value(const std::string& type, const std::string& word);
     // {name: idconform-probe, price: 1} from the required non-reference properties.
     std::string body_of(const Loc& schema, const std::string& word, bool all_required, std::string* skipped);
+    // An answer that wraps its entity ({"data": {...}}, {"metadata": {"id": ...}}):
+    // when the entity has no id member, and exactly one member named as an
+    // envelope (data, result, item, metadata, ..., or the resource's singular)
+    // is an object that has an `id`, that object is the entity and the
+    // member's pointer is returned ("" otherwise).
+    std::string unwrap(const Resource& r, Object& entity);
+
+    // Which member of the entity is its id. `id`, unless `id` is an integer
+    // key and the entity also has its UUID (`uuid`, `guid`, `<resource>_uuid`:
+    // the id the rules are about), or there is no `id` and exactly one member
+    // is named as this resource's id (`tableId` for /tables).
+    IdChoice choose_id(const Resource& r, const Object& entity);
+
+    // The declared type of a path parameter ("" when not declared), at the path or at any of its operations.
+    std::string path_param_type(const PathInfo& p, const std::string& var);
+
+    // What a PUT on the item path does, as its document says: a 201 or the
+    // words create/upsert make it a create with the client's id; a 404 or the
+    // words update/replace an update; otherwise it is not said.
+    PutMeaning put_meaning(const Loc& op);
 
     SpecSet& set_;
     std::set<std::string> response_headers_;

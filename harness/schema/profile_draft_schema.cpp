@@ -257,4 +257,90 @@ std::string SchemaReader::body_of(const Loc& schema, const std::string& word, bo
     return out.empty() ? "" : "{" + out + "}";
 }
 
+std::string SchemaReader::unwrap(const Resource& r, Object& entity) {
+    if (entity.props.empty()) return "";
+    std::vector<std::pair<std::string, Object>> inner;
+    for (const auto& [n, p] : entity.props) {
+        const std::string l = lower(n);
+        const bool envelope = l == "data" || l == "result" || l == "item" || l == "entity" || l == "resource" ||
+                              l == "metadata" || l == "meta" || squash(l) == squash(singular(r.name));
+        if (!envelope || !safe_text(n)) continue;
+        Object o;
+        gather_object(p, o);
+        if (o.find("id")) inner.emplace_back(n, std::move(o));
+    }
+    if (inner.size() != 1) return "";
+    entity = std::move(inner[0].second);
+    std::string ptr;
+    append_pointer_token(ptr, inner[0].first);
+    return ptr;
+}
+
+IdChoice SchemaReader::choose_id(const Resource& r, const Object& entity) {
+    IdChoice c;
+    const std::string stem = squash(singular(r.name));
+    auto own_name = [&](const std::string& n) {
+        const std::string st = reference_stem(n);
+        return ids::id_named_field(n) && !st.empty() && (st == stem || st == squash(r.name));
+    };
+    auto is_number = [&](const Loc& p) {
+        const std::string t = scalar(flatten(p).node, "type").value_or("");
+        return t == "integer" || t == "number";
+    };
+    const Loc* idp = entity.find("id");
+    std::vector<std::string> uuids, own;
+    for (const auto& [n, p] : entity.props) {
+        if (n == "id" || !safe_text(n)) continue;
+        const std::string l = lower(n);
+        if (!is_number(p) && (l == "uuid" || l == "guid" || (l.find("uuid") != std::string::npos && own_name(n)))) uuids.push_back(n);
+        else if (own_name(n)) own.push_back(n);
+    }
+    if (idp && is_number(*idp) && uuids.size() == 1) {
+        c.name = uuids[0];
+        c.why = "'id' is an integer key; /" + uuids[0] + " is the entity's UUID";
+    } else if (!idp && (uuids.size() == 1 || (uuids.empty() && own.size() == 1))) {
+        c.name = uuids.empty() ? own[0] : uuids[0];
+        c.why = "guess: no 'id'; /" + c.name + " is the one member named as this resource's id";
+    } else if (!idp) {
+        return c;
+    }
+    c.found = true;
+    if (r.item && c.name != "id") {
+        const std::string t = path_param_type(*r.item, r.item->vars.back());
+        c.path_takes_it = !(t == "integer" || t == "number");
+    }
+    return c;
+}
+
+std::string SchemaReader::path_param_type(const PathInfo& p, const std::string& var) {
+    auto in = [&](const Loc& params) -> std::string {
+        if (!params.valid() || !params.node.IsSequence()) return "";
+        for (std::size_t i = 0; i < params.node.size(); ++i) {
+            const Loc q = set_.deref(params.at(i));
+            if (scalar(q.node, "in").value_or("") != "path" || scalar(q.node, "name").value_or("") != var) continue;
+            if (const auto t = scalar(q.node, "type")) return *t;  // Swagger 2
+            return scalar(flatten(q.child("schema")).node, "type").value_or("");
+        }
+        return "";
+    };
+    if (std::string t = in(p.item.child("parameters")); !t.empty()) return t;
+    for (const auto& [m, op] : p.ops)
+        if (std::string t = in(op.node.child("parameters")); !t.empty()) return t;
+    return "";
+}
+
+PutMeaning SchemaReader::put_meaning(const Loc& op) {
+    std::string text;
+    for (const char* k : {"summary", "description", "operationId"}) text += lower(scalar(op.node, k).value_or("")) + " ";
+    bool created = false, not_found = false;
+    for (const Loc& r : members(op.child("responses"))) {
+        const std::string code = last_token(r);
+        created = created || code == "201";
+        not_found = not_found || code == "404";
+    }
+    if (created || text.find("create") != std::string::npos || text.find("upsert") != std::string::npos) return PutMeaning::create;
+    if (not_found || text.find("update") != std::string::npos || text.find("replace") != std::string::npos) return PutMeaning::update;
+    return PutMeaning::unsaid;
+}
+
 }  // namespace idconform::schema::draft

@@ -181,7 +181,7 @@ components:
     CHECK(!d.no_resource);
     const std::string parent = "/v1/${env:IDCONFORM_PATH_PREFIX}/namespaces/${env:IDCONFORM_PATH_NAMESPACE}/tables";
     CHECK(has(d.yaml, "    create: {path: \"" + parent + "\", body: {name: idconform-probe}}"));
-    CHECK(has(d.yaml, "    read: {path: \"" + parent + "/{id}\"}  # the path variable is 'table': check that it takes the entity's id"));
+    CHECK(has(d.yaml, "    read: {path: \"" + parent + "/{id}\"}  # guess: the path variable is 'table': check that it takes the entity's id"));
     CHECK(has(d.yaml, "    delete: {path: \"" + parent + "/{id}\"}"));
     CHECK(has(d.yaml, "    list: {path: \"" + parent + "\", items: /identifiers}"));
     CHECK(has(d.yaml, "    # placeholder: the paths lie under {prefix}, {namespace}: set IDCONFORM_PATH_PREFIX, IDCONFORM_PATH_NAMESPACE"));
@@ -213,4 +213,111 @@ TEST_CASE("a document without a resource: a draft that says so and lists the ope
     CHECK(d.errors.empty());
     CHECK(d.no_resource);
     CHECK(has(d.yaml, "#   (none)\n"));
+}
+
+namespace {
+
+// A document of one resource /things (POST, GET list) and /things/{VAR} with the
+// item operations given, its entity the Thing schema given.
+std::string things(const std::string& var_schema, const std::string& item_ops, const std::string& thing,
+                   const std::string& answer = "$ref: '#/components/schemas/Thing'") {
+    return "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n"
+           "  /things:\n    post:\n"
+           "      requestBody: {content: {application/json: {schema: {type: object, required: [name], properties: {name: {type: string}}}}}}\n"
+           "      responses:\n        '201': {description: ok, content: {application/json: {schema: {" + answer + "}}}}\n"
+           "  /things/{thing}:\n    parameters: [{name: thing, in: path, required: true, schema: " + var_schema + "}]\n"
+           "    get:\n      responses:\n        '200': {description: ok, content: {application/json: {schema: {" + answer + "}}}}\n" +
+           item_ops + "components:\n  schemas:\n    Thing:\n      type: object\n      properties:\n" + thing;
+}
+
+std::string line_of(const std::string& y, const std::string& start) {
+    const auto at = y.find(start);
+    return at == std::string::npos ? std::string() : y.substr(at, y.find('\n', at) - at);
+}
+
+void loads(const schema::ProfileDraft& d) {
+    REQUIRE(d.errors.empty());
+    const auto loaded = profile::load_profile_text(d.yaml, "draft.target.yaml");
+    for (const auto& e : loaded.diagnostics) MESSAGE(render(e));
+    CHECK_MESSAGE(loaded.profile.has_value(), d.yaml);
+}
+
+const std::string int_id_and_uuid = "        id: {type: integer, format: int64}\n        uuid: {type: string, format: uuid}\n        name: {type: string}\n";
+
+}  // namespace
+
+TEST_CASE("an integer /id beside a /uuid: the uuid is the id, and an item path taking the integer is not drafted") {
+    // the item path takes a string: the entity is addressed by its uuid
+    auto d = schema::draft_profile_text("a.yaml", things("{type: string, format: uuid}", "", int_id_and_uuid));
+    loads(d);
+    CHECK(line_of(d.yaml, "    id:").rfind("    id: {at: /uuid, kind: uuid}  # /uuid of GET /things/{thing}: 'id' is an integer key", 0) == 0);
+    CHECK(has(d.yaml, "    read: {path: \"/things/{id}\"}"));
+    // the item path takes the integer: reading by the uuid would be a wrong request, so no read is drafted
+    d = schema::draft_profile_text("b.yaml", things("{type: integer}", "", int_id_and_uuid));
+    loads(d);
+    CHECK(has(d.yaml, "    id: {at: /uuid, kind: uuid}"));
+    CHECK(has(d.yaml, "    # read: {path: \"/things/{id}\"}  # not drafted: the path variable 'thing' is an integer, the id is /uuid\n"));
+    // an integer /id and nothing else: the id (a DATA-ID-002 case the run reports), never another member
+    d = schema::draft_profile_text("c.yaml", things("{type: integer}", "", "        id: {type: integer}\n        name: {type: string}\n"));
+    loads(d);
+    CHECK(line_of(d.yaml, "    id:").rfind("    id: {at: /id, kind: uuidv7}", 0) == 0);
+    CHECK(has(d.yaml, "    read: {path: \"/things/{id}\"}"));
+}
+
+TEST_CASE("a PUT on the item path: a create only when documented as one, else an update") {
+    const std::string thing = "        id: {type: string, format: uuid}\n        name: {type: string}\n";
+    const std::string body = "      requestBody: {content: {application/json: {schema: {type: object, required: [name], properties: {name: {type: string}}}}}}\n";
+    // 404 on an unknown id: an update
+    auto d = schema::draft_profile_text("u.yaml", things("{type: string}", "    put:\n      description: Replace a thing.\n" + body +
+                                                         "      responses: {'200': {description: ok}, '404': {description: no such thing}}\n", thing));
+    loads(d);
+    CHECK(line_of(d.yaml, "    update:") == "    update: {method: PUT, path: \"/things/{id}\", body: {name: idconform-renamed}}  # PUT on the item path, "
+                                            "documented as an update (a 404 for an unknown id, or 'update')");
+    CHECK(line_of(d.yaml, "    put:").empty());
+    // a 201: a create with the client's id
+    d = schema::draft_profile_text("c.yaml", things("{type: string}", "    put:\n" + body +
+                                                    "      responses: {'201': {description: created}, '200': {description: replaced}}\n", thing));
+    loads(d);
+    CHECK(has(d.yaml, "    put: {path: \"/things/{id}\", body: {name: idconform-put}}  # PUT on the item path, documented to create"));
+    CHECK(line_of(d.yaml, "    update:").empty());
+    // not said: taken as an update, and said to be a guess
+    d = schema::draft_profile_text("n.yaml", things("{type: string}", "    put:\n" + body + "      responses: {'200': {description: ok}}\n", thing));
+    loads(d);
+    CHECK(has(d.yaml, "    update: {method: PUT, path: \"/things/{id}\", body: {name: idconform-renamed}}  # guess: PUT on the item path, not documented as a create"));
+    // beside PATCH: PATCH is the update, the PUT a commented alternative that loads when uncommented
+    d = schema::draft_profile_text("p.yaml", things("{type: string}", "    patch:\n" + body + "      responses: {'200': {description: ok}}\n"
+                                                    "    put:\n" + body + "      responses: {'200': {description: ok}}\n", thing));
+    loads(d);
+    CHECK(has(d.yaml, "    update: {path: \"/things/{id}\", body: {name: idconform-renamed}}  # PATCH\n"));
+    const std::string alt = line_of(d.yaml, "    # put:");
+    REQUIRE(!alt.empty());
+    std::string uncommented = d.yaml;
+    uncommented.replace(uncommented.find(alt), 6, "    ");
+    const auto loaded = profile::load_profile_text(uncommented, "draft.target.yaml");
+    CHECK_MESSAGE(loaded.profile.has_value(), uncommented);
+}
+
+TEST_CASE("an entity without an id is not drafted, a wrapped one is read inside its envelope") {
+    // /tags keyed by their name: nothing the packs can address by an id
+    auto d = schema::draft_profile_text("t.yaml", things("{type: string}", "", "        name: {type: string}\n        count: {type: integer}\n"));
+    CHECK(d.resources == 0);
+    CHECK(d.no_resource);
+    CHECK(has(d.yaml, "  # not drafted: GET /things/{thing} has no id member (no 'id', nothing named as this resource's id): things:"));
+    CHECK(has(d.yaml, "    # create: {path: /things"));
+    CHECK(has(d.yaml, "  {}  # placeholder: no resource could be drafted"));
+    // {"data": {"id": ...}}: the id at /data/id
+    d = schema::draft_profile_text("w.yaml", things("{type: string}", "",
+                                                    "        id: {type: string, format: uuid}\n        created_at: {type: string, format: date-time}\n",
+                                                    "type: object, properties: {data: {$ref: '#/components/schemas/Thing'}}"));
+    loads(d);
+    CHECK(has(d.yaml, "    id: {at: /data/id, kind: uuid}  # /data/id of GET /things/{thing} (inside /data)"));
+    CHECK(has(d.yaml, "    time_field: /data/created_at"));
+    // a member that merely holds an object with an id (an allow-list inside a project) is no envelope
+    d = schema::draft_profile_text("x.yaml", things("{type: string}", "",
+                                                    "        name: {type: string}\n        allowlist: {type: object, properties: {id: {type: integer}}}\n"));
+    CHECK(!has(d.yaml, "/allowlist/id"));
+    // no 'id' but one member named as this resource's id
+    d = schema::draft_profile_text("o.yaml", things("{type: string}", "", "        thing_id: {type: string, format: uuid}\n        name: {type: string}\n"));
+    loads(d);
+    CHECK(has(d.yaml, "    id: {at: /thing_id, kind: uuid}  # /thing_id of GET /things/{thing}: guess: no 'id'; /thing_id is the one member named as this resource's id"));
 }
