@@ -71,7 +71,9 @@ Runner add_init(CLI::App& app) {
                       << " describes no create endpoint (POST on a collection path): every pack skips until a resource "
                          "has create: (the draft says so at its top)\n";
         std::cerr << "drafted " << d.resources << " resource" << (d.resources == 1 ? "" : "s") << " from " << o->spec
-                  << (o->out.empty() ? "" : " into " + o->out) << "; check the commented guesses before running it\n";
+                  << (o->out.empty() ? "" : " into " + o->out) << ": " << d.guesses << " guess" << (d.guesses == 1 ? "" : "es")
+                  << " to check (comments marked 'guess:') and " << d.placeholders << " placeholder"
+                  << (d.placeholders == 1 ? "" : "s") << " to fill in, before running it\n";
         return exit_ok;
     };
 }

@@ -46,6 +46,15 @@ public:
                 "# The harness makes its own test data, so every pack (DATA-ID-001 to -007, events) skips until a\n"
                 "# resource has `create: {path: ..., body: ...}`: this draft does not load until you add one.\n" + y;
         out_.yaml = y;
+        for (std::size_t at = 0; at < y.size();) {
+            const auto nl = y.find('\n', at);
+            const std::string_view line(y.data() + at, (nl == std::string::npos ? y.size() : nl) - at);
+            if (line.find("# guess:") != std::string_view::npos || line.find("; guess:") != std::string_view::npos ||
+                line.find(": guess:") != std::string_view::npos)
+                ++out_.guesses;
+            if (line.find("placeholder") != std::string_view::npos) ++out_.placeholders;
+            at = nl == std::string::npos ? y.size() : nl + 1;
+        }
     }
 
 private:
@@ -157,8 +166,8 @@ private:
 
     void header(const Loc& root, std::string& y) {
         y += "# Target profile drafted by `idconform init --from-openapi " + one_line(root.file->path) + "`.\n";
-        y += "# Each value read off the document says what it was based on; check the guesses, fill in\n";
-        y += "# the commented placeholders, then: idconform run --target THIS_FILE\n";
+        y += "# Each value read off the document says what it was based on; check each one marked as a guess,\n";
+        y += "# fill in the commented ones left to fill in, then: idconform run --target THIS_FILE\n";
         std::string title = scalar(get(root.node, "info"), "title").value_or("");
         if (!safe_text(title)) {
             left_out_.push_back("info.title " + yaml_quote(title));
@@ -410,7 +419,8 @@ private:
                             break;
                         }
                 }
-                if (known) y += "    list: {path: " + yaml_quote(r.path) + (items.empty() ? "" : ", items: " + items) + "}  # GET; items: the answer's array\n";
+                if (known) y += "    list: {path: " + yaml_quote(r.path) + (items.empty() ? "" : ", items: " + items) + "}  # GET; " +
+                                (items.empty() ? "the answer is the array\n" : "guess: items: the first array of the answer\n");
                 else y += "    # list: {path: " + r.path + ", items: /...}  # placeholder: the answer's array was not found\n";
                 // an id query parameter of the list is a lookup by id (db-identifiers R5.1)
                 const Loc params = op.child("parameters");
@@ -476,7 +486,9 @@ private:
                  "  # PUT on the item path, documented to create (a 201, or 'create'): a create with the client's id");
             return;
         }
-        const std::string body = body_of(request_schema(op), "idconform-renamed", true, nullptr);
+        // a replacement sends the required members; without any, one member changed
+        std::string body = body_of(request_schema(op), "idconform-renamed", true, nullptr);
+        if (body.empty()) body = body_of(request_schema(op), "idconform-renamed", false, nullptr);
         const std::string update = "update: {method: PUT, path: " + yaml_quote(ip) + (body.empty() ? "" : ", body: " + body) + "}";
         const std::string put = "put: {path: " + yaml_quote(ip) + (body.empty() ? "" : ", body: " + body) + "}";
         if (patch)
@@ -527,7 +539,7 @@ private:
             }
         if (own.size() == 1) {
             out.pointer = "/" + own[0];
-            out.comment = "the POST answer has no 'id' but '" + own[0] + "'";
+            out.comment = "guess: the POST answer has no 'id' but '" + own[0] + "'";
         } else if (!names.empty()) {
             std::string list;
             for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
@@ -578,9 +590,9 @@ private:
                                    r.item && r.item->ops.count("get");
             if (time_field.empty() && creation_time && read_only)
                 time_field = "    time_field: {at: " + at_of(name) +
-                             ", in_create: false}  # a date-time property named for creation, not in the POST answer\n";
+                             ", in_create: false}  # guess: a date-time property named for creation, not in the POST answer\n";
             else if (time_field.empty() && creation_time)
-                time_field = "    time_field: " + at_of(name) + "  # a date-time property named for creation\n";
+                time_field = "    time_field: " + at_of(name) + "  # guess: a date-time property named for creation\n";
             if (!ids::id_named_field(name)) continue;
             std::string why;
             const std::string k = kind_of(p, &why);
@@ -613,7 +625,7 @@ private:
                 }
                 refs += "      " + yaml_quote(name) + ": {resource: " + target->name + ", required: " + (required ? "true" : "false") +
                         (k.empty() || k == "uuidv7" ? "" : ", kind: " + k) + "}  # " +
-                        (stem == "parent" && target == &r ? "'parent' taken as the same resource" : "names resource " + target->name) +
+                        (stem == "parent" && target == &r ? "guess: 'parent' taken as the same resource" : "guess: names resource " + target->name) +
                         "; required: " + (required ? "in" : "not in") + " the create schema's required" + "\n";
                 continue;
             }
@@ -622,7 +634,7 @@ private:
             if (!stem.empty() && !resource_for_stem(stem))
                 if (const auto it = read_by_parent_.find(stem); it != read_by_parent_.end()) jread = it->second;
             if (!jread.empty() && job.empty()) {
-                job = "    job: {at: " + at_of(name) + ", read: " + yaml_quote(jread) + "}  # another generated id, read by GET " + jread + "\n";
+                job = "    job: {at: " + at_of(name) + ", read: " + yaml_quote(jread) + "}  # guess: another generated id, read by GET " + jread + "\n";
                 continue;
             }
             if (!k.empty()) fields += "      " + yaml_quote(name) + ": {at: " + at_of(name) + ", kind: " + k + "}  # " + why + "\n";

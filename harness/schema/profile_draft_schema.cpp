@@ -307,7 +307,8 @@ IdChoice SchemaReader::choose_id(const Resource& r, const Object& entity) {
     c.found = true;
     if (r.item && c.name != "id") {
         const std::string t = path_param_type(*r.item, r.item->vars.back());
-        c.path_takes_it = !(t == "integer" || t == "number");
+        // an integer path variable cannot take a string id; an integer id it takes
+        c.path_takes_it = !(t == "integer" || t == "number") || is_number(*entity.find(c.name));
     }
     return c;
 }

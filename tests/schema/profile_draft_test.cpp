@@ -32,7 +32,7 @@ TEST_CASE("the example document's draft: resources, ids, references and guesses 
     CHECK(has(y, "    id: {at: /id, kind: uuidv7}  # /id of GET /v1/products/{id}: its pattern is the UUIDv7 pattern\n"));
     CHECK(has(y, "      tracking_id: {at: /tracking_id, kind: uuidv4}"));
     CHECK(has(y, "      category_id: {resource: categories, required: true}"));
-    CHECK(has(y, "      parent_id: {resource: products, required: false}  # 'parent' taken as the same resource"));
+    CHECK(has(y, "      parent_id: {resource: products, required: false}  # guess: 'parent' taken as the same resource"));
     CHECK(has(y, "    viewable: {at: /viewable_id, read: \"/v1/products/by-viewable/{id}\"}"));
     CHECK(has(y, "    id: {at: /id, kind: ulid}"));
     CHECK(has(y, "    lookup: {path: /v1/orders, param: id}"));
@@ -119,7 +119,7 @@ TEST_CASE("a creation time only the read answer has: time_field {in_create: fals
         " created_at: {type: string, format: date-time}}}\n";
     const auto d = schema::draft_profile_text("notes.yaml", doc);
     REQUIRE(d.errors.empty());
-    CHECK(has(d.yaml, "    time_field: {at: /created_at, in_create: false}  # a date-time property named for creation, not in the POST answer\n"));
+    CHECK(has(d.yaml, "    time_field: {at: /created_at, in_create: false}  # guess: a date-time property named for creation, not in the POST answer\n"));
     const auto loaded = profile::load_profile_text(d.yaml, "notes.target.yaml");
     for (const auto& e : loaded.diagnostics) MESSAGE(render(e));
     REQUIRE(loaded.profile);
@@ -320,4 +320,63 @@ TEST_CASE("an entity without an id is not drafted, a wrapped one is read inside 
     d = schema::draft_profile_text("o.yaml", things("{type: string}", "", "        thing_id: {type: string, format: uuid}\n        name: {type: string}\n"));
     loads(d);
     CHECK(has(d.yaml, "    id: {at: /thing_id, kind: uuid}  # /thing_id of GET /things/{thing}: guess: no 'id'; /thing_id is the one member named as this resource's id"));
+}
+
+TEST_CASE("every guess is marked and counted, and so is every placeholder") {
+    const auto d = schema::draft_profile(src + "/examples/openapi/products.openapi.yaml");
+    REQUIRE(d.errors.empty());
+    std::size_t guesses = 0, placeholders = 0;
+    std::size_t at = 0;
+    while (at < d.yaml.size()) {
+        const auto nl = d.yaml.find('\n', at);
+        const std::string line = d.yaml.substr(at, nl - at);
+        at = nl == std::string::npos ? d.yaml.size() : nl + 1;
+        if (line.find("guess:") != std::string::npos) ++guesses;
+        if (line.find("placeholder") != std::string::npos) ++placeholders;
+        // what used to be an unmarked guess is marked
+        if (line.find("names resource") != std::string::npos || line.find("named for creation") != std::string::npos ||
+            line.find("the path variable is") != std::string::npos)
+            CHECK_MESSAGE(line.find("guess:") != std::string::npos, line);
+    }
+    CHECK(guesses > 0);
+    CHECK(d.guesses == guesses);
+    CHECK(d.placeholders == placeholders);
+}
+
+TEST_CASE("every commented alternative of the real documents' drafts loads when uncommented") {
+    const std::string shared = src + "/tests/schema/documents/";
+    std::size_t tried = 0;
+    for (const std::string rel : {"ory-kratos/api.json", "outline/spec3.yml", "hatchet/api-contracts/openapi/openapi.yaml",
+                                  "harbor/swagger.yaml", "svix/openapi.json", "qdrant/openapi.json", "supabase-auth/openapi.yaml"}) {
+        CAPTURE(rel);
+        const auto d = schema::draft_profile(shared + rel);
+        REQUIRE(d.errors.empty());
+        std::vector<std::string> lines;
+        for (std::size_t at = 0; at < d.yaml.size();) {
+            const auto nl = d.yaml.find('\n', at);
+            lines.push_back(d.yaml.substr(at, nl - at));
+            at = nl == std::string::npos ? d.yaml.size() : nl + 1;
+        }
+        for (std::size_t i = 0; i < lines.size(); ++i) {
+            const std::string& l = lines[i];
+            const auto ind = l.find_first_not_of(' ');
+            // an indented entry written as a comment: "    # put: {...}  # why"
+            if (ind == std::string::npos || ind == 0 || l.compare(ind, 2, "# ") != 0) continue;
+            const auto colon = l.find(": ", ind + 2);
+            const std::string key = l.substr(ind + 2, colon == std::string::npos ? 0 : colon - ind - 2);
+            if (key.empty() || key.find(' ') != std::string::npos) continue;                   // prose
+            if (l.find("placeholder") != std::string::npos || l.find("...") != std::string::npos) continue;  // to fill in
+            // inside a resource left out as a whole: its parent line is a comment too
+            std::size_t p = i;
+            while (p > 0 && (lines[p - 1].find_first_not_of(' ') >= ind || lines[p - 1].find_first_not_of(' ') == std::string::npos)) --p;
+            if (p == 0 || lines[p - 1].find('#') == lines[p - 1].find_first_not_of(' ')) continue;
+            std::string y;
+            for (std::size_t j = 0; j < lines.size(); ++j) y += (j == i ? l.substr(0, ind) + l.substr(ind + 2) : lines[j]) + "\n";
+            const auto loaded = profile::load_profile_text(y, "draft.target.yaml");
+            ++tried;
+            CHECK_MESSAGE(loaded.profile.has_value(), "uncommented: " << l << "\n" << (loaded.diagnostics.empty() ? "" : render(loaded.diagnostics[0])));
+        }
+    }
+    CHECK(tried > 0);
+    MESSAGE(tried << " commented alternatives uncommented");
 }
