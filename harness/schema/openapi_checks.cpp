@@ -113,6 +113,7 @@ bool Linter::check_constraints(const Field& f, const Effective& e) {
     };
     const std::string who = "id '" + f.name + "'";
     const bool integer = e.typed("integer") || e.typed("number");
+    if (integer && !e.typed("string") && described_as_ordinal(e.description)) return false;  // a position, not an id
     if (integer && !e.typed("string")) {
         report("DATA-ID-002", "integer-id", who + " is typed " + (e.typed("integer") ? "integer" : "number") +
                                                  (fmt.empty() ? "" : " (format " + fmt + ")"),
@@ -137,6 +138,8 @@ bool Linter::check_constraints(const Field& f, const Effective& e) {
     // a ULID (db-identifiers) or viewable id (viewable-id) field fixed to
     // its own canonical form is another pack's business
     if (pv && pv->compiles && !alien.empty() && !other_kind_exact(pat, alien).empty()) return false;
+    // a name called id (described as one, nothing in the schema says UUID): not an id the service assigns
+    if (!any_uuid && !uuid_format(fmt) && !(pv && pv->compiles && pv->admits_uuid()) && described_as_name(e.description)) return false;
     if (!alien.empty() && !any_uuid && !uuid_format(fmt) && !(pv && pv->compiles && (pv->exact_for(4) || pv->exact_for(7)))) {
         report("DATA-ID-002", "not-uuid", who + " is not a UUID: its example '" + alien + "' is no UUID in any spelling" +
                                                (pat.empty() ? std::string() : ", and its pattern '" + pat + "' admits such text"),

@@ -45,6 +45,31 @@ inline bool contains_word(const std::string& hay, const std::string& needle) {
     return false;
 }
 
+// A field named like an id that its description says is a name: a user,
+// role, namespace, machine or backup name (`role_id`: "the name of the
+// role"). Names are chosen by people, not assigned as ids: out of scope
+// unless the schema itself says UUID.
+inline bool described_as_name(const std::string& description) {
+    const std::string d = lower(description);
+    if (d.find("'s name") != std::string::npos) return true;  // "the namespace's name"
+    for (const char* w : {"name of", "the name", "username", "user name", "login name", "role name", "display name",
+                          "hostname", "host name", "human-readable", "human readable", "slug", "handle"})
+        if (contains_word(d, w)) return true;
+    return false;
+}
+
+// An integer named like an id that its description says is a position or
+// a count (`worker_id`: "the worker number", an index in a list, a
+// per-customer sequence number, a column number): an ordinal, not an id.
+inline bool described_as_ordinal(const std::string& description) {
+    const std::string d = lower(description);
+    for (const char* w : {"index", "position", "ordinal", "sequence number", "serial number", "line number", "column number",
+                          "worker number", "number of the", "counter", "rank", "offset", "zero-based", "0-based", "1-based",
+                          "one-based"})
+        if (contains_word(d, w)) return true;
+    return false;
+}
+
 // Request/trace/correlation ids, ids of other systems: out of the data-id
 // scope (RULES.md); the one list is ids::out_of_scope_id_name.
 inline bool out_of_scope_name(const std::string& name) { return ids::out_of_scope_id_name(name); }
