@@ -80,8 +80,9 @@ void Linter::gather(const Loc& s_in, Effective& e, int depth) {
 }
 
 void Linter::check_field(const Field& f, const Effective* given) {
-    ++out_.id_fields;
     const Effective e = given ? *given : effective(f.schema);
+    if (f.name != "id" && described_as_foreign(e.description)) return;  // another system's id: not this service's to form
+    ++out_.id_fields;
     bool uuid = true;
     if (!e.alternatives.empty()) {
         for (const Loc& alt : e.alternatives) {

@@ -70,6 +70,22 @@ inline bool described_as_ordinal(const std::string& description) {
     return false;
 }
 
+// A field whose description says its id comes from another system: an
+// external or third-party id, one a payment or identity provider or another
+// platform issued, an OAuth client id. DATA-ID is about the ids a service
+// assigns to its own entities (RULES.md, scope): out of scope, whatever the
+// schema says of its form. Not asked of an entity's own `id` ("Unique
+// identifier for the OAuth client" is the id of this service's entity).
+inline bool described_as_foreign(const std::string& description) {
+    const std::string d = lower(description);
+    for (const char* w : {"external", "externally", "third-party", "third party", "identity provider", "payment provider",
+                          "oauth", "the provider", "upstream", "another system", "other system",
+                          "another platform", "issued by the", "assigned by the", "stripe", "paypal", "braintree", "adyen",
+                          "github", "gitlab", "google", "okta", "auth0", "keycloak"})
+        if (contains_word(d, w)) return true;
+    return false;
+}
+
 // Request/trace/correlation ids, ids of other systems: out of the data-id
 // scope (RULES.md); the one list is ids::out_of_scope_id_name.
 inline bool out_of_scope_name(const std::string& name) { return ids::out_of_scope_id_name(name); }

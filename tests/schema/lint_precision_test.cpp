@@ -58,3 +58,18 @@ TEST_CASE("ordinals and positions named like ids are not integer ids") {
     // and without a description
     CHECK(lint_property("order_id", "{type: integer, format: int64}").size() == 1);
 }
+
+TEST_CASE("ids another system issued, by their description, are out of scope, the entity's own id never") {
+    for (const std::string description : {"The Stripe customer ID", "OAuth client ID", "The external ID of the triggered run",
+                                          "Id of the user at the identity provider", "The id issued by the payment provider",
+                                          "The GitHub installation id"}) {
+        CAPTURE(description);
+        CHECK(lint_property("customer_id", "{type: string, description: \"" + description + "\"}").empty());
+        CHECK(lint_property("customer_id", "{type: string, format: uuid, description: \"" + description + "\"}").empty());
+    }
+    // the entity's own id: an OAuth client this service keeps is its entity
+    CHECK(lint_property("id", "{type: string, format: uuid, description: \"Unique identifier for the OAuth client.\"}").size() == 1);
+    // a protocol's name in a description of this service's own id says nothing of where it came from
+    CHECK(lint_property("relay_state_id", "{type: string, format: uuid, description: \"UUID of the SAML Relay State stored in the database\"}").size() == 1);
+    CHECK(lint_property("customer_id", "{type: string, description: \"The customer\"}").size() == 1);
+}
