@@ -221,6 +221,7 @@ private:
 
     void add(std::string rule, std::string kind, const Loc& at, std::string what, std::string expected);  // openapi_lint.cpp
     std::string group_;
+    std::string path_;  // the path template walk_paths is in ("" elsewhere)
     std::map<std::string, std::size_t> groups_;
 
     // ------------------------------------------------------------ traversal
@@ -253,6 +254,7 @@ private:
     static std::string site_name(const std::string& pointer);  // openapi_walk.cpp
 
     static std::string unescape(const std::string& token);  // openapi_walk.cpp
+    static std::string collection_before(const std::string& path, const std::string& var);
 
     void consider_property(const std::string& name, const Loc& p, bool required);  // openapi_walk.cpp
 

@@ -73,3 +73,30 @@ TEST_CASE("ids another system issued, by their description, are out of scope, th
     CHECK(lint_property("relay_state_id", "{type: string, format: uuid, description: \"UUID of the SAML Relay State stored in the database\"}").size() == 1);
     CHECK(lint_property("customer_id", "{type: string, description: \"The customer\"}").size() == 1);
 }
+
+TEST_CASE("a bare {id} is the id of the collection before it: one finding per collection, a named id one wherever it is") {
+    const std::string doc = R"(openapi: 3.0.3
+info: {title: t, version: '1'}
+paths:
+  /users/{id}:
+    get: {parameters: [{name: id, in: path, required: true, schema: {type: string}}], responses: {'200': {description: ok}}}
+    delete: {parameters: [{name: id, in: path, required: true, schema: {type: string}}], responses: {'204': {description: ok}}}
+  /users/{id}/posts:
+    get: {parameters: [{name: id, in: path, required: true, schema: {type: string}}], responses: {'200': {description: ok}}}
+  /orders/{id}:
+    get: {parameters: [{name: id, in: path, required: true, schema: {type: string}}], responses: {'200': {description: ok}}}
+  /apps/{app_id}:
+    get: {parameters: [{name: app_id, in: path, required: true, schema: {type: string}}], responses: {'200': {description: ok}}}
+  /portal/{app_id}:
+    get: {parameters: [{name: app_id, in: path, required: true, schema: {type: string}}], responses: {'200': {description: ok}}}
+)";
+    const LintResult r = lint_openapi_text("params.yaml", doc);
+    REQUIRE(r.errors.empty());
+    REQUIRE(r.findings.size() == 3);  // the user id (three places), the order id, app_id (two places)
+    CHECK(r.findings[0].pointer == "/paths/~1users~1{id}/get/parameters/0/schema");
+    CHECK(r.findings[0].also.size() == 2);
+    CHECK(r.findings[1].pointer == "/paths/~1orders~1{id}/get/parameters/0/schema");
+    CHECK(r.findings[1].also.empty());
+    CHECK(r.findings[2].pointer == "/paths/~1apps~1{app_id}/get/parameters/0/schema");
+    CHECK(r.findings[2].also.size() == 1);
+}

@@ -168,9 +168,11 @@ TEST_CASE("ory-kratos (OpenAPI 3.0.3 JSON): 24 format: uuid ids, a non-standard 
     CHECK(r.warnings.empty());
     // external_id links an identity to another system; client_id of OAuth2Client ("OAuth 2.0 Client ID")
     // and of an identity Provider ("OAuth client ID") are OAuth client ids: all out of scope
-    CHECK(r.findings.size() == 47);
-    CHECK(by_rule(r) == std::map<std::string, std::size_t>{{"DATA-ID-002", 45}, {"DATA-ID-003", 2}});
-    CHECK(by_kind(r) == std::map<std::string, std::size_t>{{"format-only", 24}, {"unconstrained", 18}, {"format-nonstandard", 2},
+    // the path parameter {id} of /admin/courier/messages, /admin/identities, /admin/sessions and /sessions,
+    // /schemas: four parameters (a message, an identity, a session, a schema id), no longer one "same parameter"
+    CHECK(r.findings.size() == 50);
+    CHECK(by_rule(r) == std::map<std::string, std::size_t>{{"DATA-ID-002", 48}, {"DATA-ID-003", 2}});
+    CHECK(by_kind(r) == std::map<std::string, std::size_t>{{"format-only", 24}, {"unconstrained", 21}, {"format-nonstandard", 2},
                                                            {"v4-not-fixed", 2}, {"integer-id", 1}});
     CHECK(has_line(r, "ory-kratos/api.json:226:7: DATA-ID-002: /components/schemas/NullUUID: id 'organization_id': format 'uuid4' is not a standard format (validators ignore it) and no pattern fixes the form or the version (expected format: uuid with pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$')"));
 }
@@ -207,8 +209,10 @@ TEST_CASE("harbor (Swagger 2.0): integer ids") {
     CHECK(r.errors.empty());
     CHECK(r.format == "Swagger 2.0");
     // pool_id ("The name of the pool") and project_name_or_id ("The name or id of the project") are names: out of scope
-    CHECK(r.findings.size() == 120);
-    CHECK(by_kind(r) == std::map<std::string, std::size_t>{{"integer-id", 99}, {"unconstrained", 21}});
+    // a bare {id} after /quotas, /policies, /executions, /registries, /retentions, ...: other resources'
+    // ids, each its own finding now (three more; they were folded into one "same parameter")
+    CHECK(r.findings.size() == 123);
+    CHECK(by_kind(r) == std::map<std::string, std::size_t>{{"integer-id", 102}, {"unconstrained", 21}});
     CHECK(has_line(r, "harbor/swagger.yaml:1660:11: DATA-ID-002: /paths/~1projects~1{project_name}~1repositories~1{repository_name}~1artifacts~1{reference}~1labels~1{label_id}/delete/parameters/4: id 'label_id' is typed integer (format int64) (expected type: string with pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$' (or the -4- pattern for a v4 field)) [the same parameter at 1 more place, first harbor/swagger.yaml:6559:3]"));
 }
 
