@@ -1,0 +1,236 @@
+// The verdicts on one column's stored values (checks.hpp: ValueTally).
+// Every value is judged by harness/ids/: parse_canonical and the field
+// readers for UUIDs, recognize() for other spellings, parse_ulid for ULIDs.
+#include "db/checks.hpp"
+
+#include "ids/ids.hpp"
+
+#include <cstring>
+
+namespace idconform::db {
+
+namespace {
+
+std::string count_text(std::uint64_t n, std::string_view one, std::string_view many) {
+    return std::to_string(n) + " " + std::string(n == 1 ? one : many);
+}
+
+}  // namespace
+
+void ValueTally::Examples::add(std::string_view text) {
+    ++count;
+    if (kept.size() < max_examples) kept.emplace_back(text);
+}
+
+void ValueTally::add_uuid(const ids::Uuid& u, std::string_view text) {
+    const ids::Special sp = ids::special(u);
+    if (sp == ids::Special::nil) return nil_.add(text.empty() ? ids::format(u) : std::string(text));
+    if (sp == ids::Special::max) return max_.add(text.empty() ? ids::format(u) : std::string(text));
+    const int v = ids::version(u);
+    ++versions_[static_cast<std::size_t>(v)];
+    const ids::Variant var = ids::variant(u);
+    ++variants_[static_cast<std::size_t>(var)];
+    auto& ex = version_examples_[static_cast<std::size_t>(v)];
+    if (ex.kept.size() < max_examples) ex.kept.push_back(text.empty() ? ids::format(u) : std::string(text));
+    if (var != ids::Variant::rfc9562) non_rfc_variant_.add(text.empty() ? ids::format(u) : std::string(text));
+}
+
+void ValueTally::add(const Value& v) {
+    ++rows_;
+    if (v.null) {
+        ++nulls_;
+        return;
+    }
+    if (family_ == TypeFamily::uuid) {
+        if (v.bytes.size() != 16) return other_.add("(a uuid value of " + std::to_string(v.bytes.size()) + " bytes)");
+        ids::Uuid u;
+        std::memcpy(u.bytes.data(), v.bytes.data(), 16);
+        return add_uuid(u, {});
+    }
+    const std::string_view text = v.bytes;
+    if (text.empty()) return empty_.add(text);
+    if (text == "0") return zero_.add(text);
+    const bool declared_format = kind_ && ids::has_format(*kind_);
+    if (family_ == TypeFamily::integer) {  // an integer id: its dummy value, and whether it is of a declared kind
+        if (declared_format && !ids::is_valid(text, *kind_)) bad_kind_.add(text);
+        return;
+    }
+    if (const auto u = ids::parse_canonical(text)) {
+        add_uuid(*u, text);
+        if (declared_format && !ids::is_uuid_kind(*kind_)) bad_kind_.add(text);
+        return;
+    }
+    const ids::Recognition r = ids::recognize(text);
+    if (r.kind == ids::Kind::uuid && r.value) {
+        non_canonical_.add(text);
+        // its version still counts: one field, one version
+        if (r.special == ids::Special::none) {
+            ++versions_[static_cast<std::size_t>(r.version)];
+            ++variants_[static_cast<std::size_t>(r.variant)];
+        } else if (r.special == ids::Special::nil) {
+            nil_.add(text);
+        } else {
+            max_.add(text);
+        }
+        return;
+    }
+    if (declared_format && !ids::is_uuid_kind(*kind_)) {
+        if (ids::is_valid(text, *kind_)) {
+            if (*kind_ == ids::IdKind::ulid) ulid_lower_.add(text);
+            return;
+        }
+        if (*kind_ == ids::IdKind::ulid && ids::parse_ulid(text, ids::CasePolicy::any).value) return ulid_upper_.add(text);
+        return bad_kind_.add(text);
+    }
+    if (r.kind == ids::Kind::ulid) {
+        if (ids::parse_ulid(text, ids::CasePolicy::lower_only).value) return ulid_lower_.add(text);
+        return ulid_upper_.add(text);
+    }
+    if (declared_format) return bad_kind_.add(text);
+    other_.add(text);
+}
+
+std::vector<Finding> ValueTally::findings(const JudgedColumn& c) const {
+    std::vector<Finding> out;
+    auto make = [&](std::string rule) {
+        Finding f;
+        f.rule = std::move(rule);
+        f.object = c.object();
+        f.check = "values";
+        f.basis = c.basis;
+        f.pos = c.pos;
+        return f;
+    };
+    // Values that are no id of the declared kind at all (judge() says why).
+    const std::uint64_t values = rows_ - nulls_;
+    const std::string seen = count_text(values, "value", "values") + (nulls_ ? " (and " + std::to_string(nulls_) + " null)" : "");
+    auto bad_kind_finding = [&] {
+        if (bad_kind_.count == 0) return;
+        const ids::IdKind k = *kind_;
+        const int v = ids::uuid_version_of(k);
+        Finding f = make(v == 7 ? "DATA-ID-001" : v == 4 ? "DATA-ID-003" : ids::is_uuid_kind(k) ? "DATA-ID-002"
+                         : k == ids::IdKind::ulid ? "R4" : k == ids::IdKind::viewable ? "VIEWABLE-FORMAT"
+                                                                                       : "LEGACY-FLAG");
+        f.check = "values of the declared kind";
+        f.verdict = Verdict::failed;
+        f.expected = "ids of kind " + std::string(ids::kind_name(k));
+        f.actual = count_text(bad_kind_.count, "value", "values") + " that are not";
+        f.examples = bad_kind_.kept;
+        f.message = f.actual + " in " + seen + "; the first: " + ids::judge(bad_kind_.kept.front(), k).summary();
+        out.push_back(std::move(f));
+    };
+
+    // DATA-ID-007: dummies where an id or null belongs
+    {
+        Finding f = make("DATA-ID-007");
+        const std::uint64_t dummies = nil_.count + max_.count + empty_.count + zero_.count;
+        if (dummies > 0) {
+            f.verdict = Verdict::failed;
+            f.expected = "an id, or null for absence";
+            std::string parts;
+            auto part = [&](const Examples& e, std::string_view name) {
+                if (e.count == 0) return;
+                parts += (parts.empty() ? "" : ", ") + std::string(name) + " " + std::to_string(e.count);
+                for (const auto& k : e.kept)
+                    if (f.examples.size() < max_examples) f.examples.push_back(k.empty() || k == "0" ? "'" + k + "'" : k);
+            };
+            part(nil_, "Nil UUID");
+            part(max_, "Max UUID");
+            part(empty_, "''");
+            part(zero_, "'0'");
+            f.actual = parts;
+            f.message = count_text(dummies, "dummy value", "dummy values") + " in " + seen + ": " + parts;
+        } else {
+            f.message = "no Nil, Max, '' or '0' in " + seen;
+        }
+        out.push_back(std::move(f));
+    }
+    if (family_ == TypeFamily::integer) {
+        bad_kind_finding();
+        return out;
+    }
+
+    // versions: one field, one version; a declared version is the version
+    std::string versions;
+    std::size_t distinct = 0;
+    std::uint64_t uuids = 0;
+    for (std::size_t v = 0; v < versions_.size(); ++v) {
+        if (versions_[v] == 0) continue;
+        ++distinct;
+        uuids += versions_[v];
+        versions += (versions.empty() ? "" : ", ") + ("v" + std::to_string(v)) + " " + std::to_string(versions_[v]);
+    }
+    const int want = c.kind ? ids::uuid_version_of(*c.kind) : 0;
+    if (uuids > 0 || (c.kind && ids::is_uuid_kind(*c.kind))) {
+        Finding f = make(want == 7 ? "DATA-ID-001" : "DATA-ID-003");
+        std::uint64_t wrong = 0;
+        if (want > 0) {
+            for (std::size_t v = 0; v < versions_.size(); ++v)
+                if (static_cast<int>(v) != want && versions_[v] > 0) {
+                    wrong += versions_[v];
+                    for (const auto& k : version_examples_[v].kept)
+                        if (f.examples.size() < max_examples) f.examples.push_back(k);
+                }
+        }
+        const std::uint64_t non_rfc = non_rfc_variant_.count;
+        if (want > 0 && (wrong > 0 || non_rfc > 0)) {
+            f.verdict = Verdict::failed;
+            f.expected = "every UUID of version " + std::to_string(want) + ", RFC 9562 variant";
+            f.actual = versions + (non_rfc ? "; " + std::to_string(non_rfc) + " not of the RFC 9562 variant" : "");
+            f.message = count_text(wrong, "UUID", "UUIDs") + " not of version " + std::to_string(want) + " in " + seen +
+                        ": " + f.actual;
+            for (const auto& k : non_rfc_variant_.kept)
+                if (f.examples.size() < max_examples) f.examples.push_back(k);
+        } else if (want == 0 && distinct > 1) {
+            f.verdict = Verdict::failed;
+            f.expected = "one version for every value of the column";
+            f.actual = versions;
+            f.message = "mixed UUID versions in " + seen + ": " + versions;
+            for (std::size_t v = 0; v < versions_.size(); ++v)
+                if (versions_[v] > 0 && !version_examples_[v].kept.empty())
+                    f.examples.push_back(version_examples_[v].kept.front());
+        } else {
+            f.message = uuids == 0 ? "no UUID among " + seen : "one version in " + seen + ": " + versions;
+            if (non_rfc) f.message += "; " + std::to_string(non_rfc) + " not of the RFC 9562 variant";
+        }
+        out.push_back(std::move(f));
+    }
+    if (family_ != TypeFamily::text) {
+        bad_kind_finding();
+        return out;
+    }
+
+    // DATA-ID-002: text ids in the canonical spelling only
+    {
+        Finding f = make("DATA-ID-002");
+        if (non_canonical_.count > 0) {
+            f.verdict = Verdict::failed;
+            f.expected = "canonical lower-case 8-4-4-4-12 text";
+            f.actual = count_text(non_canonical_.count, "value", "values") + " in another spelling";
+            f.examples = non_canonical_.kept;
+            const ids::Recognition r = ids::recognize(non_canonical_.kept.front());
+            f.message = f.actual + " in " + seen + "; the first: " + r.describe();
+        } else {
+            f.message = "no UUID in another spelling in " + seen;
+        }
+        out.push_back(std::move(f));
+    }
+    // R4: ULIDs in lower case
+    if (ulid_upper_.count > 0 || ulid_lower_.count > 0 || (c.kind && *c.kind == ids::IdKind::ulid)) {
+        Finding f = make("R4");
+        if (ulid_upper_.count > 0) {
+            f.verdict = Verdict::failed;
+            f.expected = "lower-case ULIDs";
+            f.actual = count_text(ulid_upper_.count, "ULID", "ULIDs") + " not in lower case";
+            f.examples = ulid_upper_.kept;
+            f.message = f.actual + " in " + seen;
+        } else {
+            f.message = count_text(ulid_lower_.count, "lower-case ULID", "lower-case ULIDs") + " in " + seen;
+        }
+        out.push_back(std::move(f));
+    }
+    bad_kind_finding();
+    return out;
+}
+
+}  // namespace idconform::db

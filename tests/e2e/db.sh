@@ -1,0 +1,167 @@
+# idconform db against a real PostgreSQL 15 (one server for every case,
+# started by db/start_pg.sh in a temporary directory, as a non-root user):
+# the conforming schema audits clean, each defect schema fails under its one
+# rule only, a role with nothing but SELECT is enough, and bad input
+# (unreachable server, wrong or missing password, a missing privilege, a bad
+# connection string or config) gets its exit code, said once, with no
+# password in any output.
+source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/db/start_pg.sh"
+trap 'stop_pg; cleanup' EXIT
+pg_admin -d postgres -c "CREATE DATABASE shop"
+pg_admin -d shop -f "$SRC/tests/e2e/db/schemas.sql" >/dev/null
+SOCK="host=$PGSOCK port=$PGPORT dbname=shop"
+TCP="host=127.0.0.1 port=$PGPORT dbname=shop"
+
+# run_db ARGS...: idconform db with JUnit and JSON reports; CODE, $WORK/out, $WORK/err.
+run_db() {
+  rm -f "$WORK/junit.xml" "$WORK/report.json"
+  set +e
+  "$IDCONFORM_BIN" db --junit "$WORK/junit.xml" --json "$WORK/report.json" "$@" >"$WORK/out" 2>"$WORK/err"
+  CODE=$?
+  set -e
+}
+expect_out() { grep -qF -- "$1" "$WORK/out" || { cat "$WORK/out" >&2; fail "stdout lacks: $1"; }; }
+# no_secret TEXT: TEXT is in none of the outputs and reports
+no_secret() {
+  for f in "$WORK/out" "$WORK/err" "$WORK/junit.xml" "$WORK/report.json"; do
+    [ -f "$f" ] || continue
+    if grep -qF -- "$1" "$f"; then fail "the password is in $(basename "$f")"; fi
+  done
+}
+
+# 1. The conforming schema: clean, every check passed, the R6 detail table said as allowed.
+run_db "$SOCK user=postgres" --schema good
+expect_code 0
+[ ! -s "$WORK/out" ] || { cat "$WORK/out" >&2; fail "the conforming schema has findings"; }
+junit_valid
+[ "$(junit_xpath 'count(//testcase[failure or error])')" = 0 ] || fail "the conforming schema has failed cases"
+for want in "good.order_lines key kind [R6]" "good.orders.customer_id reference type [DATA-ID-002]" \
+    "good.customers.id key default [DATA-ID-001]" "good.orders.id values [DATA-ID-001]" "good.orders.customer_id values [DATA-ID-007]" "good.customers.id unique [DATA-ID-006]"; do
+  [ "$(junit_xpath "count(//testcase[@name='$want'])")" = 1 ] || fail "no passed case '$want'"
+done
+grep -q "a detail table.s key, allowed (R6)" "$WORK/report.json" || fail "the composite key is not reported as allowed by R6"
+expect_stderr "OK audited shop (PostgreSQL 15"
+
+# 2. One defect per schema, failing under its rule only.
+check_defect() {  # SCHEMA RULE LINE [ARGS...]
+  local schema=$1 rule=$2 line=$3
+  shift 3
+  run_db "$SOCK user=postgres" --schema "$schema" "$@"
+  expect_code 1
+  expect_out "$line"
+  junit_valid
+  [ "$(failed_under "$rule")" -ge 1 ] || fail "$schema: no failure under $rule"
+  local other
+  other=$(failed_rules_other_than "$rule")
+  [ -z "$other" ] || fail "$schema: failures under other rules than $rule: $other"
+  echo "ok: $schema fails under $rule"
+}
+check_defect d_r1 R1 "R1: key kinds differ: autoincrement in 1 table; uuid in 2 tables; not uuid: d_r1.invoices"
+check_defect d_default DATA-ID-001 "d_default.customers.id: DATA-ID-001: DEFAULT gen_random_uuid() makes version 4 UUIDs"
+check_defect d_v4 DATA-ID-001 "d_v4.customers.id: DATA-ID-001: 10 UUIDs not of version 7 in 10 values: v4 10"
+check_defect d_mixed DATA-ID-003 "d_mixed.items.batch_uuid: DATA-ID-003: mixed UUID versions in 30 values: v4 10, v7 20"
+check_defect d_dummy DATA-ID-007 "d_dummy.things.owner_id: DATA-ID-007: 2 dummy values in 12 values (and 1 null): Nil UUID 1, Max UUID 1"
+expect_out "d_dummy.things.code_id: DATA-ID-007: 2 dummy values in 12 values (and 1 null): '' 1, '0' 1"
+check_defect d_spelling DATA-ID-002 "d_spelling.customers.id: DATA-ID-002: 2 values in another spelling in 12 values; the first: upper-case form of a valid UUIDv7"
+check_defect d_reftype DATA-ID-002 "d_reftype.orders.customer_id: DATA-ID-002: a reference of type integer to d_reftype.customers.id of type bigint"
+check_defect d_unique DATA-ID-006 "d_unique.products.id: DATA-ID-006: no unique constraint"
+check_defect d_r2 R2 "d_r2.tickets.id: R2: DEFAULT fx.ulid(): the database makes the id" --config "$SRC/tests/e2e/db/ulid.yaml"
+check_defect d_r4 R4 "d_r4.tickets.id: R4: 2 ULIDs not in lower case in 12 values" --config "$SRC/tests/e2e/db/ulid.yaml"
+# every guess is said
+run_db "$SOCK user=postgres" --schema d_v4
+expect_out "[guessed: a uuid primary key is a technical id, and new ones are uuidv7 (DATA-ID-001)"
+
+# 3. A column of a type it does not read: said and skipped.
+run_db "$SOCK user=postgres" --schema d_type
+expect_code 0
+expect_out "d_type.things.legacy_id: skipped: type numeric is not one idconform db reads"
+[ "$(junit_xpath 'count(//testcase[skipped])')" = 1 ] || fail "the numeric column is not a skipped case"
+
+# 4. A role with SELECT and nothing else is enough (the password from PGPASSWORD, over TCP).
+PGPASSWORD=pw-Secret-4417 run_db "$TCP user=auditor"
+expect_code 1  # every schema: the defects are found
+[ "$(junit_xpath 'count(//testcase[error])')" = 0 ] || { cat "$WORK/err" >&2; fail "errors with a SELECT-only role"; }
+no_secret pw-Secret-4417
+PGPASSWORD=pw-Secret-4417 run_db "$TCP user=auditor" --schema good
+expect_code 0
+echo "ok: a SELECT-only role"
+
+# 5. A password in a URI (and in key=value form) is masked in every output.
+run_db "postgresql://auditor:pw-Secret-4417@127.0.0.1:$PGPORT/shop" --schema good
+expect_code 0
+no_secret pw-Secret-4417
+grep -qF "postgresql://auditor:[REDACTED]@127.0.0.1:$PGPORT/shop" "$WORK/report.json" || fail "the URI is not shown masked"
+run_db "$TCP user=auditor password=pw-Secret-4417" --schema good
+expect_code 0
+no_secret pw-Secret-4417
+grep -qF "password=[REDACTED]" "$WORK/junit.xml" || fail "the key=value password is not shown masked"
+echo "ok: passwords masked"
+
+# 6. Wrong and missing credentials: exit 3, said once.
+run_db "postgresql://auditor:wrong-Pw-5531@127.0.0.1:$PGPORT/shop"
+expect_code 3
+expect_stderr "the server refused the connection"
+expect_stderr "password authentication failed for user \"auditor\""
+[ "$(grep -c . "$WORK/err")" = 1 ] || { cat "$WORK/err" >&2; fail "the refusal is not said once"; }
+no_secret wrong-Pw-5531
+[ "$(junit_xpath 'count(//testcase[error])')" = 1 ] || fail "the refusal is not one error case"
+PGPASSFILE=/dev/null run_db "$TCP user=auditor"
+expect_code 3
+expect_stderr "the server asks for a password and none was given"
+echo "ok: credentials"
+
+# 7. A missing privilege is named; what can be read still is.
+PGPASSWORD=pw-Limited-9921 run_db "$SOCK user=limited" --schema good
+expect_code 3
+expect_stderr "good.orders.id: error: reading good.orders.id: the role may not SELECT the column (grant SELECT on good.orders)"
+[ "$(junit_xpath 'count(//testcase[@name="good.customers.id values [DATA-ID-007]"][not(error)])')" = 1 ] ||
+  fail "the readable table was not audited"
+echo "ok: missing privilege"
+
+# 8. Unreachable: exit 3, said once.
+closed=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+run_db "host=127.0.0.1 port=$closed dbname=shop user=postgres connect_timeout=5"
+expect_code 3
+[ "$(grep -c . "$WORK/err")" = 1 ] || { cat "$WORK/err" >&2; fail "unreachable is not said once"; }
+expect_stderr "Connection refused"
+junit_valid
+echo "ok: unreachable"
+
+# 9. Bad input: a connection string libpq cannot read, a bad config (exit 2).
+run_db "host=/tmp password=Zz-Secret-77 junk"
+expect_code 2
+expect_stderr "the connection string cannot be read"
+no_secret Zz-Secret-77
+printf 'columns:\n  orders.id: uuidv9\n' >"$WORK/bad.yaml"
+run_db "$SOCK user=postgres" --config "$WORK/bad.yaml"
+expect_code 2
+expect_stderr "bad.yaml:2:14: error: unknown id kind 'uuidv9'"
+printf 'colums: {}\n' >"$WORK/bad.yaml"
+run_db "$SOCK user=postgres" --config "$WORK/bad.yaml"
+expect_code 2
+expect_stderr "did you mean 'columns'"
+printf 'columns:\n  nowhere.id: uuidv7\n' >"$WORK/gone.yaml"
+run_db "$SOCK user=postgres" --schema good --config "$WORK/gone.yaml"
+expect_code 2
+expect_stderr "the config declares nowhere.id, which is not a column of the audited schemas"
+echo "ok: bad input"
+
+# 10. A declared kind: the v4 keys of d_v4 declared uuidv4 pass; declared v7 in text fails.
+printf 'columns:\n  d_v4.customers.id: uuidv4\n' >"$WORK/v4.yaml"
+run_db "$SOCK user=postgres" --schema d_v4 --config "$WORK/v4.yaml"
+expect_code 0
+# 11. Waivers work as for run: the DATA-ID-001 default finding waived.
+cat >"$WORK/waivers.yaml" <<YAML
+waivers:
+  - rule: DATA-ID-001
+    case: "d_default.customers.id *"
+    reason: legacy table, v7 default in TICKET-1
+    owner: dba@example.com
+    expires: 2999-12-31
+YAML
+run_db "$SOCK user=postgres" --schema d_default --waivers "$WORK/waivers.yaml"
+expect_code 0
+grep -q '"waived"' "$WORK/report.json" || fail "the waived finding is not marked waived"
+echo "ok: declared kinds and waivers"
+echo "ok: db"
