@@ -40,7 +40,8 @@ run_timed() {
   s=$(date +%s.%N)
   /usr/bin/time -f %M -o "$out.rss" "$@" >/dev/null 2>"$out.err" || true
   e=$(date +%s.%N)
-  echo "$(echo "$e - $s" | bc -l) $(cat "$out.rss")" >"$out"
+  # (GNU time writes "Command exited with non-zero status N" first when it did)
+  echo "$(echo "$e - $s" | bc -l) $(tail -n 1 "$out.rss")" >"$out"
 }
 tmp=$(mktemp -d)
 # warm the cache once

@@ -78,6 +78,11 @@ expect_code 0
 expect_out "d_type.things.legacy_id: skipped: type numeric is not one idconform db reads"
 [ "$(junit_xpath 'count(//testcase[skipped])')" = 1 ] || fail "the numeric column is not a skipped case"
 
+# --max-rows: each column read only so far
+run_db "$SOCK user=postgres" --schema d_mixed --max-rows 5
+grep -q 'no Nil, Max, .. or .0. in 5 values' "$WORK/report.json" || fail "--max-rows 5 did not stop at 5 values"
+expect_stderr "2 columns read (10 values)"
+
 # 4. A role with SELECT and nothing else is enough (the password from PGPASSWORD, over TCP).
 PGPASSWORD=pw-Secret-4417 run_db "$TCP user=auditor"
 expect_code 1  # every schema: the defects are found
