@@ -13,6 +13,7 @@
 #include "db/config.hpp"
 #include "db/conninfo.hpp"
 #include "db/pg_reader.hpp"
+#include "ids/ids.hpp"
 #include "reporters/atomic_file.hpp"
 
 #include <chrono>
@@ -30,6 +31,7 @@ struct Opts {
     std::vector<std::string> schemas;
     std::uint64_t max_rows = 0;
     int connect_timeout = 10, statement_timeout = 300;
+    std::string clock_skew = "5s";
     bool quiet = false;
 };
 
@@ -91,7 +93,11 @@ int run_db(const Opts& o, AuditCli& audit, const ReportFlags& reports) {
     db::PgOptions po{o.conninfo, o.connect_timeout, o.statement_timeout};
     auto reader = db::PgReader::connect(po, connect_error);
     db::AuditOutcome outcome;
-    if (reader) outcome = db::audit(*reader, config, db::AuditOptions{o.max_rows});
+    db::AuditOptions ao;
+    ao.max_rows = o.max_rows;
+    ao.now_ms = ids::system_unix_ms();
+    ao.clock_skew_ms = parse_duration(o.clock_skew)->count();
+    if (reader) outcome = db::audit(*reader, config, ao);
     const std::optional<db::ReadError> fatal =
         reader ? outcome.fatal : std::optional<db::ReadError>(connect_error);
     const std::string suite_name = outcome.catalog.database.empty() ? "db" : "db " + outcome.catalog.database;
@@ -173,6 +179,9 @@ Runner add_db(CLI::App& app) {
     cmd->add_option("--statement-timeout", o->statement_timeout,
                     "Seconds any one query may take, the catalog's or a column's (default 300)")
         ->check(CLI::Range(1, 86400));
+    cmd->add_option("--clock-skew", o->clock_skew,
+                    "How far a stored v7 timestamp may lie after this machine's clock (0 to 24h; default 5s)")
+        ->check(duration_validator(std::chrono::milliseconds(0)));
     auto reports = std::make_shared<ReportFlags>();
     reports->add_flags(cmd, {"junit", "json", "html"}, {{"junit", "(one testsuite per database)"}});
     cmd->add_flag("-q,--quiet", o->quiet, "Print no finding lines (only the summary and errors)");

@@ -69,6 +69,12 @@ public:
     // `kind`: the column's declared (or inherited, guessed) kind; values
     // that are no id of it are counted (judged by ids::is_valid).
     ValueTally(TypeFamily family, std::optional<ids::IdKind> kind) : family_(family), kind_(kind) {}
+    // v7 values whose unix_ts_ms lies after now_ms + skew_ms are in the
+    // future (DATA-ID-001); without a clock (now_ms 0) that is not checked.
+    void set_clock(std::int64_t now_ms, std::int64_t skew_ms) {
+        now_ms_ = now_ms;
+        skew_ms_ = skew_ms;
+    }
     void add(const Value& v);
     // The verdicts on the values: DATA-ID-007 (dummies), and for UUIDs the
     // version check (DATA-ID-001 for a v7 kind, DATA-ID-003 otherwise), for
@@ -85,11 +91,12 @@ private:
     void add_uuid(const ids::Uuid& u, std::string_view text);
     TypeFamily family_;
     std::optional<ids::IdKind> kind_;
+    std::int64_t now_ms_ = 0, skew_ms_ = 0;
     std::uint64_t rows_ = 0, nulls_ = 0;
     std::array<std::uint64_t, 16> versions_{};
     std::array<Examples, 16> version_examples_{};
     std::array<std::uint64_t, 4> variants_{};
-    Examples nil_, max_, empty_, zero_, non_canonical_, ulid_upper_, ulid_lower_, other_, non_rfc_variant_, bad_kind_;
+    Examples nil_, max_, empty_, zero_, non_canonical_, ulid_upper_, ulid_lower_, other_, non_rfc_variant_, bad_kind_, future_;
 };
 
 }  // namespace idconform::db

@@ -33,6 +33,9 @@ void ValueTally::add_uuid(const ids::Uuid& u, std::string_view text) {
     auto& ex = version_examples_[static_cast<std::size_t>(v)];
     if (ex.kept.size() < max_examples) ex.kept.push_back(text.empty() ? ids::format(u) : std::string(text));
     if (var != ids::Variant::rfc9562) non_rfc_variant_.add(text.empty() ? ids::format(u) : std::string(text));
+    if (v == 7 && now_ms_ > 0 &&
+        static_cast<std::int64_t>(ids::decode_v7(u).unix_ts_ms) > now_ms_ + skew_ms_)
+        future_.add(text.empty() ? ids::format(u) : std::string(text));
 }
 
 void ValueTally::add(const Value& v) {
@@ -192,6 +195,24 @@ std::vector<Finding> ValueTally::findings(const JudgedColumn& c) const {
         } else {
             f.message = uuids == 0 ? "no UUID among " + seen : "one version in " + seen + ": " + versions;
             if (non_rfc) f.message += "; " + std::to_string(non_rfc) + " not of the RFC 9562 variant";
+        }
+        out.push_back(std::move(f));
+    }
+    // DATA-ID-001: a v7's time is its creation's, never ahead of the clock
+    if (versions_[7] > 0 && now_ms_ > 0) {
+        Finding f = make("DATA-ID-001");
+        f.check = "v7 timestamps";
+        const std::string bound = ids::iso8601_ms(now_ms_) + " + " + std::to_string(skew_ms_ / 1000) + " s";
+        if (future_.count > 0) {
+            f.verdict = Verdict::failed;
+            f.expected = "v7 timestamps no later than the audit's clock (" + bound + ")";
+            f.actual = count_text(future_.count, "v7 timestamp", "v7 timestamps") + " in the future";
+            f.examples = future_.kept;
+            const ids::Uuid first = *ids::parse_canonical(future_.kept.front());
+            f.message = f.actual + " of " + std::to_string(versions_[7]) + " v7 values; the first at " +
+                        ids::iso8601_ms(static_cast<std::int64_t>(ids::decode_v7(first).unix_ts_ms));
+        } else {
+            f.message = "no v7 timestamp after " + bound + " in " + std::to_string(versions_[7]) + " v7 values";
         }
         out.push_back(std::move(f));
     }

@@ -31,9 +31,11 @@ struct Col {
 
 // The tally of `values` in a column of `family` judged as `kind`; uuid
 // values are given as text and fed as their 16 bytes.
-std::vector<Finding> judge(TypeFamily family, std::optional<ids::IdKind> kind, const std::vector<std::string>& values) {
+std::vector<Finding> judge(TypeFamily family, std::optional<ids::IdKind> kind, const std::vector<std::string>& values,
+                           std::int64_t now_ms = 0) {
     Col col(family, kind);
     ValueTally t(family, kind);
+    t.set_clock(now_ms, 5000);
     for (const auto& v : values) {
         if (v == "NULL") {
             t.add(Value{{}, true});
@@ -147,4 +149,27 @@ TEST_CASE("examples are capped, counts are not") {
     const Finding* f = rule(fs, "DATA-ID-007");
     CHECK(f->examples.size() == max_examples);
     CHECK(f->actual == "Nil UUID 50");
+}
+
+TEST_CASE("v7 timestamps after the clock and its skew are DATA-ID-001") {
+    // the RFC vector's time: 1645557742000 (2022-02-22T19:22:22.000Z)
+    auto fs = judge(TypeFamily::uuid, std::nullopt, {v7}, 1645557742000 - 5000);  // exactly at the skew: fine
+    CHECK(failed(fs).empty());
+    const Finding* f = nullptr;
+    for (const auto& x : fs)
+        if (x.check == "v7 timestamps") f = &x;
+    REQUIRE(f);
+    CHECK(f->message == "no v7 timestamp after 2022-02-22T19:22:17.000Z + 5 s in 1 v7 values");
+    fs = judge(TypeFamily::uuid, std::nullopt, {v7, v4}, 1645557742000 - 5001);
+    CHECK(failed(fs) == std::vector<std::string>{"DATA-ID-003", "DATA-ID-001"});
+    fs = judge(TypeFamily::uuid, std::nullopt, {v7}, 1645557742000 - 5001);
+    REQUIRE(failed(fs) == std::vector<std::string>{"DATA-ID-001"});
+    for (const auto& x : fs)
+        if (x.verdict == Verdict::failed) {
+            CHECK(x.message == "1 v7 timestamp in the future of 1 v7 values; the first at 2022-02-22T19:22:22.000Z");
+            CHECK(x.examples == std::vector<std::string>{v7});
+        }
+    // without a clock: not judged
+    fs = judge(TypeFamily::uuid, std::nullopt, {v7});
+    for (const auto& x : fs) CHECK(x.check != "v7 timestamps");
 }

@@ -36,7 +36,7 @@ expect_code 0
 [ ! -s "$WORK/out" ] || { cat "$WORK/out" >&2; fail "the conforming schema has findings"; }
 junit_valid
 [ "$(junit_xpath 'count(//testcase[failure or error])')" = 0 ] || fail "the conforming schema has failed cases"
-for want in "good.order_lines key kind [R6]" "good.orders.customer_id reference type [DATA-ID-002]" \
+for want in "good.orders.id v7 timestamps [DATA-ID-001]" "good.order_lines key kind [R6]" "good.orders.customer_id reference type [DATA-ID-002]" \
     "good.customers.id key default [DATA-ID-001]" "good.orders.id values [DATA-ID-001]" "good.orders.customer_id values [DATA-ID-007]" "good.customers.id unique [DATA-ID-006]"; do
   [ "$(junit_xpath "count(//testcase[@name='$want'])")" = 1 ] || fail "no passed case '$want'"
 done
@@ -60,6 +60,7 @@ check_defect() {  # SCHEMA RULE LINE [ARGS...]
 check_defect d_r1 R1 "R1: key kinds differ: autoincrement in 1 table; uuid in 2 tables; not uuid: d_r1.invoices"
 check_defect d_default DATA-ID-001 "d_default.customers.id: DATA-ID-001: DEFAULT gen_random_uuid() makes version 4 UUIDs"
 check_defect d_v4 DATA-ID-001 "d_v4.customers.id: DATA-ID-001: 10 UUIDs not of version 7 in 10 values: v4 10"
+check_defect d_future DATA-ID-001 "d_future.customers.id: DATA-ID-001: 2 v7 timestamps in the future of 12 v7 values; the first at 2100-01-01T00:00:00.001Z"
 check_defect d_mixed DATA-ID-003 "d_mixed.items.batch_uuid: DATA-ID-003: mixed UUID versions in 30 values: v4 10, v7 20"
 check_defect d_dummy DATA-ID-007 "d_dummy.things.owner_id: DATA-ID-007: 2 dummy values in 12 values (and 1 null): Nil UUID 1, Max UUID 1"
 expect_out "d_dummy.things.code_id: DATA-ID-007: 2 dummy values in 12 values (and 1 null): '' 1, '0' 1"

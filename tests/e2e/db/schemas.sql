@@ -8,6 +8,11 @@ CREATE FUNCTION fx.v7() RETURNS uuid LANGUAGE sql VOLATILE AS $$
   SELECT (lpad(to_hex((extract(epoch FROM clock_timestamp()) * 1000)::bigint), 12, '0') || '7' ||
           substr(md5(random()::text), 1, 3) || '9' || substr(md5(random()::text), 1, 15))::uuid
 $$;
+-- A UUIDv7 of a given time (ms since the epoch).
+CREATE FUNCTION fx.v7_at(ms bigint) RETURNS uuid LANGUAGE sql VOLATILE AS $$
+  SELECT (lpad(to_hex(ms), 12, '0') || '7' || substr(md5(random()::text), 1, 3) || 'a' ||
+          substr(md5(random()::text), 1, 15))::uuid
+$$;
 -- A lower-case ULID: 26 Crockford symbols, the first at most 7.
 CREATE FUNCTION fx.ulid() RETURNS text LANGUAGE sql VOLATILE AS $$
   SELECT '0' || string_agg(substr('0123456789abcdefghjkmnpqrstvwxyz', 1 + floor(random() * 32)::int, 1), '')
@@ -46,6 +51,12 @@ INSERT INTO d_default.customers SELECT fx.v7(), 'c' FROM generate_series(1, 10);
 CREATE SCHEMA d_v4;
 CREATE TABLE d_v4.customers (id uuid PRIMARY KEY, name text);
 INSERT INTO d_v4.customers SELECT gen_random_uuid(), 'c' FROM generate_series(1, 10);
+
+-- DATA-ID-001 (v7 timestamps): keys made in 2100
+CREATE SCHEMA d_future;
+CREATE TABLE d_future.customers (id uuid PRIMARY KEY);
+INSERT INTO d_future.customers SELECT fx.v7() FROM generate_series(1, 10);
+INSERT INTO d_future.customers SELECT fx.v7_at(4102444800000 + i) FROM generate_series(1, 2) i;
 
 -- DATA-ID-003: one column, two versions
 CREATE SCHEMA d_mixed;
