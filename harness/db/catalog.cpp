@@ -62,6 +62,12 @@ const UniqueSet* Table::unique_on(std::string_view column) const {
     return nullptr;
 }
 
+const CheckConstraint* Table::check_on(std::string_view column) const {
+    for (const auto& c : checks)
+        if (c.columns.size() == 1 && c.columns.front() == column) return &c;
+    return nullptr;
+}
+
 const Table* Catalog::table(std::string_view schema, std::string_view name) const {
     for (const auto& t : tables)
         if (t.schema == schema && t.name == name) return &t;

@@ -51,6 +51,13 @@ struct UniqueSet {
     bool partial = false;      // a unique index with a WHERE clause
 };
 
+// A CHECK constraint and the columns it reads.
+struct CheckConstraint {
+    std::string name;
+    std::vector<std::string> columns;
+    std::string definition;  // "CHECK ((id ~ '^[0-9a-f]{8}-...$'::text))"
+};
+
 struct ForeignKey {
     std::string name;
     std::vector<std::string> columns;
@@ -65,11 +72,14 @@ struct Table {
     std::string primary_key_name;
     std::vector<UniqueSet> uniques;        // unique constraints and unique indexes (the key not among them)
     std::vector<ForeignKey> foreign_keys;
+    std::vector<CheckConstraint> checks;
 
     [[nodiscard]] std::string qualified() const { return schema + "." + name; }
     [[nodiscard]] const Column* column(std::string_view n) const;
     // Whether some unique constraint or index (or the key) is exactly this one column.
     [[nodiscard]] const UniqueSet* unique_on(std::string_view column) const;
+    // A CHECK constraint reading this column alone.
+    [[nodiscard]] const CheckConstraint* check_on(std::string_view column) const;
     [[nodiscard]] bool key_is(std::string_view column) const {
         return primary_key.size() == 1 && primary_key.front() == column;
     }

@@ -233,6 +233,23 @@ void unique_finding(const Table& t, const Column& c, std::string basis, SourcePo
     out.push_back(std::move(f));
 }
 
+// Advisory: an id stored as text keeps any spelling unless a CHECK fixes its form.
+void text_form_finding(const Table& t, const Column& c, std::string basis, SourcePos pos, std::vector<Finding>& out) {
+    Finding f = finding("DATA-ID-002", t.qualified() + "." + c.name, "text form");
+    f.basis = std::move(basis);
+    f.pos = std::move(pos);
+    if (const CheckConstraint* k = t.check_on(c.name)) {
+        f.message = "its form is constrained by " + k->name + ": " + k->definition;
+    } else {
+        f.verdict = Verdict::warning;
+        f.expected = "a CHECK constraint fixing the id's form (e.g. the kind's pattern), or a uuid column";
+        f.actual = c.type + " without one";
+        f.message = "an id stored as " + c.type + " without a CHECK constraint on its form: nothing keeps other "
+                    "spellings out (advisory)";
+    }
+    out.push_back(std::move(f));
+}
+
 }  // namespace
 
 Plan plan_columns(const Catalog& catalog, const Config& config) {
@@ -331,6 +348,7 @@ std::vector<Finding> schema_findings(const Catalog& catalog, const Config& confi
                 out.push_back(std::move(f));
             }
         }
+        if (c.family == TypeFamily::text) text_form_finding(t, c, j.basis, j.pos, out);
         // unique: keys, declared ids that are not references, guessed own ids
         const DeclaredColumn* d = config.declared(t.schema, t.name, c.name);
         if (j.key) unique_finding(t, c, j.basis, j.pos, out);

@@ -98,13 +98,14 @@ ORDER BY n.nspname, c.relname, a.attnum)SQL";
 
 constexpr const char* constraints_sql = R"SQL(
 SELECT n.nspname, c.relname, k.contype, k.conname, k.conkey::text,
-       coalesce(fn.nspname, ''), coalesce(fc.relname, ''), coalesce(k.confkey::text, ''), k.confrelid
+       coalesce(fn.nspname, ''), coalesce(fc.relname, ''), coalesce(k.confkey::text, ''),
+       CASE WHEN k.contype = 'c' THEN pg_get_constraintdef(k.oid) ELSE '' END
 FROM pg_catalog.pg_constraint k
 JOIN pg_catalog.pg_class c ON c.oid = k.conrelid
 JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
 LEFT JOIN pg_catalog.pg_class fc ON fc.oid = k.confrelid
 LEFT JOIN pg_catalog.pg_namespace fn ON fn.oid = fc.relnamespace
-WHERE k.contype IN ('p', 'u', 'f') AND n.nspname <> 'information_schema' AND n.nspname NOT LIKE 'pg\_%'
+WHERE k.contype IN ('p', 'u', 'f', 'c') AND n.nspname <> 'information_schema' AND n.nspname NOT LIKE 'pg\_%'
 ORDER BY n.nspname, c.relname, k.conname)SQL";
 
 // Unique indexes that are no constraint's (CREATE UNIQUE INDEX).
@@ -229,7 +230,7 @@ std::optional<ReadError> PgReader::read_catalog(const std::vector<std::string>& 
             auto it = index.find(key);
             if (it == index.end()) {
                 it = index.emplace(key, out.tables.size()).first;
-                out.tables.push_back(Table{schema, table, {}, {}, {}, {}, {}});
+                out.tables.push_back(Table{schema, table, {}, {}, {}, {}, {}, {}});
             }
             Column col;
             col.name = get(r.r, i, 3);
@@ -266,6 +267,8 @@ std::optional<ReadError> PgReader::read_catalog(const std::vector<std::string>& 
                 t.primary_key_name = get(r.r, i, 3);
             } else if (type == 'u') {
                 t.uniques.push_back(UniqueSet{get(r.r, i, 3), std::move(cols), false});
+            } else if (type == 'c') {
+                t.checks.push_back(CheckConstraint{get(r.r, i, 3), std::move(cols), get(r.r, i, 8)});
             } else {
                 ForeignKey fk;
                 fk.name = get(r.r, i, 3);

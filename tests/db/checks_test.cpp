@@ -270,3 +270,25 @@ TEST_CASE("a finding's case: name, classname, rule, evidence with examples") {
     CHECK(finding_line(f) == "app.t.owner_id: DATA-ID-007: 1 dummy value in 3 values: Nil UUID 1 (e.g. "
                              "00000000-0000-0000-0000-000000000000) [guessed: uuid-typed, judged by what it holds]");
 }
+
+TEST_CASE("an id stored as text without a CHECK on its form is an advisory warning") {
+    Catalog c;
+    c.database = "d";
+    c.tables.push_back(table("tickets", {col("id", "text", TypeFamily::text)}, {"id"}));
+    auto fs = schema(c);
+    CHECK(failed_rules(fs).empty());
+    const Finding* f = find(fs, "app.tickets.id", "text form");
+    REQUIRE(f);
+    CHECK(f->verdict == Verdict::warning);
+    CHECK(f->rule == "DATA-ID-002");
+    c.tables[0].checks.push_back({"tickets_id_check", {"id"}, "CHECK ((id ~ '^[0-9a-z]{26}$'::text))"});
+    fs = schema(c);
+    f = find(fs, "app.tickets.id", "text form");
+    REQUIRE(f);
+    CHECK(f->verdict == Verdict::passed);
+    CHECK(f->message == "its form is constrained by tickets_id_check: CHECK ((id ~ '^[0-9a-z]{26}$'::text))");
+    CHECK(find(schema(c), "app.tickets.id", "text form") != nullptr);
+    // a uuid column needs none
+    c.tables[0].columns[0] = uuid_col("id");
+    CHECK(find(schema(c), "app.tickets.id", "text form") == nullptr);
+}

@@ -73,6 +73,12 @@ check_defect d_r4 R4 "d_r4.tickets.id: R4: 2 ULIDs not in lower case in 12 value
 run_db "$SOCK user=postgres" --schema d_v4
 expect_out "[guessed: a uuid primary key is a technical id, and new ones are uuidv7 (DATA-ID-001)"
 
+# the text-form advisory: a warning beside d_spelling's failure, the CHECK of good.customers.viewable_id said
+run_db "$SOCK user=postgres" --schema d_spelling
+expect_out "d_spelling.customers.id: DATA-ID-002: warning: an id stored as text without a CHECK constraint on its form"
+run_db "$SOCK user=postgres" --schema good
+grep -q 'its form is constrained by customers_viewable_id_check' "$WORK/report.json" || fail "the CHECK is not said"
+
 # 3. A column of a type it does not read: said and skipped.
 run_db "$SOCK user=postgres" --schema d_type
 expect_code 0

@@ -22,13 +22,14 @@ $$;
 -- conforming: uuid keys the application makes (v7), references of the key's
 -- type, a detail table with a composite key (R6), a unique viewable id
 CREATE SCHEMA good;
-CREATE TABLE good.customers (id uuid PRIMARY KEY, viewable_id text UNIQUE NOT NULL, name text);
+CREATE TABLE good.customers (id uuid PRIMARY KEY, name text, viewable_id text UNIQUE NOT NULL
+                             CHECK (viewable_id ~ '^TR-[0-9A-HJKMNP-TV-Z]{7}$'));
 CREATE TABLE good.orders (id uuid PRIMARY KEY, customer_id uuid NOT NULL REFERENCES good.customers (id),
                           parent_id uuid REFERENCES good.orders (id), note text);
 CREATE TABLE good.order_lines (order_id uuid REFERENCES good.orders (id), line_no integer, sku text,
                                PRIMARY KEY (order_id, line_no));
-INSERT INTO good.customers SELECT fx.v7(), 'TR-' || upper(substr(md5(i::text), 1, 7)), 'c' || i FROM generate_series(1, 50) i;
-UPDATE good.customers SET viewable_id = translate(viewable_id, 'ILOU', 'JKMN');
+INSERT INTO good.customers SELECT fx.v7(), 'c' || i, translate('TR-' || upper(substr(md5(i::text), 1, 7)), 'ILOU', 'JKMN')
+  FROM generate_series(1, 50) i;
 INSERT INTO good.orders SELECT fx.v7(), (SELECT id FROM good.customers ORDER BY random() + i LIMIT 1), NULL, 'n'
   FROM generate_series(1, 200) i;
 INSERT INTO good.order_lines SELECT o.id, l, 'sku' FROM good.orders o, generate_series(1, 3) l;
