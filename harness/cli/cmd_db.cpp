@@ -17,6 +17,7 @@
 #include "reporters/atomic_file.hpp"
 
 #include <chrono>
+#include <cstdlib>
 #include <cstdio>
 #include <iostream>
 #include <map>
@@ -31,7 +32,7 @@ struct Opts {
     std::vector<std::string> schemas;
     std::uint64_t max_rows = 0;
     int connect_timeout = 10, statement_timeout = 300;
-    std::string clock_skew = "5s";
+    std::string clock_skew = "5s", salt_env;
     bool quiet = false;
 };
 
@@ -97,6 +98,10 @@ int run_db(const Opts& o, AuditCli& audit, const ReportFlags& reports) {
     ao.max_rows = o.max_rows;
     ao.now_ms = ids::system_unix_ms();
     ao.clock_skew_ms = parse_duration(o.clock_skew)->count();
+    if (!o.salt_env.empty()) {
+        if (const char* v = std::getenv(o.salt_env.c_str()); v && *v) ao.legacy_salt = std::string(v);
+        else std::cerr << "idconform db: --legacy-salt-env " << o.salt_env << " is not set: legacy hashes are not checked\n";
+    }
     if (reader) outcome = db::audit(*reader, config, ao);
     const std::optional<db::ReadError> fatal =
         reader ? outcome.fatal : std::optional<db::ReadError>(connect_error);
@@ -182,6 +187,8 @@ Runner add_db(CLI::App& app) {
     cmd->add_option("--clock-skew", o->clock_skew,
                     "How far a stored v7 timestamp may lie after this machine's clock (0 to 24h; default 5s)")
         ->check(duration_validator(std::chrono::milliseconds(0)));
+    cmd->add_option("--legacy-salt-env", o->salt_env,
+                    "uuidv8-legacy columns: the environment variable holding the salt their hash bits are verified with");
     auto reports = std::make_shared<ReportFlags>();
     reports->add_flags(cmd, {"junit", "json", "html"}, {{"junit", "(one testsuite per database)"}});
     cmd->add_flag("-q,--quiet", o->quiet, "Print no finding lines (only the summary and errors)");

@@ -25,6 +25,7 @@ struct AuditOptions {
     std::uint64_t max_rows = 0;  // per column; 0: every row
     std::int64_t now_ms = 0;     // the clock v7 timestamps are judged against (0: not judged)
     std::int64_t clock_skew_ms = 5000;
+    std::optional<std::string> legacy_salt;  // uuidv8-legacy hash check (never printed)
 };
 
 struct AuditOutcome {

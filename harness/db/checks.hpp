@@ -13,6 +13,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -75,6 +76,9 @@ public:
         now_ms_ = now_ms;
         skew_ms_ = skew_ms;
     }
+    // uuidv8-legacy columns (the default layout): the salt that verifies
+    // their hash bits (LEGACY-HASH); without one the hash is not checked.
+    void set_legacy_salt(std::optional<std::string> salt) { salt_ = std::move(salt); }
     void add(const Value& v);
     // The verdicts on the values: DATA-ID-007 (dummies), and for UUIDs the
     // version check (DATA-ID-001 for a v7 kind, DATA-ID-003 otherwise), for
@@ -89,14 +93,18 @@ private:
         void add(std::string_view text);
     };
     void add_uuid(const ids::Uuid& u, std::string_view text);
+    void legacy_findings(const JudgedColumn& c, const std::string& seen, std::vector<Finding>& out) const;
     TypeFamily family_;
     std::optional<ids::IdKind> kind_;
     std::int64_t now_ms_ = 0, skew_ms_ = 0;
+    std::optional<std::string> salt_;
+    std::map<std::uint32_t, std::uint64_t> entity_types_;  // legacy: at most 2^15 entries
+    std::uint64_t legacy_ok_ = 0;
     std::uint64_t rows_ = 0, nulls_ = 0;
     std::array<std::uint64_t, 16> versions_{};
     std::array<Examples, 16> version_examples_{};
     std::array<std::uint64_t, 4> variants_{};
-    Examples nil_, max_, empty_, zero_, non_canonical_, ulid_upper_, ulid_lower_, other_, non_rfc_variant_, bad_kind_, future_;
+    Examples nil_, max_, empty_, zero_, non_canonical_, ulid_upper_, ulid_lower_, other_, non_rfc_variant_, bad_kind_, future_, legacy_no_flag_, legacy_bad_hash_;
 };
 
 }  // namespace idconform::db

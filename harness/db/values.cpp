@@ -33,6 +33,16 @@ void ValueTally::add_uuid(const ids::Uuid& u, std::string_view text) {
     auto& ex = version_examples_[static_cast<std::size_t>(v)];
     if (ex.kept.size() < max_examples) ex.kept.push_back(text.empty() ? ids::format(u) : std::string(text));
     if (var != ids::Variant::rfc9562) non_rfc_variant_.add(text.empty() ? ids::format(u) : std::string(text));
+    if (v == 8 && var == ids::Variant::rfc9562 && kind_ == ids::IdKind::uuidv8_legacy) {
+        const ids::LegacyFields lf = ids::decode_legacy(u);
+        if (!lf.legacy_flag) {
+            legacy_no_flag_.add(text.empty() ? ids::format(u) : std::string(text));
+        } else {
+            ++entity_types_[lf.entity_type];
+            if (salt_ && !ids::verify_legacy_hash(u, *salt_)) legacy_bad_hash_.add(text.empty() ? ids::format(u) : std::string(text));
+            else ++legacy_ok_;
+        }
+    }
     if (v == 7 && now_ms_ > 0 &&
         static_cast<std::int64_t>(ids::decode_v7(u).unix_ts_ms) > now_ms_ + skew_ms_)
         future_.add(text.empty() ? ids::format(u) : std::string(text));
@@ -91,6 +101,63 @@ void ValueTally::add(const Value& v) {
     }
     if (declared_format) return bad_kind_.add(text);
     other_.add(text);
+}
+
+void ValueTally::legacy_findings(const JudgedColumn& c, const std::string& seen, std::vector<Finding>& out) const {
+    auto make = [&](std::string rule) {
+        Finding f;
+        f.rule = std::move(rule);
+        f.object = c.object();
+        f.check = "legacy values";
+        f.basis = c.basis + " (the default layout: " + ids::format_layout(ids::LegacyLayout{}) + ")";
+        f.pos = c.pos;
+        return f;
+    };
+    std::uint64_t legacy = 0;
+    std::string types;
+    for (const auto& [t, n] : entity_types_) {
+        legacy += n;
+        types += (types.empty() ? "" : ", ") + std::to_string(t) + " " + std::to_string(n);
+    }
+    {
+        Finding f = make("LEGACY-FLAG");
+        if (legacy_no_flag_.count > 0) {
+            f.verdict = Verdict::failed;
+            f.expected = "the legacy flag set on every v8 id";
+            f.actual = count_text(legacy_no_flag_.count, "v8 id", "v8 ids") + " with the flag clear (new entities)";
+            f.examples = legacy_no_flag_.kept;
+            f.message = f.actual + " in " + seen;
+        } else {
+            f.message = count_text(legacy, "legacy id", "legacy ids") + " with the flag set in " + seen;
+        }
+        out.push_back(std::move(f));
+    }
+    if (legacy > 0) {
+        Finding f = make("LEGACY-DECODE");
+        if (c.key && entity_types_.size() > 1) {
+            f.verdict = Verdict::failed;
+            f.expected = "one entity type in the keys of one table";
+            f.actual = "entity types " + types;
+            f.message = "the keys decode to " + std::to_string(entity_types_.size()) + " entity types: " + types;
+        } else {
+            f.message = "entity type" + std::string(entity_types_.size() == 1 ? " " : "s ") + types;
+        }
+        out.push_back(std::move(f));
+        Finding h = make("LEGACY-HASH");
+        if (!salt_) {
+            h.verdict = Verdict::skipped;
+            h.message = "no salt given (--legacy-salt-env NAME names the variable holding it): the hash bits are not checked";
+        } else if (legacy_bad_hash_.count > 0) {
+            h.verdict = Verdict::failed;
+            h.expected = "hash bits = SHA-256(legacy id, entity type, salt)";
+            h.actual = count_text(legacy_bad_hash_.count, "legacy id", "legacy ids") + " whose hash bits do not verify";
+            h.examples = legacy_bad_hash_.kept;
+            h.message = h.actual + " of " + std::to_string(legacy);
+        } else {
+            h.message = "the hash bits of " + count_text(legacy_ok_, "legacy id", "legacy ids") + " verify with the salt";
+        }
+        out.push_back(std::move(h));
+    }
 }
 
 std::vector<Finding> ValueTally::findings(const JudgedColumn& c) const {
@@ -216,6 +283,7 @@ std::vector<Finding> ValueTally::findings(const JudgedColumn& c) const {
         }
         out.push_back(std::move(f));
     }
+    if (kind_ == ids::IdKind::uuidv8_legacy) legacy_findings(c, seen, out);
     if (family_ != TypeFamily::text) {
         bad_kind_finding();
         return out;

@@ -173,3 +173,35 @@ TEST_CASE("v7 timestamps after the clock and its skew are DATA-ID-001") {
     fs = judge(TypeFamily::uuid, std::nullopt, {v7});
     for (const auto& x : fs) CHECK(x.check != "v7 timestamps");
 }
+
+TEST_CASE("uuidv8-legacy columns: flag, entity types of a key, hash with the salt") {
+    const std::string salt = "unit-salt";
+    auto legacy = [&](std::uint64_t id, std::uint32_t type) { return ids::format(ids::encode_legacy(id, type, salt)); };
+    Col col(TypeFamily::uuid, ids::IdKind::uuidv8_legacy);
+    col.j.key = true;
+    auto run = [&](const std::vector<std::string>& values, std::optional<std::string> s) {
+        ValueTally t(TypeFamily::uuid, ids::IdKind::uuidv8_legacy);
+        t.set_legacy_salt(std::move(s));
+        for (const auto& v : values) {
+            const auto u = ids::parse_canonical(v);
+            t.add(Value{std::string_view(reinterpret_cast<const char*>(u->bytes.data()), 16), false});
+        }
+        return t.findings(col.j);
+    };
+    auto fs = run({legacy(1, 200), legacy(2, 200)}, salt);
+    CHECK(failed(fs).empty());
+    CHECK(rule(fs, "LEGACY-DECODE")->message == "entity type 200 2");
+    CHECK(rule(fs, "LEGACY-HASH")->message == "the hash bits of 2 legacy ids verify with the salt");
+    fs = run({legacy(1, 200), legacy(2, 402)}, salt);
+    CHECK(failed(fs) == std::vector<std::string>{"LEGACY-DECODE"});
+    fs = run({legacy(1, 200)}, std::string("another salt"));
+    CHECK(failed(fs) == std::vector<std::string>{"LEGACY-HASH"});
+    fs = run({legacy(1, 200)}, std::nullopt);
+    CHECK(failed(fs).empty());
+    CHECK(rule(fs, "LEGACY-HASH")->verdict == Verdict::skipped);
+    // a v8 with the flag clear is a new entity's, not a legacy id
+    ids::Uuid clear = ids::encode_legacy(1, 200, salt);
+    clear.bytes[0] &= 0x7f;
+    fs = run({ids::format(clear)}, salt);
+    CHECK(failed(fs) == std::vector<std::string>{"LEGACY-FLAG"});
+}

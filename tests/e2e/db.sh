@@ -79,6 +79,30 @@ expect_out "d_spelling.customers.id: DATA-ID-002: warning: an id stored as text 
 run_db "$SOCK user=postgres" --schema good
 grep -q 'its form is constrained by customers_viewable_id_check' "$WORK/report.json" || fail "the CHECK is not said"
 
+# uuidv8-legacy keys (made by idconform gen with a salt): flag, entity type per table, hash
+export LEGACY_SALT=Salt-Not-In-Any-Report-61
+ids_of() { "$IDCONFORM_BIN" gen -k uuidv8-legacy -n "$1" --legacy-id "$2" --entity-type "$3" --salt-env LEGACY_SALT; }
+{
+  echo "CREATE SCHEMA d_legacy_ok; CREATE TABLE d_legacy_ok.locations (id uuid PRIMARY KEY);"
+  echo "CREATE SCHEMA d_legacy_type; CREATE TABLE d_legacy_type.clients (id uuid PRIMARY KEY);"
+  ids_of 5 100 200 | sed "s/.*/INSERT INTO d_legacy_ok.locations VALUES ('&');/"
+  { ids_of 3 100 402; ids_of 1 900 500; } | sed "s/.*/INSERT INTO d_legacy_type.clients VALUES ('&');/"
+  for s in d_legacy_ok d_legacy_type; do echo "GRANT USAGE ON SCHEMA $s TO auditor; GRANT SELECT ON ALL TABLES IN SCHEMA $s TO auditor;"; done
+} | pg_admin -d shop >/dev/null
+printf 'columns:\n  locations.id: uuidv8-legacy\n  clients.id: uuidv8-legacy\n' >"$WORK/legacy.yaml"
+run_db "$SOCK user=postgres" --schema d_legacy_ok --config "$WORK/legacy.yaml" --legacy-salt-env LEGACY_SALT
+expect_code 0
+grep -q 'the hash bits of 5 legacy ids verify with the salt' "$WORK/report.json" || fail "the legacy hashes were not verified"
+grep -q '"entity type 200 5"' "$WORK/report.json" || fail "the entity type is not said"
+no_secret Salt-Not-In-Any-Report-61
+check_defect d_legacy_type LEGACY-DECODE "d_legacy_type.clients.id: LEGACY-DECODE: the keys decode to 2 entity types: 402 3, 500 1" \
+  --config "$WORK/legacy.yaml" --legacy-salt-env LEGACY_SALT
+LEGACY_SALT=another-salt check_defect d_legacy_ok LEGACY-HASH "d_legacy_ok.locations.id: LEGACY-HASH: 5 legacy ids whose hash bits do not verify of 5" \
+  --config "$WORK/legacy.yaml" --legacy-salt-env LEGACY_SALT
+run_db "$SOCK user=postgres" --schema d_legacy_ok --config "$WORK/legacy.yaml"
+expect_code 0
+grep -q 'no salt given' "$WORK/report.json" || fail "the unchecked hash is not said"
+
 # 3. A column of a type it does not read: said and skipped.
 run_db "$SOCK user=postgres" --schema d_type
 expect_code 0
@@ -154,9 +178,12 @@ run_db "$SOCK user=postgres" --config "$WORK/bad.yaml"
 expect_code 2
 expect_stderr "did you mean 'columns'"
 printf 'columns:\n  nowhere.id: uuidv7\n' >"$WORK/gone.yaml"
-run_db "$SOCK user=postgres" --schema good --config "$WORK/gone.yaml"
+run_db "host=$PGSOCK port=$PGPORT dbname=postgres user=postgres" --config "$WORK/gone.yaml"
 expect_code 2
-expect_stderr "the config declares nowhere.id, which is not a column of the audited schemas"
+expect_stderr "the config declares nowhere.id, which is not a column of the audited database"
+run_db "$SOCK user=postgres" --schema good --config "$WORK/gone.yaml"
+expect_code 0
+expect_out "nowhere.id: skipped: the config declares nowhere.id, which is not a column of the audited schemas: not checked"
 echo "ok: bad input"
 
 # 10. A declared kind: the v4 keys of d_v4 declared uuidv4 pass; declared v7 in text fails.
