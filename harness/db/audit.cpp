@@ -12,6 +12,41 @@ AuditOutcome audit(CatalogReader& reader, const Config& config, const AuditOptio
     const Plan plan = plan_columns(out.catalog, config);
     out.findings = schema_findings(out.catalog, config, plan);
     out.findings.insert(out.findings.end(), plan.findings.begin(), plan.findings.end());
+    // an id no unique constraint protects: how many of its values do repeat
+    const std::size_t schema_count = out.findings.size();
+    for (std::size_t i = 0; i < schema_count; ++i) {
+        if (out.findings[i].check != "unique" || out.findings[i].verdict != Verdict::failed) continue;
+        const std::string object = out.findings[i].object;
+        for (const auto& j : plan.columns) {
+            if (j.object() != object) continue;
+            Duplicates d;
+            const auto err = reader.duplicates(*j.table, *j.column, d);
+            Finding f;
+            f.rule = j.kind == ids::IdKind::viewable ? "VIEWABLE-DISTINCT" : "DATA-ID-006";
+            f.object = object;
+            f.check = "duplicates";
+            f.basis = j.basis;
+            f.pos = j.pos;
+            if (err) {
+                f.verdict = Verdict::error;
+                f.error_kind = err->kind;
+                f.message = err->message;
+            } else if (d.values > 0) {
+                f.verdict = Verdict::failed;
+                f.expected = "every value held by one row";
+                f.actual = std::to_string(d.values) + (d.values == 1 ? " value" : " values") + " held by more than one row";
+                f.examples = d.examples;
+                f.message = f.actual;
+            } else {
+                f.message = "no value held by more than one row (nothing keeps it so)";
+            }
+            out.findings.push_back(std::move(f));
+            if (err && err->kind == ErrorKind::unreachable) {
+                out.fatal = err;
+                return out;
+            }
+        }
+    }
     for (const auto& j : plan.columns) {
         ValueTally tally(j.column->family, j.kind);
         tally.set_clock(options.now_ms, options.clock_skew_ms);

@@ -119,6 +119,12 @@ struct Value {
 // Called per value in storage order; return false to stop the stream.
 using ValueSink = std::function<bool(const Value&)>;
 
+// Values that more than one row of a column holds.
+struct Duplicates {
+    std::uint64_t values = 0;           // distinct values held more than once
+    std::vector<std::string> examples;  // the most repeated few, as text
+};
+
 class CatalogReader {
 public:
     virtual ~CatalogReader() = default;
@@ -131,6 +137,11 @@ public:
     // one column (privilege, vanished) leaves the reader usable for the next.
     [[nodiscard]] virtual std::optional<ReadError> stream_column(const Table& table, const Column& column,
                                                                  std::uint64_t max_rows, const ValueSink& sink) = 0;
+    // The values of a column held by more than one row (nulls aside),
+    // counted by the database (GROUP BY ... HAVING count(*) > 1): asked only
+    // for id columns no unique constraint protects.
+    [[nodiscard]] virtual std::optional<ReadError> duplicates(const Table& table, const Column& column,
+                                                              Duplicates& out) = 0;
 };
 
 }  // namespace idconform::db

@@ -356,6 +356,39 @@ std::optional<ReadError> PgReader::stream_column(const Table& table, const Colum
     return std::nullopt;
 }
 
+std::optional<ReadError> PgReader::duplicates(const Table& table, const Column& column, Duplicates& out) {
+    PGconn* c = conn_->c;
+    const std::string object = table.qualified() + "." + column.name;
+    if (!column.readable) return ReadError{ErrorKind::privilege, "counting duplicates of " + object + ": the role may not SELECT the column"};
+    const std::string sp = "idconform_" + std::to_string(++conn_->savepoint);
+    if (auto e = conn_->exec(("SAVEPOINT " + sp).c_str(), "counting duplicates of " + object)) return e;
+    const std::string col = quoted(c, column.name);
+    const std::string groups = "SELECT " + col + "::text AS v, count(*) AS n FROM " + quoted(c, table.schema) + "." +
+                               quoted(c, table.name) + " WHERE " + col + " IS NOT NULL GROUP BY " + col +
+                               " HAVING count(*) > 1";
+    const std::string sql = "SELECT (SELECT count(*) FROM (" + groups + ") d), v FROM (" + groups +
+                            " ORDER BY n DESC, v LIMIT 3) e ORDER BY v";
+    std::optional<ReadError> failure;
+    {
+        Result r(PQexec(c, sql.c_str()));
+        if (PQresultStatus(r.r) != PGRES_TUPLES_OK) {
+            failure = error_of(c, r.r, "counting duplicates of " + object);
+        } else {
+            for (int i = 0; i < PQntuples(r.r); ++i) {
+                out.values = std::strtoull(get(r.r, i, 0), nullptr, 10);
+                out.examples.emplace_back(get(r.r, i, 1));
+            }
+        }
+    }
+    if (failure) {
+        if (PQstatus(c) == CONNECTION_BAD) return failure;
+        if (auto e = conn_->exec(("ROLLBACK TO SAVEPOINT " + sp).c_str(), "counting duplicates of " + object)) return e;
+        return failure;
+    }
+    if (auto e = conn_->exec(("RELEASE SAVEPOINT " + sp).c_str(), "counting duplicates of " + object)) return e;
+    return std::nullopt;
+}
+
 }  // namespace idconform::db
 
 #include "core/redact.hpp"

@@ -33,6 +33,8 @@ public:
     [[nodiscard]] std::optional<ReadError> read_catalog(const std::vector<std::string>& schemas, Catalog& out) override;
     [[nodiscard]] std::optional<ReadError> stream_column(const Table& table, const Column& column,
                                                          std::uint64_t max_rows, const ValueSink& sink) override;
+    [[nodiscard]] std::optional<ReadError> duplicates(const Table& table, const Column& column,
+                                                      Duplicates& out) override;
     // "PostgreSQL 15.18", the server's version.
     [[nodiscard]] std::string server_version() const;
 

@@ -216,6 +216,15 @@ public:
         }
         return std::nullopt;
     }
+    std::optional<ReadError> duplicates(const Table& t, const Column& c, Duplicates& out) override {
+        std::map<std::string, int> seen;
+        for (const auto& v : values[t.qualified() + "." + c.name])
+            if (v != "\\N" && ++seen[v] == 2) {
+                ++out.values;
+                out.examples.push_back(v);
+            }
+        return std::nullopt;
+    }
 };
 
 }  // namespace
@@ -291,4 +300,24 @@ TEST_CASE("an id stored as text without a CHECK on its form is an advisory warni
     // a uuid column needs none
     c.tables[0].columns[0] = uuid_col("id");
     CHECK(find(schema(c), "app.tickets.id", "text form") == nullptr);
+}
+
+TEST_CASE("an id without a unique constraint: the duplicates the database holds are counted") {
+    FakeReader r;
+    r.catalog.database = "d";
+    r.catalog.tables.push_back(table("products", {col("sku", "text", TypeFamily::text), uuid_col("id")}, {"sku"}));
+    const std::string v7 = "017f22e2-79b0-7cc3-98c4-dc0c0c07398f";
+    r.values["app.products.id"] = {v7, v7, "017f22e2-79b0-7cc3-98c4-dc0c0c07398e"};
+    AuditOutcome a = audit(r, {}, {});
+    const Finding* d = find(a.findings, "app.products.id", "duplicates");
+    REQUIRE(d);
+    CHECK(d->rule == "DATA-ID-006");
+    CHECK(d->verdict == Verdict::failed);
+    CHECK(d->message == "1 value held by more than one row");
+    CHECK(d->examples == std::vector<std::string>{v7});
+    r.values["app.products.id"] = {v7};
+    a = audit(r, {}, {});
+    d = find(a.findings, "app.products.id", "duplicates");
+    REQUIRE(d);
+    CHECK(d->verdict == Verdict::passed);
 }

@@ -67,6 +67,7 @@ expect_out "d_dummy.things.code_id: DATA-ID-007: 2 dummy values in 12 values (an
 check_defect d_spelling DATA-ID-002 "d_spelling.customers.id: DATA-ID-002: 2 values in another spelling in 12 values; the first: upper-case form of a valid UUIDv7"
 check_defect d_reftype DATA-ID-002 "d_reftype.orders.customer_id: DATA-ID-002: a reference of type integer to d_reftype.customers.id of type bigint"
 check_defect d_unique DATA-ID-006 "d_unique.products.id: DATA-ID-006: no unique constraint"
+expect_out "d_unique.products.id: DATA-ID-006: 1 value held by more than one row (e.g. "
 check_defect d_r2 R2 "d_r2.tickets.id: R2: DEFAULT fx.ulid(): the database makes the id" --config "$SRC/tests/e2e/db/ulid.yaml"
 check_defect d_r4 R4 "d_r4.tickets.id: R4: 2 ULIDs not in lower case in 12 values" --config "$SRC/tests/e2e/db/ulid.yaml"
 # every guess is said

@@ -87,10 +87,11 @@ CREATE TABLE d_reftype.orders (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KE
 INSERT INTO d_reftype.customers SELECT FROM generate_series(1, 5);
 INSERT INTO d_reftype.orders (customer_id) SELECT 1 + i % 5 FROM generate_series(1, 10) i;
 
--- DATA-ID-006: the table's own id without a unique constraint (keyed by a natural key, R6)
+-- DATA-ID-006: the table's own id without a unique constraint (keyed by a natural key, R6), one id twice
 CREATE SCHEMA d_unique;
 CREATE TABLE d_unique.products (sku text PRIMARY KEY, id uuid NOT NULL);
 INSERT INTO d_unique.products SELECT 'sku' || i, fx.v7() FROM generate_series(1, 10) i;
+INSERT INTO d_unique.products SELECT 'copy-of-sku1', id FROM d_unique.products WHERE sku = 'sku1';
 
 -- R2 (with tests/e2e/db/ulid.yaml declaring tickets.id a ULID): the database makes the key
 CREATE SCHEMA d_r2;
