@@ -48,8 +48,9 @@ std::string summary_line(const db::AuditOutcome& a, const std::map<std::string, 
     std::string rules;
     for (const auto& [r, n] : per_rule) rules += (rules.empty() ? "" : ", ") + r + " " + std::to_string(n);
     std::string s = failed ? "FAILED" : errors ? "ERROR" : "OK";
-    s += " audited " + a.catalog.database + " (" + a.catalog.system + "): " + plural(a.catalog.tables.size(), "table") + ", " +
-         plural(a.columns_read, "column") + " read (" + plural(a.values_read, "value") + ") in " + secs + " s: " + std::to_string(failed) + " failed check" + (failed == 1 ? "" : "s");
+    s += " audited " + a.catalog.database + " (" + a.catalog.system + "): " + plural(a.catalog.tables.size(), "table") +
+         ", " + plural(a.columns_read, "column") + " read (" + plural(a.values_read, "value") + ") in " + secs +
+         " s: " + std::to_string(failed) + " failed check" + (failed == 1 ? "" : "s");
     if (!rules.empty()) s += " (" + rules + ")";
     if (errors) s += "; " + std::to_string(errors) + " not checked (errors above)";
     return s;
@@ -100,11 +101,12 @@ int run_db(const Opts& o, AuditCli& audit, const ReportFlags& reports) {
     ao.clock_skew_ms = parse_duration(o.clock_skew)->count();
     if (!o.salt_env.empty()) {
         if (const char* v = std::getenv(o.salt_env.c_str()); v && *v) ao.legacy_salt = std::string(v);
-        else std::cerr << "idconform db: --legacy-salt-env " << o.salt_env << " is not set: legacy hashes are not checked\n";
+        else
+            std::cerr << "idconform db: --legacy-salt-env " << o.salt_env
+                      << " is not set: legacy hashes are not checked\n";
     }
     if (reader) outcome = db::audit(*reader, config, ao);
-    const std::optional<db::ReadError> fatal =
-        reader ? outcome.fatal : std::optional<db::ReadError>(connect_error);
+    const std::optional<db::ReadError> fatal = reader ? outcome.fatal : std::optional<db::ReadError>(connect_error);
     const std::string suite_name = outcome.catalog.database.empty() ? "db" : "db " + outcome.catalog.database;
 
     SuiteResult suite;
@@ -166,7 +168,8 @@ int run_db(const Opts& o, AuditCli& audit, const ReportFlags& reports) {
 Runner add_db(CLI::App& app) {
     auto o = std::make_shared<Opts>();
     auto audit = std::make_shared<AuditCli>();
-    auto* cmd = app.add_subcommand("db", "Audit a database's id columns, keys and stored values (PostgreSQL, read-only)");
+    auto* cmd =
+        app.add_subcommand("db", "Audit a database's id columns, keys and stored values (PostgreSQL, read-only)");
     cmd->add_option("CONNINFO", o->conninfo,
                     "libpq connection string or URI (host=/tmp port=5432 dbname=shop user=auditor, or "
                     "postgresql://auditor@host/shop); the password from PGPASSWORD or a password file (PGPASSFILE), "
@@ -175,7 +178,8 @@ Runner add_db(CLI::App& app) {
     cmd->add_option("--config", o->config,
                     "YAML file declaring id columns and kinds (columns:), their references, schemas: and "
                     "r1_exceptions: (see README)");
-    cmd->add_option("--schema", o->schemas, "Audit only this schema (repeatable; default: every schema but the system's)")
+    cmd->add_option("--schema", o->schemas,
+                    "Audit only this schema (repeatable; default: every schema but the system's)")
         ->allow_extra_args(false);
     cmd->add_option("--max-rows", o->max_rows, "Read at most N rows of each column (0: every row, the default)")
         ->check(count_validator(0, std::uint64_t{1} << 40));
@@ -187,8 +191,9 @@ Runner add_db(CLI::App& app) {
     cmd->add_option("--clock-skew", o->clock_skew,
                     "How far a stored v7 timestamp may lie after this machine's clock (0 to 24h; default 5s)")
         ->check(duration_validator(std::chrono::milliseconds(0)));
-    cmd->add_option("--legacy-salt-env", o->salt_env,
-                    "uuidv8-legacy columns: the environment variable holding the salt their hash bits are verified with");
+    cmd->add_option(
+        "--legacy-salt-env", o->salt_env,
+        "uuidv8-legacy columns: the environment variable holding the salt their hash bits are verified with");
     auto reports = std::make_shared<ReportFlags>();
     reports->add_flags(cmd, {"junit", "json", "html"}, {{"junit", "(one testsuite per database)"}});
     cmd->add_flag("-q,--quiet", o->quiet, "Print no finding lines (only the summary and errors)");
@@ -197,8 +202,9 @@ Runner add_db(CLI::App& app) {
         {{exit_ok, "no failed check"},
          {exit_broken, "a check failed"},
          {exit_usage, "usage error, a config that does not load or that names a column the database lacks"},
-         {exit_transport, "the server unreachable, the login refused, a privilege missing or a table gone: said once, "
-                          "and nothing failed"},
+         {exit_transport,
+          "the server unreachable, the login refused, a privilege missing or a table gone: said once, "
+          "and nothing failed"},
          {exit_internal, "internal error"}}));
     return [o, audit, reports]() -> int { return run_db(*o, *audit, *reports); };
 }

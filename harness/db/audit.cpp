@@ -34,7 +34,8 @@ AuditOutcome audit(CatalogReader& reader, const Config& config, const AuditOptio
             } else if (d.values > 0) {
                 f.verdict = Verdict::failed;
                 f.expected = "every value held by one row";
-                f.actual = std::to_string(d.values) + (d.values == 1 ? " value" : " values") + " held by more than one row";
+                f.actual =
+                    std::to_string(d.values) + (d.values == 1 ? " value" : " values") + " held by more than one row";
                 f.examples = d.examples;
                 f.message = f.actual;
             } else {
@@ -81,12 +82,12 @@ AuditOutcome audit(CatalogReader& reader, const Config& config, const AuditOptio
 
 ErrorCause error_cause_of(ErrorKind k) noexcept {
     switch (k) {
-    case ErrorKind::unreachable: return ErrorCause::transport;
-    case ErrorKind::authentication:
-    case ErrorKind::privilege: return ErrorCause::authentication;
-    case ErrorKind::vanished:
-    case ErrorKind::timeout: return ErrorCause::transport;
-    case ErrorKind::other: break;
+        case ErrorKind::unreachable: return ErrorCause::transport;
+        case ErrorKind::authentication:
+        case ErrorKind::privilege: return ErrorCause::authentication;
+        case ErrorKind::vanished:
+        case ErrorKind::timeout: return ErrorCause::transport;
+        case ErrorKind::other: break;
     }
     return ErrorCause::input;
 }
@@ -115,28 +116,28 @@ CaseResult case_of(const Finding& f, const std::string& suite) {
     rec.exchange.request.method = f.check == "values" ? "COPY" : "CATALOG";
     rec.exchange.request.url = f.object;
     switch (f.verdict) {
-    case Verdict::passed: break;
-    case Verdict::failed:
-    case Verdict::warning: {
-        CheckResult ch;
-        ch.rule = f.rule;
-        ch.what = f.check + " " + f.object;
-        ch.expected = f.expected;
-        ch.actual = f.actual;
-        if (!f.examples.empty()) {
-            ch.actual += " (e.g.";
-            for (const auto& e : f.examples) ch.actual += " " + e;
-            ch.actual += ")";
+        case Verdict::passed: break;
+        case Verdict::failed:
+        case Verdict::warning: {
+            CheckResult ch;
+            ch.rule = f.rule;
+            ch.what = f.check + " " + f.object;
+            ch.expected = f.expected;
+            ch.actual = f.actual;
+            if (!f.examples.empty()) {
+                ch.actual += " (e.g.";
+                for (const auto& e : f.examples) ch.actual += " " + e;
+                ch.actual += ")";
+            }
+            ch.warning = f.verdict == Verdict::warning;
+            ch.pos = f.pos;
+            rec.checks.push_back(std::move(ch));
+            if (f.verdict == Verdict::failed) c.outcome = Outcome::failed;
+            else c.message = "warning: " + f.message;
+            break;
         }
-        ch.warning = f.verdict == Verdict::warning;
-        ch.pos = f.pos;
-        rec.checks.push_back(std::move(ch));
-        if (f.verdict == Verdict::failed) c.outcome = Outcome::failed;
-        else c.message = "warning: " + f.message;
-        break;
-    }
-    case Verdict::skipped: skip(c, SkipCause::not_applicable, f.message); break;
-    case Verdict::error: set_error(c, error_cause_of(f.error_kind), f.message); break;
+        case Verdict::skipped: skip(c, SkipCause::not_applicable, f.message); break;
+        case Verdict::error: set_error(c, error_cause_of(f.error_kind), f.message); break;
     }
     if (!detail.empty()) {
         detail.pop_back();
@@ -176,10 +177,10 @@ std::string finding_line(const Finding& f) {
     s += ": ";
     if (!f.rule.empty()) s += f.rule + ": ";
     switch (f.verdict) {
-    case Verdict::warning: s += "warning: "; break;
-    case Verdict::skipped: s += "skipped: "; break;
-    case Verdict::error: s += "error: "; break;
-    default: break;
+        case Verdict::warning: s += "warning: "; break;
+        case Verdict::skipped: s += "skipped: "; break;
+        case Verdict::error: s += "error: "; break;
+        default: break;
     }
     s += f.message;
     if (!f.examples.empty()) {

@@ -5,34 +5,34 @@ namespace idconform::db {
 
 std::string_view to_string(TypeFamily f) noexcept {
     switch (f) {
-    case TypeFamily::uuid: return "uuid";
-    case TypeFamily::text: return "text";
-    case TypeFamily::integer: return "integer";
-    case TypeFamily::unknown: break;
+        case TypeFamily::uuid: return "uuid";
+        case TypeFamily::text: return "text";
+        case TypeFamily::integer: return "integer";
+        case TypeFamily::unknown: break;
     }
     return "unknown";
 }
 
 std::string_view to_string(Generator g) noexcept {
     switch (g) {
-    case Generator::none: return "none";
-    case Generator::uuid_v4: return "version 4 UUIDs";
-    case Generator::uuid_v1: return "version 1 UUIDs";
-    case Generator::sequence: return "a sequence";
-    case Generator::identity: return "an identity column";
-    case Generator::other: break;
+        case Generator::none: return "none";
+        case Generator::uuid_v4: return "version 4 UUIDs";
+        case Generator::uuid_v1: return "version 1 UUIDs";
+        case Generator::sequence: return "a sequence";
+        case Generator::identity: return "an identity column";
+        case Generator::other: break;
     }
     return "another expression";
 }
 
 std::string_view to_string(ErrorKind k) noexcept {
     switch (k) {
-    case ErrorKind::unreachable: return "unreachable";
-    case ErrorKind::authentication: return "authentication";
-    case ErrorKind::privilege: return "privilege";
-    case ErrorKind::vanished: return "vanished";
-    case ErrorKind::timeout: return "timeout";
-    case ErrorKind::other: break;
+        case ErrorKind::unreachable: return "unreachable";
+        case ErrorKind::authentication: return "authentication";
+        case ErrorKind::privilege: return "privilege";
+        case ErrorKind::vanished: return "vanished";
+        case ErrorKind::timeout: return "timeout";
+        case ErrorKind::other: break;
     }
     return "other";
 }

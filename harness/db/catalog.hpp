@@ -25,11 +25,11 @@ enum class TypeFamily { uuid, text, integer, unknown };
 // What a column's default or generation makes, as far as the catalog says.
 enum class Generator {
     none,
-    uuid_v4,     // gen_random_uuid(), uuid_generate_v4()
-    uuid_v1,     // uuid_generate_v1(), uuid_generate_v1mc()
-    sequence,    // nextval(...) (serial)
-    identity,    // GENERATED ... AS IDENTITY
-    other,       // another expression (a function the audit does not know, a constant)
+    uuid_v4,   // gen_random_uuid(), uuid_generate_v4()
+    uuid_v1,   // uuid_generate_v1(), uuid_generate_v1mc()
+    sequence,  // nextval(...) (serial)
+    identity,  // GENERATED ... AS IDENTITY
+    other,     // another expression (a function the audit does not know, a constant)
 };
 [[nodiscard]] std::string_view to_string(Generator g) noexcept;
 // The generator a default expression as the catalog prints it stands for.
@@ -37,18 +37,18 @@ enum class Generator {
 
 struct Column {
     std::string name;
-    std::string type;         // as the database prints it: "uuid", "character varying(36)", "bigint"
+    std::string type;  // as the database prints it: "uuid", "character varying(36)", "bigint"
     TypeFamily family = TypeFamily::unknown;
     Generator generator = Generator::none;
     std::string default_expr;  // "gen_random_uuid()", "" when none
     bool not_null = false;
-    bool readable = true;      // the connected role may SELECT it
+    bool readable = true;  // the connected role may SELECT it
 };
 
 struct UniqueSet {
-    std::string name;          // constraint or index name
+    std::string name;  // constraint or index name
     std::vector<std::string> columns;
-    bool partial = false;      // a unique index with a WHERE clause
+    bool partial = false;  // a unique index with a WHERE clause
 };
 
 // A CHECK constraint and the columns it reads.
@@ -70,7 +70,7 @@ struct Table {
     std::vector<Column> columns;
     std::vector<std::string> primary_key;  // empty: none
     std::string primary_key_name;
-    std::vector<UniqueSet> uniques;        // unique constraints and unique indexes (the key not among them)
+    std::vector<UniqueSet> uniques;  // unique constraints and unique indexes (the key not among them)
     std::vector<ForeignKey> foreign_keys;
     std::vector<CheckConstraint> checks;
 

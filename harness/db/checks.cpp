@@ -148,8 +148,8 @@ void default_finding(const Table& t, const Column& c, ids::IdKind kind, const st
     std::string rule;
     bool bad = false;
     const Generator g = c.generator;
-    const bool makes_ids = g == Generator::uuid_v4 || g == Generator::uuid_v1 || g == Generator::sequence ||
-                           g == Generator::identity;
+    const bool makes_ids =
+        g == Generator::uuid_v4 || g == Generator::uuid_v1 || g == Generator::sequence || g == Generator::identity;
     if (kind == ids::IdKind::uuidv7) {
         rule = "DATA-ID-001";
         bad = makes_ids;
@@ -244,7 +244,8 @@ void text_form_finding(const Table& t, const Column& c, std::string basis, Sourc
         f.verdict = Verdict::warning;
         f.expected = "a CHECK constraint fixing the id's form (e.g. the kind's pattern), or a uuid column";
         f.actual = c.type + " without one";
-        f.message = "an id stored as " + c.type + " without a CHECK constraint on its form: nothing keeps other "
+        f.message = "an id stored as " + c.type +
+                    " without a CHECK constraint on its form: nothing keeps other "
                     "spellings out (advisory)";
     }
     out.push_back(std::move(f));
@@ -278,7 +279,8 @@ Plan plan_columns(const Catalog& catalog, const Config& config) {
                     std::string key_basis;
                     j.kind = key_kind(config, *rt, *rc, &key_basis);
                     if (j.kind)
-                        j.basis += ", judged as its key " + rc->name + " (" + std::string(ids::kind_name(*j.kind)) + ")";
+                        j.basis +=
+                            ", judged as its key " + rc->name + " (" + std::string(ids::kind_name(*j.kind)) + ")";
                 }
             } else if (c.family == TypeFamily::uuid) {
                 j.basis = "guessed: uuid-typed, judged by what it holds";
@@ -294,7 +296,8 @@ Plan plan_columns(const Catalog& catalog, const Config& config) {
                 f.verdict = Verdict::skipped;
                 f.basis = j.basis;
                 f.pos = j.pos;
-                f.message = "type " + c.type + " is not one idconform db reads (uuid, text, varchar, char, smallint, "
+                f.message = "type " + c.type +
+                            " is not one idconform db reads (uuid, text, varchar, char, smallint, "
                             "integer, bigint): its values are not judged";
                 plan.findings.push_back(std::move(f));
                 continue;

@@ -30,12 +30,12 @@ struct Finding {
     std::string object;  // "public.orders.id", "public.orders", or "database NAME"
     std::string check;   // "key kind", "key default", "reference type", "unique", "values", "read"
     Verdict verdict = Verdict::passed;
-    std::string expected, actual;       // what the rule wants, what the database has (failures, warnings)
-    std::string message;                // one line
-    std::vector<std::string> examples;  // stored id values, or table names for R1
-    std::string basis;                  // why this column is judged as it is ("declared ...", "guessed: ...")
+    std::string expected, actual;             // what the rule wants, what the database has (failures, warnings)
+    std::string message;                      // one line
+    std::vector<std::string> examples;        // stored id values, or table names for R1
+    std::string basis;                        // why this column is judged as it is ("declared ...", "guessed: ...")
     ErrorKind error_kind = ErrorKind::other;  // Verdict::error
-    SourcePos pos;                      // the config line that declared it, when one did
+    SourcePos pos;                            // the config line that declared it, when one did
 };
 
 // A column whose values the audit reads, with the kind to judge them by.
@@ -94,6 +94,8 @@ private:
     };
     void add_uuid(const ids::Uuid& u, std::string_view text);
     void legacy_findings(const JudgedColumn& c, const std::string& seen, std::vector<Finding>& out) const;
+    void dummy_finding(const JudgedColumn& c, const std::string& seen, std::vector<Finding>& out) const;
+    void version_findings(const JudgedColumn& c, const std::string& seen, std::vector<Finding>& out) const;
     TypeFamily family_;
     std::optional<ids::IdKind> kind_;
     std::int64_t now_ms_ = 0, skew_ms_ = 0;
@@ -104,7 +106,8 @@ private:
     std::array<std::uint64_t, 16> versions_{};
     std::array<Examples, 16> version_examples_{};
     std::array<std::uint64_t, 4> variants_{};
-    Examples nil_, max_, empty_, zero_, non_canonical_, ulid_upper_, ulid_lower_, other_, non_rfc_variant_, bad_kind_, future_, legacy_no_flag_, legacy_bad_hash_;
+    Examples nil_, max_, empty_, zero_, non_canonical_, ulid_upper_, ulid_lower_, other_, non_rfc_variant_, bad_kind_,
+        future_, legacy_no_flag_, legacy_bad_hash_;
 };
 
 }  // namespace idconform::db

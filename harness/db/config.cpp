@@ -82,11 +82,13 @@ private:
             d.pos = r_.pos(e.key_val());
             const detail::Val val = e.val();
             if (val.node.IsMap()) {
-                auto cm = r_.mapping(val, "column", column_keys, "orders.customer_id: {kind: uuidv7, references: customers.id}");
+                auto cm = r_.mapping(val, "column", column_keys,
+                                     "orders.customer_id: {kind: uuidv7, references: customers.id}");
                 if (!cm) continue;
                 const auto* k = cm->find("kind");
                 if (k == nullptr) {
-                    r_.error(val, "column '" + e.key + "' without 'kind'", "e.g. {kind: uuidv7, references: customers.id}");
+                    r_.error(val, "column '" + e.key + "' without 'kind'",
+                             "e.g. {kind: uuidv7, references: customers.id}");
                     continue;
                 }
                 if (!kind(k->val(), d)) continue;
@@ -95,7 +97,8 @@ private:
                     if (!s) continue;
                     const auto rn = column_name(*s);
                     if (!rn) {
-                        r_.error(ref->val(), "'" + *s + "' is not a column name", "write table.column or schema.table.column");
+                        r_.error(ref->val(), "'" + *s + "' is not a column name",
+                                 "write table.column or schema.table.column");
                         continue;
                     }
                     d.references = *rn;
@@ -142,9 +145,9 @@ const DeclaredColumn* Config::declared(std::string_view schema, std::string_view
 bool Config::r1_exception(std::string_view schema, std::string_view table) const {
     for (const auto& e : r1_exceptions) {
         const std::size_t dot = e.find('.');
-        if (dot == std::string::npos ? e == table
-                                     : std::string_view(e).substr(0, dot) == schema &&
-                                           std::string_view(e).substr(dot + 1) == table)
+        if (dot == std::string::npos
+                ? e == table
+                : std::string_view(e).substr(0, dot) == schema && std::string_view(e).substr(dot + 1) == table)
             return true;
     }
     return false;
@@ -161,7 +164,8 @@ ConfigLoad load_config_text(const std::string& text, const std::string& path) {
         out.config.reset();
         out.diagnostics.push_back(Diagnostic{SourcePos{path, 0, 0},
                                              std::string("internal error while loading the db config: ") + e.what(),
-                                             "please report this with the config file", {}});
+                                             "please report this with the config file",
+                                             {}});
     }
     return out;
 }

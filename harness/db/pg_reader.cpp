@@ -36,10 +36,10 @@ ErrorKind kind_of(PGconn* c, const PGresult* r) {
     const char* state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : nullptr;
     if (state == nullptr) return ErrorKind::other;
     const std::string_view s = state;
-    if (s == "42501") return ErrorKind::privilege;                   // insufficient_privilege
+    if (s == "42501") return ErrorKind::privilege;                                 // insufficient_privilege
     if (s == "42P01" || s == "42703" || s == "3F000") return ErrorKind::vanished;  // undefined table/column/schema
-    if (s == "57014") return ErrorKind::timeout;                     // query_canceled (statement_timeout)
-    if (s.starts_with("08")) return ErrorKind::unreachable;           // connection exception
+    if (s == "57014") return ErrorKind::timeout;                                   // query_canceled (statement_timeout)
+    if (s.starts_with("08")) return ErrorKind::unreachable;                        // connection exception
     return ErrorKind::other;
 }
 
@@ -156,7 +156,8 @@ std::unique_ptr<PgReader> PgReader::connect(const PgOptions& o, ReadError& error
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(o.connect_timeout_s);
     PostgresPollingStatusType st = PQstatus(conn->c) == CONNECTION_BAD ? PGRES_POLLING_FAILED : PGRES_POLLING_WRITING;
     while (st != PGRES_POLLING_OK && st != PGRES_POLLING_FAILED) {
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        const auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
         pollfd p{PQsocket(conn->c), static_cast<short>(st == PGRES_POLLING_READING ? POLLIN : POLLOUT), 0};
         const int n = left.count() > 0 ? ::poll(&p, 1, static_cast<int>(left.count())) : 0;
         if (n == 0) {
@@ -179,11 +180,11 @@ std::unique_ptr<PgReader> PgReader::connect(const PgOptions& o, ReadError& error
         if (PQconnectionNeedsPassword(conn->c))
             error = {ErrorKind::authentication,
                      "the server asks for a password and none was given (set PGPASSWORD, a password file "
-                     "(~/.pgpass or PGPASSFILE), or write it in the connection string): " + msg};
+                     "(~/.pgpass or PGPASSFILE), or write it in the connection string): " +
+                         msg};
         else if (reached || msg.find("authentication failed") != std::string::npos)
             error = {ErrorKind::authentication, "the server refused the connection: " + msg};
-        else
-            error = {ErrorKind::unreachable, msg};
+        else error = {ErrorKind::unreachable, msg};
         return nullptr;
     }
     // One read-only transaction with a statement timeout for the whole audit.
@@ -191,7 +192,8 @@ std::unique_ptr<PgReader> PgReader::connect(const PgOptions& o, ReadError& error
         error = *e;
         return nullptr;
     }
-    const std::string set = "SET LOCAL statement_timeout = " + std::to_string(std::int64_t{o.statement_timeout_s} * 1000);
+    const std::string set =
+        "SET LOCAL statement_timeout = " + std::to_string(std::int64_t{o.statement_timeout_s} * 1000);
     if (auto e = conn->exec(set.c_str(), "setting the statement timeout")) {
         error = *e;
         return nullptr;
@@ -310,8 +312,10 @@ std::optional<ReadError> PgReader::stream_column(const Table& table, const Colum
     PGconn* c = conn_->c;
     const std::string object = table.qualified() + "." + column.name;
     if (!column.readable)
-        return ReadError{ErrorKind::privilege, "reading " + object + ": the role may not SELECT the column (grant "
-                                                                     "SELECT on " + table.qualified() + ")"};
+        return ReadError{ErrorKind::privilege, "reading " + object +
+                                                   ": the role may not SELECT the column (grant "
+                                                   "SELECT on " +
+                                                   table.qualified() + ")"};
     // A savepoint per column: a failure (a table dropped since the catalog
     // was read) rolls back to it and the transaction goes on.
     const std::string sp = "idconform_" + std::to_string(++conn_->savepoint);
@@ -345,7 +349,8 @@ std::optional<ReadError> PgReader::stream_column(const Table& table, const Colum
             Result res(r);
             if (PQresultStatus(r) != PGRES_COMMAND_OK && !failure) failure = error_of(c, r, "reading " + object);
         }
-        if (!failure && !copy.done) failure = ReadError{ErrorKind::other, "reading " + object + ": the COPY stream ended early"};
+        if (!failure && !copy.done)
+            failure = ReadError{ErrorKind::other, "reading " + object + ": the COPY stream ended early"};
     }
     if (failure) {
         if (PQstatus(c) == CONNECTION_BAD) return failure;
@@ -359,7 +364,9 @@ std::optional<ReadError> PgReader::stream_column(const Table& table, const Colum
 std::optional<ReadError> PgReader::duplicates(const Table& table, const Column& column, Duplicates& out) {
     PGconn* c = conn_->c;
     const std::string object = table.qualified() + "." + column.name;
-    if (!column.readable) return ReadError{ErrorKind::privilege, "counting duplicates of " + object + ": the role may not SELECT the column"};
+    if (!column.readable)
+        return ReadError{ErrorKind::privilege,
+                         "counting duplicates of " + object + ": the role may not SELECT the column"};
     const std::string sp = "idconform_" + std::to_string(++conn_->savepoint);
     if (auto e = conn_->exec(("SAVEPOINT " + sp).c_str(), "counting duplicates of " + object)) return e;
     const std::string col = quoted(c, column.name);

@@ -15,6 +15,17 @@ std::string count_text(std::uint64_t n, std::string_view one, std::string_view m
     return std::to_string(n) + " " + std::string(n == 1 ? one : many);
 }
 
+// A finding on the values of column c under rule.
+Finding value_finding(const JudgedColumn& c, std::string rule) {
+    Finding f;
+    f.rule = std::move(rule);
+    f.object = c.object();
+    f.check = "values";
+    f.basis = c.basis;
+    f.pos = c.pos;
+    return f;
+}
+
 }  // namespace
 
 void ValueTally::Examples::add(std::string_view text) {
@@ -39,12 +50,12 @@ void ValueTally::add_uuid(const ids::Uuid& u, std::string_view text) {
             legacy_no_flag_.add(text.empty() ? ids::format(u) : std::string(text));
         } else {
             ++entity_types_[lf.entity_type];
-            if (salt_ && !ids::verify_legacy_hash(u, *salt_)) legacy_bad_hash_.add(text.empty() ? ids::format(u) : std::string(text));
+            if (salt_ && !ids::verify_legacy_hash(u, *salt_))
+                legacy_bad_hash_.add(text.empty() ? ids::format(u) : std::string(text));
             else ++legacy_ok_;
         }
     }
-    if (v == 7 && now_ms_ > 0 &&
-        static_cast<std::int64_t>(ids::decode_v7(u).unix_ts_ms) > now_ms_ + skew_ms_)
+    if (v == 7 && now_ms_ > 0 && static_cast<std::int64_t>(ids::decode_v7(u).unix_ts_ms) > now_ms_ + skew_ms_)
         future_.add(text.empty() ? ids::format(u) : std::string(text));
 }
 
@@ -92,7 +103,8 @@ void ValueTally::add(const Value& v) {
             if (*kind_ == ids::IdKind::ulid) ulid_lower_.add(text);
             return;
         }
-        if (*kind_ == ids::IdKind::ulid && ids::parse_ulid(text, ids::CasePolicy::any).value) return ulid_upper_.add(text);
+        if (*kind_ == ids::IdKind::ulid && ids::parse_ulid(text, ids::CasePolicy::any).value)
+            return ulid_upper_.add(text);
         return bad_kind_.add(text);
     }
     if (r.kind == ids::Kind::ulid) {
@@ -146,7 +158,8 @@ void ValueTally::legacy_findings(const JudgedColumn& c, const std::string& seen,
         Finding h = make("LEGACY-HASH");
         if (!salt_) {
             h.verdict = Verdict::skipped;
-            h.message = "no salt given (--legacy-salt-env NAME names the variable holding it): the hash bits are not checked";
+            h.message =
+                "no salt given (--legacy-salt-env NAME names the variable holding it): the hash bits are not checked";
         } else if (legacy_bad_hash_.count > 0) {
             h.verdict = Verdict::failed;
             h.expected = "hash bits = SHA-256(legacy id, entity type, salt)";
@@ -154,73 +167,43 @@ void ValueTally::legacy_findings(const JudgedColumn& c, const std::string& seen,
             h.examples = legacy_bad_hash_.kept;
             h.message = h.actual + " of " + std::to_string(legacy);
         } else {
-            h.message = "the hash bits of " + count_text(legacy_ok_, "legacy id", "legacy ids") + " verify with the salt";
+            h.message =
+                "the hash bits of " + count_text(legacy_ok_, "legacy id", "legacy ids") + " verify with the salt";
         }
         out.push_back(std::move(h));
     }
 }
 
-std::vector<Finding> ValueTally::findings(const JudgedColumn& c) const {
-    std::vector<Finding> out;
-    auto make = [&](std::string rule) {
-        Finding f;
-        f.rule = std::move(rule);
-        f.object = c.object();
-        f.check = "values";
-        f.basis = c.basis;
-        f.pos = c.pos;
-        return f;
-    };
-    // Values that are no id of the declared kind at all (judge() says why).
-    const std::uint64_t values = rows_ - nulls_;
-    const std::string seen = count_text(values, "value", "values") + (nulls_ ? " (and " + std::to_string(nulls_) + " null)" : "");
-    auto bad_kind_finding = [&] {
-        if (bad_kind_.count == 0) return;
-        const ids::IdKind k = *kind_;
-        const int v = ids::uuid_version_of(k);
-        Finding f = make(v == 7 ? "DATA-ID-001" : v == 4 ? "DATA-ID-003" : ids::is_uuid_kind(k) ? "DATA-ID-002"
-                         : k == ids::IdKind::ulid ? "R4" : k == ids::IdKind::viewable ? "VIEWABLE-FORMAT"
-                                                                                       : "LEGACY-FLAG");
-        f.check = "values of the declared kind";
+// DATA-ID-007: dummies where an id or null belongs.
+void ValueTally::dummy_finding(const JudgedColumn& c, const std::string& seen, std::vector<Finding>& out) const {
+    auto make = [&](std::string rule) { return value_finding(c, std::move(rule)); };
+    Finding f = make("DATA-ID-007");
+    const std::uint64_t dummies = nil_.count + max_.count + empty_.count + zero_.count;
+    if (dummies > 0) {
         f.verdict = Verdict::failed;
-        f.expected = "ids of kind " + std::string(ids::kind_name(k));
-        f.actual = count_text(bad_kind_.count, "value", "values") + " that are not";
-        f.examples = bad_kind_.kept;
-        f.message = f.actual + " in " + seen + "; the first: " + ids::judge(bad_kind_.kept.front(), k).summary();
-        out.push_back(std::move(f));
-    };
-
-    // DATA-ID-007: dummies where an id or null belongs
-    {
-        Finding f = make("DATA-ID-007");
-        const std::uint64_t dummies = nil_.count + max_.count + empty_.count + zero_.count;
-        if (dummies > 0) {
-            f.verdict = Verdict::failed;
-            f.expected = "an id, or null for absence";
-            std::string parts;
-            auto part = [&](const Examples& e, std::string_view name) {
-                if (e.count == 0) return;
-                parts += (parts.empty() ? "" : ", ") + std::string(name) + " " + std::to_string(e.count);
-                for (const auto& k : e.kept)
-                    if (f.examples.size() < max_examples) f.examples.push_back(k.empty() || k == "0" ? "'" + k + "'" : k);
-            };
-            part(nil_, "Nil UUID");
-            part(max_, "Max UUID");
-            part(empty_, "''");
-            part(zero_, "'0'");
-            f.actual = parts;
-            f.message = count_text(dummies, "dummy value", "dummy values") + " in " + seen + ": " + parts;
-        } else {
-            f.message = "no Nil, Max, '' or '0' in " + seen;
-        }
-        out.push_back(std::move(f));
+        f.expected = "an id, or null for absence";
+        std::string parts;
+        auto part = [&](const Examples& e, std::string_view name) {
+            if (e.count == 0) return;
+            parts += (parts.empty() ? "" : ", ") + std::string(name) + " " + std::to_string(e.count);
+            for (const auto& k : e.kept)
+                if (f.examples.size() < max_examples) f.examples.push_back(k.empty() || k == "0" ? "'" + k + "'" : k);
+        };
+        part(nil_, "Nil UUID");
+        part(max_, "Max UUID");
+        part(empty_, "''");
+        part(zero_, "'0'");
+        f.actual = parts;
+        f.message = count_text(dummies, "dummy value", "dummy values") + " in " + seen + ": " + parts;
+    } else {
+        f.message = "no Nil, Max, '' or '0' in " + seen;
     }
-    if (family_ == TypeFamily::integer) {
-        bad_kind_finding();
-        return out;
-    }
+    out.push_back(std::move(f));
+}
 
-    // versions: one field, one version; a declared version is the version
+// Versions (one field, one version; a declared version is the version) and v7 times.
+void ValueTally::version_findings(const JudgedColumn& c, const std::string& seen, std::vector<Finding>& out) const {
+    auto make = [&](std::string rule) { return value_finding(c, std::move(rule)); };
     std::string versions;
     std::size_t distinct = 0;
     std::uint64_t uuids = 0;
@@ -283,6 +266,41 @@ std::vector<Finding> ValueTally::findings(const JudgedColumn& c) const {
         }
         out.push_back(std::move(f));
     }
+}
+
+std::vector<Finding> ValueTally::findings(const JudgedColumn& c) const {
+    std::vector<Finding> out;
+    auto make = [&](std::string rule) { return value_finding(c, std::move(rule)); };
+    const std::uint64_t values = rows_ - nulls_;
+    const std::string seen =
+        count_text(values, "value", "values") + (nulls_ ? " (and " + std::to_string(nulls_) + " null)" : "");
+    // Values that are no id of the declared kind at all (judge() says why).
+    auto bad_kind_finding = [&] {
+        if (bad_kind_.count == 0) return;
+        const ids::IdKind k = *kind_;
+        const int v = ids::uuid_version_of(k);
+        Finding f = make(v == 7                       ? "DATA-ID-001"
+                         : v == 4                     ? "DATA-ID-003"
+                         : ids::is_uuid_kind(k)       ? "DATA-ID-002"
+                         : k == ids::IdKind::ulid     ? "R4"
+                         : k == ids::IdKind::viewable ? "VIEWABLE-FORMAT"
+                                                      : "LEGACY-FLAG");
+        f.check = "values of the declared kind";
+        f.verdict = Verdict::failed;
+        f.expected = "ids of kind " + std::string(ids::kind_name(k));
+        f.actual = count_text(bad_kind_.count, "value", "values") + " that are not";
+        f.examples = bad_kind_.kept;
+        f.message = f.actual + " in " + seen + "; the first: " + ids::judge(bad_kind_.kept.front(), k).summary();
+        out.push_back(std::move(f));
+    };
+
+    dummy_finding(c, seen, out);
+    if (family_ == TypeFamily::integer) {
+        bad_kind_finding();
+        return out;
+    }
+
+    version_findings(c, seen, out);
     if (kind_ == ids::IdKind::uuidv8_legacy) legacy_findings(c, seen, out);
     if (family_ != TypeFamily::text) {
         bad_kind_finding();

@@ -21,7 +21,9 @@ Column col(std::string name, std::string type, TypeFamily f, std::string def = "
     c.generator = generator_of_default(c.default_expr);
     return c;
 }
-Column uuid_col(std::string name, std::string def = "") { return col(std::move(name), "uuid", TypeFamily::uuid, std::move(def)); }
+Column uuid_col(std::string name, std::string def = "") {
+    return col(std::move(name), "uuid", TypeFamily::uuid, std::move(def));
+}
 
 Table table(std::string name, std::vector<Column> cols, std::vector<std::string> pk) {
     Table t;
@@ -141,9 +143,11 @@ TEST_CASE("key defaults: v4 where v7 is guessed or declared, v1 where v4 is decl
 TEST_CASE("reference types and unique ids") {
     Catalog c;
     c.database = "d";
-    c.tables.push_back(table("customers", {col("id", "bigint", TypeFamily::integer, "nextval('s'::regclass)")}, {"id"}));
-    Table o = table("orders", {col("id", "bigint", TypeFamily::integer, "nextval('t'::regclass)"),
-                               col("customer_id", "integer", TypeFamily::integer)},
+    c.tables.push_back(
+        table("customers", {col("id", "bigint", TypeFamily::integer, "nextval('s'::regclass)")}, {"id"}));
+    Table o = table("orders",
+                    {col("id", "bigint", TypeFamily::integer, "nextval('t'::regclass)"),
+                     col("customer_id", "integer", TypeFamily::integer)},
                     {"id"});
     o.foreign_keys.push_back({"orders_customer_fk", {"customer_id"}, "app", "customers", {"id"}});
     c.tables.push_back(o);
@@ -153,8 +157,8 @@ TEST_CASE("reference types and unique ids") {
 
     Catalog p;
     p.database = "d";
-    p.tables.push_back(table("products", {col("sku", "text", TypeFamily::text), uuid_col("id"), uuid_col("owner_id")},
-                             {"sku"}));
+    p.tables.push_back(
+        table("products", {col("sku", "text", TypeFamily::text), uuid_col("id"), uuid_col("owner_id")}, {"sku"}));
     fs = schema(p);
     CHECK(failed_rules(fs) == std::vector<std::string>{"DATA-ID-006"});  // owner_id is no own id: not judged
     p.tables[0].uniques.push_back({"products_id_key", {"id"}, false});
@@ -170,8 +174,9 @@ TEST_CASE("the plan: keys, references with their key's kind, uuid-typed and id-n
     Catalog c;
     c.database = "d";
     c.tables.push_back(table("customers", {uuid_col("id"), col("name", "text", TypeFamily::text)}, {"id"}));
-    Table o = table("orders", {uuid_col("id"), uuid_col("customer_id"), col("request_id", "text", TypeFamily::text),
-                               col("legacy_id", "numeric", TypeFamily::unknown), uuid_col("token")},
+    Table o = table("orders",
+                    {uuid_col("id"), uuid_col("customer_id"), col("request_id", "text", TypeFamily::text),
+                     col("legacy_id", "numeric", TypeFamily::unknown), uuid_col("token")},
                     {"id"});
     o.foreign_keys.push_back({"fk", {"customer_id"}, "app", "customers", {"id"}});
     c.tables.push_back(o);
@@ -181,7 +186,8 @@ TEST_CASE("the plan: keys, references with their key's kind, uuid-typed and id-n
     CHECK(by.size() == 4);  // customers.id, orders.id, orders.customer_id, orders.token
     REQUIRE(by.count("app.orders.customer_id"));
     CHECK(by["app.orders.customer_id"]->kind == ids::IdKind::uuidv7);
-    CHECK(by["app.orders.customer_id"]->basis == "guessed: a foreign key (fk) to app.customers, judged as its key id (uuidv7)");
+    CHECK(by["app.orders.customer_id"]->basis ==
+          "guessed: a foreign key (fk) to app.customers, judged as its key id (uuidv7)");
     CHECK(by["app.orders.token"]->basis == "guessed: uuid-typed, judged by what it holds");
     CHECK(!by.count("app.orders.request_id"));  // out of the data-id scope
     REQUIRE(p.findings.size() == 1);
@@ -276,8 +282,9 @@ TEST_CASE("a finding's case: name, classname, rule, evidence with examples") {
     REQUIRE(c.steps.size() == 1);
     REQUIRE(c.steps[0].checks.size() == 1);
     CHECK(c.steps[0].checks[0].actual == "Nil UUID 1 (e.g. 00000000-0000-0000-0000-000000000000)");
-    CHECK(finding_line(f) == "app.t.owner_id: DATA-ID-007: 1 dummy value in 3 values: Nil UUID 1 (e.g. "
-                             "00000000-0000-0000-0000-000000000000) [guessed: uuid-typed, judged by what it holds]");
+    CHECK(finding_line(f) ==
+          "app.t.owner_id: DATA-ID-007: 1 dummy value in 3 values: Nil UUID 1 (e.g. "
+          "00000000-0000-0000-0000-000000000000) [guessed: uuid-typed, judged by what it holds]");
 }
 
 TEST_CASE("an id stored as text without a CHECK on its form is an advisory warning") {

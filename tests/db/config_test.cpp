@@ -18,10 +18,11 @@ std::string first_error(const std::string& yaml) {
 }  // namespace
 
 TEST_CASE("a config with every key") {
-    const ConfigLoad l = load_config_text("schemas: [public, billing]\ncolumns:\n  orders.id: uuidv7\n"
-                                          "  billing.invoices.customer_ref: {kind: uuidv7, references: customers.id}\n"
-                                          "r1_exceptions: [legacy_users, billing.old]\n",
-                                          "db.yaml");
+    const ConfigLoad l = load_config_text(
+        "schemas: [public, billing]\ncolumns:\n  orders.id: uuidv7\n"
+        "  billing.invoices.customer_ref: {kind: uuidv7, references: customers.id}\n"
+        "r1_exceptions: [legacy_users, billing.old]\n",
+        "db.yaml");
     REQUIRE(l.config);
     const Config& c = *l.config;
     CHECK(c.schemas == std::vector<std::string>{"public", "billing"});
@@ -39,9 +40,10 @@ TEST_CASE("a config with every key") {
 }
 
 TEST_CASE("config errors at file:line:col with hints") {
-    CHECK(first_error("columns:\n  orders.id: uuidv9\n") ==
-          "db.yaml:2:14: unknown id kind 'uuidv9' | did you mean 'uuidv1'? kinds: uuid, uuidv1, uuidv3, uuidv4, uuidv5, "
-          "uuidv6, uuidv7, uuidv8, ulid, viewable, uuidv8-legacy, existing, any");
+    CHECK(
+        first_error("columns:\n  orders.id: uuidv9\n") ==
+        "db.yaml:2:14: unknown id kind 'uuidv9' | did you mean 'uuidv1'? kinds: uuid, uuidv1, uuidv3, uuidv4, uuidv5, "
+        "uuidv6, uuidv7, uuidv8, ulid, viewable, uuidv8-legacy, existing, any");
     CHECK(first_error("columns:\n  orders: uuidv7\n").starts_with("db.yaml:2:3: 'orders' is not a column name"));
     CHECK(first_error("columns:\n  orders.id: any\n").starts_with("db.yaml:2:14: kind 'any' says nothing"));
     CHECK(first_error("columns:\n  orders.x: {kind: uuidv7, refs: a.b}\n").find("refs") != std::string::npos);

@@ -30,7 +30,9 @@ std::string be32(std::uint32_t v) {
     return {static_cast<char>(v >> 24), static_cast<char>(v >> 16), static_cast<char>(v >> 8), static_cast<char>(v)};
 }
 std::string header() { return std::string("PGCOPY\n\377\r\n\0", 11) + be32(0) + be32(0); }
-std::string row(const std::string& v) { return std::string("\0\1", 2) + be32(static_cast<std::uint32_t>(v.size())) + v; }
+std::string row(const std::string& v) {
+    return std::string("\0\1", 2) + be32(static_cast<std::uint32_t>(v.size())) + v;
+}
 std::string null_row() { return std::string("\0\1", 2) + be32(0xffffffffu); }
 const std::string trailer("\xff\xff", 2);
 
@@ -40,10 +42,13 @@ std::vector<std::string> frame(const std::string& stream, std::size_t piece, std
     std::vector<std::string> out;
     bool stop = false;
     for (std::size_t i = 0; i < stream.size(); i += piece) {
-        const bool ok = copy.feed(std::string_view(stream).substr(i, piece), [&](const Value& v) {
-            out.push_back(v.null ? "<null>" : std::string(v.bytes));
-            return true;
-        }, stop);
+        const bool ok = copy.feed(
+            std::string_view(stream).substr(i, piece),
+            [&](const Value& v) {
+                out.push_back(v.null ? "<null>" : std::string(v.bytes));
+                return true;
+            },
+            stop);
         if (!ok) {
             if (error) *error = copy.error;
             return out;
