@@ -3,6 +3,41 @@
 
 namespace idconform::db {
 
+namespace {
+
+// DATA-ID-005 over every time column of a v7-keyed table; true when the
+// connection is lost (out.fatal set).
+bool time_findings(CatalogReader& reader, const JudgedColumn& key, const AuditOptions& options, AuditOutcome& out) {
+    for (const auto& t : key.table->columns) {
+        if (t.family != TypeFamily::time) continue;
+        TimeTally tally;
+        const auto err =
+            reader.stream_times(*key.table, *key.column, t, options.max_rows, [&](const Value* row, std::size_t) {
+                tally.add(row);
+                return true;
+            });
+        if (!err) {
+            out.findings.push_back(tally.finding(key, t));
+            continue;
+        }
+        Finding f;
+        f.rule = "DATA-ID-005";
+        f.object = key.table->qualified() + "." + t.name;
+        f.check = "time from id";
+        f.verdict = Verdict::error;
+        f.error_kind = err->kind;
+        f.message = err->message;
+        out.findings.push_back(std::move(f));
+        if (err->kind == ErrorKind::unreachable) {
+            out.fatal = err;
+            return true;
+        }
+    }
+    return false;
+}
+
+}  // namespace
+
 AuditOutcome audit(CatalogReader& reader, const Config& config, const AuditOptions& options) {
     AuditOutcome out;
     if (auto e = reader.read_catalog(config.schemas, out.catalog)) {
@@ -76,6 +111,8 @@ AuditOutcome audit(CatalogReader& reader, const Config& config, const AuditOptio
         out.values_read += tally.rows();
         auto fs = tally.findings(j);
         for (auto& f : fs) out.findings.push_back(std::move(f));
+        if (j.key && j.column->family == TypeFamily::uuid && (!j.kind || *j.kind == ids::IdKind::uuidv7))
+            if (time_findings(reader, j, options, out)) return out;
     }
     return out;
 }

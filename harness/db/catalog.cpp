@@ -8,6 +8,7 @@ std::string_view to_string(TypeFamily f) noexcept {
         case TypeFamily::uuid: return "uuid";
         case TypeFamily::text: return "text";
         case TypeFamily::integer: return "integer";
+        case TypeFamily::time: return "time";
         case TypeFamily::unknown: break;
     }
     return "unknown";

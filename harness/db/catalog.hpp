@@ -18,8 +18,9 @@
 namespace idconform::db {
 
 // The types the audit judges values of; anything else is `unknown` (said
-// and skipped).
-enum class TypeFamily { uuid, text, integer, unknown };
+// and skipped). `time` (timestamp, timestamptz) is no id: DATA-ID-005
+// compares it with the key's v7 timestamp.
+enum class TypeFamily { uuid, text, integer, time, unknown };
 [[nodiscard]] std::string_view to_string(TypeFamily f) noexcept;
 
 // What a column's default or generation makes, as far as the catalog says.
@@ -118,6 +119,9 @@ struct Value {
 
 // Called per value in storage order; return false to stop the stream.
 using ValueSink = std::function<bool(const Value&)>;
+// Called per row of several values (stream_times: id, then time as 8
+// big-endian bytes of milliseconds).
+using RowSink = std::function<bool(const Value* values, std::size_t fields)>;
 
 // Values that more than one row of a column holds.
 struct Duplicates {
@@ -140,6 +144,12 @@ public:
     // The values of a column held by more than one row (nulls aside),
     // counted by the database (GROUP BY ... HAVING count(*) > 1): asked only
     // for id columns no unique constraint protects.
+    // Streams a uuid column with a time column of the same rows, the time
+    // as milliseconds since the Unix epoch (floored): sink(id, time) with
+    // the id's 16 bytes, nulls as Value::null; at most max_rows rows.
+    [[nodiscard]] virtual std::optional<ReadError> stream_times(const Table& table, const Column& id,
+                                                                const Column& time, std::uint64_t max_rows,
+                                                                const RowSink& sink) = 0;
     [[nodiscard]] virtual std::optional<ReadError> duplicates(const Table& table, const Column& column,
                                                               Duplicates& out) = 0;
 };

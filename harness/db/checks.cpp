@@ -289,7 +289,7 @@ Plan plan_columns(const Catalog& catalog, const Config& config) {
             } else {
                 continue;
             }
-            if (c.family == TypeFamily::unknown) {
+            if (c.family == TypeFamily::unknown || c.family == TypeFamily::time) {
                 Finding f;
                 f.object = j.object();
                 f.check = "values";

@@ -110,4 +110,17 @@ private:
         future_, legacy_no_flag_, legacy_bad_hash_;
 };
 
+// DATA-ID-005 (advisory): a time column against the key's v7 timestamp,
+// row by row. Equal on every row: the time looks derived from the id.
+class TimeTally {
+public:
+    // row[0]: the id's 16 bytes, row[1]: the time as 8 big-endian bytes of ms.
+    void add(const Value* row);
+    [[nodiscard]] Finding finding(const JudgedColumn& key, const Column& time) const;
+
+private:
+    std::uint64_t compared_ = 0, equal_ = 0;
+    std::vector<std::string> examples_;
+};
+
 }  // namespace idconform::db

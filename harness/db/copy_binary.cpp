@@ -20,12 +20,19 @@ std::uint16_t be16(const char* p) {
 }  // namespace
 
 bool BinaryCopy::feed(std::string_view chunk, const ValueSink& sink, bool& stop) {
+    return feed_rows(
+        chunk, [&](const Value* v, std::size_t) { return sink(v[0]); }, stop);
+}
+
+bool BinaryCopy::feed_rows(std::string_view chunk, const RowSink& sink, bool& stop) {
     std::string_view in = chunk;
     if (!carry_.empty()) {
         carry_.append(chunk);
         in = carry_;
     }
     std::size_t pos = 0;
+    Value row[4];
+    if (fields_ == 0 || fields_ > 4) return fail("rows of 1 to 4 fields only");
     while (!done) {
         if (!header_) {
             if (in.size() - pos < 19) break;
@@ -42,17 +49,33 @@ bool BinaryCopy::feed(std::string_view chunk, const ValueSink& sink, bool& stop)
             pos += 2;
             break;
         }
-        if (fields != 1) return fail("a row of " + std::to_string(fields) + " fields where one was asked");
-        if (in.size() - pos < 6) break;
-        const std::uint32_t len = be32(in.data() + pos + 2);
-        if (len == 0xffffffffu) {
-            pos += 6;
-            if (!stop && !sink(Value{{}, true})) stop = true;
-            continue;
+        if (fields != fields_)
+            return fail("a row of " + std::to_string(fields) + " fields where " + std::to_string(fields_) +
+                        (fields_ == 1 ? " was" : " were") + " asked");
+        // the whole row must be here before any of it is used
+        std::size_t at = pos + 2;
+        bool complete = true;
+        for (std::size_t f = 0; f < fields_; ++f) {
+            if (in.size() - at < 4) {
+                complete = false;
+                break;
+            }
+            const std::uint32_t len = be32(in.data() + at);
+            at += 4;
+            if (len == 0xffffffffu) {
+                row[f] = Value{{}, true};
+                continue;
+            }
+            if (in.size() - at < len) {
+                complete = false;
+                break;
+            }
+            row[f] = Value{in.substr(at, len), false};
+            at += len;
         }
-        if (in.size() - pos - 6 < len) break;
-        if (!stop && !sink(Value{in.substr(pos + 6, len), false})) stop = true;
-        pos += 6 + std::size_t{len};
+        if (!complete) break;
+        if (!stop && !sink(row, fields_)) stop = true;
+        pos = at;
     }
     std::string rest(in.substr(pos));
     carry_ = std::move(rest);

@@ -8,6 +8,7 @@
 
 #include "db/catalog.hpp"
 
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -15,10 +16,12 @@ namespace idconform::db {
 
 class BinaryCopy {
 public:
-    // Feeds one message; calls sink per complete value until it returns
-    // false (`stop` then stays true and the rest is only framed). false with
-    // `error` set on a malformed stream; `done` at the trailer.
+    explicit BinaryCopy(std::size_t fields = 1) : fields_(fields) {}
+    // Feeds one message; calls sink per complete value (row) until it
+    // returns false (`stop` then stays true and the rest is only framed).
+    // false with `error` set on a malformed stream; `done` at the trailer.
     bool feed(std::string_view chunk, const ValueSink& sink, bool& stop);
+    bool feed_rows(std::string_view chunk, const RowSink& sink, bool& stop);
     bool done = false;
     std::string error;
 
@@ -27,6 +30,7 @@ private:
         error = std::move(why);
         return false;
     }
+    std::size_t fields_;
     bool header_ = false;
     std::string carry_;
 };

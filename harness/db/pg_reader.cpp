@@ -55,6 +55,7 @@ TypeFamily family_of(std::string_view base_type) {
         base_type == "name")
         return TypeFamily::text;
     if (base_type == "int2" || base_type == "int4" || base_type == "int8") return TypeFamily::integer;
+    if (base_type == "timestamp" || base_type == "timestamptz") return TypeFamily::time;
     return TypeFamily::unknown;
 }
 
@@ -309,19 +310,35 @@ std::string quoted(PGconn* c, const std::string& name) {
 
 std::optional<ReadError> PgReader::stream_column(const Table& table, const Column& column, std::uint64_t max_rows,
                                                  const ValueSink& sink) {
-    PGconn* c = conn_->c;
     const std::string object = table.qualified() + "." + column.name;
     if (!column.readable)
         return ReadError{ErrorKind::privilege, "reading " + object +
                                                    ": the role may not SELECT the column (grant "
                                                    "SELECT on " +
                                                    table.qualified() + ")"};
+    std::string select = quoted(conn_->c, column.name);
+    if (column.family != TypeFamily::uuid) select += "::text";
+    return copy(table, select, 1, max_rows, object, [&](const Value* v, std::size_t) { return sink(v[0]); });
+}
+
+std::optional<ReadError> PgReader::stream_times(const Table& table, const Column& id, const Column& time,
+                                                std::uint64_t max_rows, const RowSink& sink) {
+    const std::string object = table.qualified() + "." + time.name;
+    if (!id.readable || !time.readable)
+        return ReadError{ErrorKind::privilege, "reading " + object + ": the role may not SELECT it (grant SELECT on " +
+                                                   table.qualified() + ")"};
+    const std::string select =
+        quoted(conn_->c, id.name) + ", floor(extract(epoch FROM " + quoted(conn_->c, time.name) + ") * 1000)::int8";
+    return copy(table, select, 2, max_rows, object, sink);
+}
+
+std::optional<ReadError> PgReader::copy(const Table& table, const std::string& select, std::size_t fields,
+                                        std::uint64_t max_rows, const std::string& object, const RowSink& sink) {
+    PGconn* c = conn_->c;
     // A savepoint per column: a failure (a table dropped since the catalog
     // was read) rolls back to it and the transaction goes on.
     const std::string sp = "idconform_" + std::to_string(++conn_->savepoint);
     if (auto e = conn_->exec(("SAVEPOINT " + sp).c_str(), "reading " + object)) return e;
-    std::string select = quoted(c, column.name);
-    if (column.family != TypeFamily::uuid) select += "::text";
     std::string sql = "COPY (SELECT " + select + " FROM " + quoted(c, table.schema) + "." + quoted(c, table.name);
     if (max_rows > 0) sql += " LIMIT " + std::to_string(max_rows);
     sql += ") TO STDOUT (FORMAT binary)";
@@ -331,15 +348,15 @@ std::optional<ReadError> PgReader::stream_column(const Table& table, const Colum
         if (PQresultStatus(r.r) != PGRES_COPY_OUT) failure = error_of(c, r.r, "reading " + object);
     }
     if (!failure) {
-        BinaryCopy copy;  // copy_binary.hpp
+        BinaryCopy frame(fields);  // copy_binary.hpp
         bool stop = false;
         while (true) {
             char* buf = nullptr;
             const int n = PQgetCopyData(c, &buf, 0);
             if (n > 0) {
-                const bool ok = copy.feed(std::string_view(buf, static_cast<std::size_t>(n)), sink, stop);
+                const bool ok = frame.feed_rows(std::string_view(buf, static_cast<std::size_t>(n)), sink, stop);
                 PQfreemem(buf);
-                if (!ok && !failure) failure = ReadError{ErrorKind::other, "reading " + object + ": " + copy.error};
+                if (!ok && !failure) failure = ReadError{ErrorKind::other, "reading " + object + ": " + frame.error};
                 continue;
             }
             if (buf) PQfreemem(buf);
@@ -349,7 +366,7 @@ std::optional<ReadError> PgReader::stream_column(const Table& table, const Colum
             Result res(r);
             if (PQresultStatus(r) != PGRES_COMMAND_OK && !failure) failure = error_of(c, r, "reading " + object);
         }
-        if (!failure && !copy.done)
+        if (!failure && !frame.done)
             failure = ReadError{ErrorKind::other, "reading " + object + ": the COPY stream ended early"};
     }
     if (failure) {

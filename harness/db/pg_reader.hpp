@@ -35,11 +35,16 @@ public:
                                                          std::uint64_t max_rows, const ValueSink& sink) override;
     [[nodiscard]] std::optional<ReadError> duplicates(const Table& table, const Column& column,
                                                       Duplicates& out) override;
+    [[nodiscard]] std::optional<ReadError> stream_times(const Table& table, const Column& id, const Column& time,
+                                                        std::uint64_t max_rows, const RowSink& sink) override;
     // "PostgreSQL 15.18", the server's version.
     [[nodiscard]] std::string server_version() const;
 
 private:
     struct Conn;
+    // COPY (SELECT `select` FROM table) in the binary format under a savepoint, `fields` per row.
+    [[nodiscard]] std::optional<ReadError> copy(const Table& table, const std::string& select, std::size_t fields,
+                                                std::uint64_t max_rows, const std::string& object, const RowSink& sink);
     explicit PgReader(std::unique_ptr<Conn> c);
     std::unique_ptr<Conn> conn_;
 };

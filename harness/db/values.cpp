@@ -340,4 +340,37 @@ std::vector<Finding> ValueTally::findings(const JudgedColumn& c) const {
     return out;
 }
 
+void TimeTally::add(const Value* row) {
+    if (row[0].null || row[1].null || row[0].bytes.size() != 16 || row[1].bytes.size() != 8) return;
+    ids::Uuid u;
+    std::memcpy(u.bytes.data(), row[0].bytes.data(), 16);
+    if (ids::version(u) != 7 || ids::special(u) != ids::Special::none) return;
+    std::uint64_t ms = 0;
+    for (unsigned char b : row[1].bytes) ms = (ms << 8) | b;
+    ++compared_;
+    if (static_cast<std::int64_t>(ms) == static_cast<std::int64_t>(ids::decode_v7(u).unix_ts_ms)) {
+        ++equal_;
+        if (examples_.size() < max_examples) examples_.push_back(ids::format(u));
+    }
+}
+
+Finding TimeTally::finding(const JudgedColumn& key, const Column& time) const {
+    Finding f = value_finding(key, "DATA-ID-005");
+    f.object = key.table->qualified() + "." + time.name;
+    f.check = "time from id";
+    f.basis = "compared with the key " + key.column->name + "'s v7 timestamp";
+    if (compared_ > 0 && equal_ == compared_) {
+        f.verdict = Verdict::warning;
+        f.expected = "an explicit time of its own (the id's timestamp is not business time)";
+        f.actual = "equal to the v7 timestamp of " + key.column->name + " on every one of " +
+                   count_text(compared_, "row", "rows");
+        f.examples = examples_;
+        f.message = time.name + " is " + f.actual + ": derived from the id?";
+    } else {
+        f.message = std::to_string(equal_) + " of " + count_text(compared_, "row", "rows") +
+                    " with a v7 key equal to " + key.column->name + "'s timestamp";
+    }
+    return f;
+}
+
 }  // namespace idconform::db

@@ -74,6 +74,27 @@ TEST_CASE("binary COPY: rows across message boundaries, nulls, the trailer") {
     frame("NOTCOPY" + std::string(20, '\0'), 100, &err);
     CHECK(err == "not a binary COPY header");
     frame(header() + std::string("\0\2", 2) + be32(1) + "a" + be32(1) + "b", 100, &err);
-    CHECK(err == "a row of 2 fields where one was asked");
+    CHECK(err == "a row of 2 fields where 1 was asked");
     CHECK(frame(header() + row("abc"), 100) == std::vector<std::string>{"abc", "<not done>"});
+}
+
+TEST_CASE("binary COPY: rows of two fields arrive whole, across boundaries") {
+    const std::string s = header() + std::string("\0\2", 2) + be32(2) + "ab" + be32(0xffffffffu) +
+                          std::string("\0\2", 2) + be32(1) + "c" + be32(1) + "d" + trailer;
+    for (std::size_t piece : {s.size(), std::size_t{1}, std::size_t{3}}) {
+        BinaryCopy copy(2);
+        std::vector<std::string> rows;
+        bool stop = false;
+        for (std::size_t i = 0; i < s.size(); i += piece)
+            REQUIRE(copy.feed_rows(std::string_view(s).substr(i, piece),
+                                   [&](const Value* v, std::size_t n) {
+                                       REQUIRE(n == 2);
+                                       rows.push_back(std::string(v[0].bytes) + "|" +
+                                                      (v[1].null ? "<null>" : std::string(v[1].bytes)));
+                                       return true;
+                                   },
+                                   stop));
+        CHECK(copy.done);
+        CHECK(rows == std::vector<std::string>{"ab|<null>", "c|d"});
+    }
 }

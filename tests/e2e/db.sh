@@ -104,6 +104,13 @@ run_db "$SOCK user=postgres" --schema d_legacy_ok --config "$WORK/legacy.yaml"
 expect_code 0
 grep -q 'no salt given' "$WORK/report.json" || fail "the unchecked hash is not said"
 
+# DATA-ID-005: a time derived from the id is a warning, not a failure
+run_db "$SOCK user=postgres" --schema d_time
+expect_code 0
+expect_out "d_time.orders.created_at: DATA-ID-005: warning: created_at is equal to the v7 timestamp of id on every one of 10 rows: derived from the id?"
+run_db "$SOCK user=postgres" --schema good
+grep -q 'rows with a v7 key equal to id.s timestamp' "$WORK/report.json" || fail "good.orders.placed_at was not compared"
+
 # 3. A column of a type it does not read: said and skipped.
 run_db "$SOCK user=postgres" --schema d_type
 expect_code 0

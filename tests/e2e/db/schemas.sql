@@ -25,7 +25,8 @@ CREATE SCHEMA good;
 CREATE TABLE good.customers (id uuid PRIMARY KEY, name text, viewable_id text UNIQUE NOT NULL
                              CHECK (viewable_id ~ '^TR-[0-9A-HJKMNP-TV-Z]{7}$'));
 CREATE TABLE good.orders (id uuid PRIMARY KEY, customer_id uuid NOT NULL REFERENCES good.customers (id),
-                          parent_id uuid REFERENCES good.orders (id), note text);
+                          parent_id uuid REFERENCES good.orders (id), note text,
+                          placed_at timestamptz NOT NULL DEFAULT clock_timestamp() - random() * interval '1 day');
 CREATE TABLE good.order_lines (order_id uuid REFERENCES good.orders (id), line_no integer, sku text,
                                PRIMARY KEY (order_id, line_no));
 INSERT INTO good.customers SELECT fx.v7(), 'c' || i, translate('TR-' || upper(substr(md5(i::text), 1, 7)), 'ILOU', 'JKMN')
@@ -58,6 +59,12 @@ CREATE SCHEMA d_future;
 CREATE TABLE d_future.customers (id uuid PRIMARY KEY);
 INSERT INTO d_future.customers SELECT fx.v7() FROM generate_series(1, 10);
 INSERT INTO d_future.customers SELECT fx.v7_at(4102444800000 + i) FROM generate_series(1, 2) i;
+
+-- DATA-ID-005 (a warning): a time column that is the key's v7 timestamp on every row
+CREATE SCHEMA d_time;
+CREATE TABLE d_time.orders (id uuid PRIMARY KEY, created_at timestamptz NOT NULL);
+INSERT INTO d_time.orders SELECT fx.v7_at(1700000000000 + i * 1000), to_timestamp((1700000000000 + i * 1000) / 1000.0)
+  FROM generate_series(1, 10) i;
 
 -- DATA-ID-003: one column, two versions
 CREATE SCHEMA d_mixed;
