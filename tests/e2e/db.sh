@@ -42,6 +42,9 @@ for want in "good.orders.id v7 timestamps [DATA-ID-001]" "good.order_lines key k
 done
 grep -q "a detail table.s key, allowed (R6)" "$WORK/report.json" || fail "the composite key is not reported as allowed by R6"
 expect_stderr "OK audited shop (PostgreSQL 15"
+# the HTML report of the same audit (the reporters' registry, as for run and scan)
+"$IDCONFORM_BIN" db "$SOCK user=postgres" --schema d_default --html "$WORK/db.html" >/dev/null 2>&1 || true
+grep -q "d_default.customers.id key default" "$WORK/db.html" || fail "the HTML report lacks the finding"
 
 # 2. One defect per schema, failing under its rule only.
 check_defect() {  # SCHEMA RULE LINE [ARGS...]
@@ -162,6 +165,34 @@ expect_stderr "good.orders.id: error: reading good.orders.id: the role may not S
 [ "$(junit_xpath 'count(//testcase[@name="good.customers.id values [DATA-ID-007]"][not(error)])')" = 1 ] ||
   fail "the readable table was not audited"
 echo "ok: missing privilege"
+
+# 7b. A table that vanishes during the run: a session holds d_vanish.b locked, the audit waits
+# for it, the table is dropped: said, and the tables before and after it are still audited.
+coproc LOCKER { "$PGBIN/psql" -X -q -At -h "$PGSOCK" -p "$PGPORT" -U postgres -d shop; }
+echo "BEGIN; LOCK TABLE d_vanish.b IN ACCESS EXCLUSIVE MODE; SELECT 'locked';" >&"${LOCKER[1]}"
+read -r -t 20 line <&"${LOCKER[0]}" && [ "$line" = locked ] || fail "could not lock d_vanish.b"
+set +e
+"$IDCONFORM_BIN" db "$SOCK user=postgres" --schema d_vanish --json "$WORK/report.json" >"$WORK/out" 2>"$WORK/err" &
+audit_pid=$!
+set -e
+waiting=""
+for _ in $(seq 1 200); do
+  waiting=$(pg_admin -d shop -At -c "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'idconform db' AND wait_event_type = 'Lock'")
+  [ "$waiting" = 1 ] && break
+  sleep 0.05
+done
+[ "$waiting" = 1 ] || fail "the audit never waited for d_vanish.b"
+echo "DROP TABLE d_vanish.b; COMMIT;" >&"${LOCKER[1]}"
+exec {LOCKER[1]}>&-
+set +e
+wait "$audit_pid"
+CODE=$?
+set -e
+expect_code 3
+expect_stderr "d_vanish.b.id: error: reading d_vanish.b.id: ERROR:  relation \"d_vanish.b\" does not exist"
+grep -q '"d_vanish.c.id values \[DATA-ID-007\]"' "$WORK/report.json" || fail "the table after the vanished one was not audited"
+grep -q '"d_vanish.a.id values \[DATA-ID-007\]"' "$WORK/report.json" || fail "the table before the vanished one is missing"
+echo "ok: a vanished table"
 
 # 8. Unreachable: exit 3, said once.
 closed=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')

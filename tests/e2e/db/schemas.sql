@@ -111,6 +111,15 @@ CREATE TABLE d_r4.tickets (id text PRIMARY KEY, title text);
 INSERT INTO d_r4.tickets SELECT fx.ulid(), 't' FROM generate_series(1, 10);
 INSERT INTO d_r4.tickets SELECT upper(fx.ulid()), 't' FROM generate_series(1, 2);
 
+-- A table that vanishes during the audit (db.sh drops d_vanish.b while the audit waits for it)
+CREATE SCHEMA d_vanish;
+CREATE TABLE d_vanish.a (id uuid PRIMARY KEY);
+CREATE TABLE d_vanish.b (id uuid PRIMARY KEY);
+CREATE TABLE d_vanish.c (id uuid PRIMARY KEY);
+INSERT INTO d_vanish.a SELECT fx.v7() FROM generate_series(1, 3);
+INSERT INTO d_vanish.b SELECT fx.v7() FROM generate_series(1, 3);
+INSERT INTO d_vanish.c SELECT fx.v7() FROM generate_series(1, 3);
+
 -- A column of a type idconform db does not read: said and skipped, nothing fails
 CREATE SCHEMA d_type;
 CREATE TABLE d_type.things (id uuid PRIMARY KEY, legacy_id numeric);
