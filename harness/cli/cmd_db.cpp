@@ -13,6 +13,7 @@
 #include "db/config.hpp"
 #include "db/conninfo.hpp"
 #include "db/pg_reader.hpp"
+#include "db/sarif_report.hpp"
 #include "ids/ids.hpp"
 #include "reporters/atomic_file.hpp"
 
@@ -32,7 +33,7 @@ struct Opts {
     std::vector<std::string> schemas;
     std::uint64_t max_rows = 0;
     int connect_timeout = 10, statement_timeout = 300;
-    std::string clock_skew = "5s", salt_env;
+    std::string clock_skew = "5s", salt_env, sarif;
     bool quiet = false;
 };
 
@@ -75,7 +76,9 @@ int run_db(const Opts& o, AuditCli& audit, const ReportFlags& reports) {
 
     std::vector<std::string> inputs = audit.inputs();
     if (!o.config.empty()) inputs.push_back(o.config);
-    if (const std::string why = reporters::output_overwrites_input(reports.paths(), inputs); !why.empty()) {
+    std::vector<std::string> outputs = reports.paths();
+    if (!o.sarif.empty()) outputs.push_back(o.sarif);
+    if (const std::string why = reporters::output_overwrites_input(outputs, inputs); !why.empty()) {
         std::cerr << "idconform db: " << why << '\n';
         return exit_usage;
     }
@@ -83,6 +86,7 @@ int run_db(const Opts& o, AuditCli& audit, const ReportFlags& reports) {
     audit.add_metadata("target", shown);
     auto reporters_out = std::make_unique<reporters::MultiReporter>();
     reports.add_to(*reporters_out);
+    if (!o.sarif.empty()) reporters_out->add(std::make_unique<db::SarifReporter>(o.sarif, IDCONFORM_VERSION));
     const auto chain = audit.wrap(std::move(reporters_out));
     reporters::Reporter& multi = *chain;
     reporters::RunInfo info;
@@ -196,6 +200,9 @@ Runner add_db(CLI::App& app) {
         "uuidv8-legacy columns: the environment variable holding the salt their hash bits are verified with");
     auto reports = std::make_shared<ReportFlags>();
     reports->add_flags(cmd, {"junit", "json", "html"}, {{"junit", "(one testsuite per database)"}});
+    cmd->add_option("--sarif", o->sarif,
+                    "Write a SARIF 2.1.0 report to FILE (GitHub code scanning, GitLab): logical locations "
+                    "schema.table.column, waived findings suppressed");
     cmd->add_flag("-q,--quiet", o->quiet, "Print no finding lines (only the summary and errors)");
     audit->add_flags(cmd);
     cmd->footer(exit_codes_footer(

@@ -238,8 +238,35 @@ waivers:
     owner: dba@example.com
     expires: 2999-12-31
 YAML
-run_db "$SOCK user=postgres" --schema d_default --waivers "$WORK/waivers.yaml"
+run_db "$SOCK user=postgres" --schema d_default --waivers "$WORK/waivers.yaml" --sarif "$WORK/db.sarif"
 expect_code 0
 grep -q '"waived"' "$WORK/report.json" || fail "the waived finding is not marked waived"
+# SARIF: the waived finding is a suppressed result at its logical location; a failure is an error
+python3 - "$WORK/db.sarif" "$SRC/tests/schema/sarif-2.1.0-subset.schema.json" <<'PY' || fail "the SARIF report is not what it should be"
+import json, sys, jsonschema
+doc = json.load(open(sys.argv[1]))
+jsonschema.validate(doc, json.load(open(sys.argv[2])))  # the lint test's SARIF 2.1.0 subset schema
+assert doc["version"] == "2.1.0"
+res = doc["runs"][0]["results"]
+assert len(res) == 1, res
+r = res[0]
+assert r["ruleId"] == "DATA-ID-001" and r["level"] == "error"
+assert r["locations"][0]["logicalLocations"][0] == {"fullyQualifiedName": "d_default.customers.id", "kind": "column"}
+assert r["suppressions"][0]["kind"] == "external"
+PY
+run_db "$SOCK user=postgres" --schema d_r2 --config "$SRC/tests/e2e/db/ulid.yaml" --sarif "$WORK/db.sarif"
+expect_code 1
+python3 - "$WORK/db.sarif" "$SRC/tests/e2e/db/ulid.yaml" "$SRC/tests/schema/sarif-2.1.0-subset.schema.json" <<'PY' || fail "the SARIF report of d_r2 is not what it should be"
+import json, sys, jsonschema
+doc = json.load(open(sys.argv[1]))
+jsonschema.validate(doc, json.load(open(sys.argv[3])))
+res = doc["runs"][0]["results"]
+err = [r for r in res if r["level"] == "error"]
+assert [r["ruleId"] for r in err] == ["R2"], res
+loc = err[0]["locations"][0]
+assert loc["physicalLocation"]["artifactLocation"]["uri"] == sys.argv[2] and loc["physicalLocation"]["region"]["startLine"] == 3
+assert "suppressions" not in err[0]
+assert any(r["level"] == "warning" and r["ruleId"] == "DATA-ID-002" for r in res)  # the text-form advisory
+PY
 echo "ok: declared kinds and waivers"
 echo "ok: db"
