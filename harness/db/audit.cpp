@@ -86,7 +86,7 @@ AuditOutcome audit(CatalogReader& reader, const Config& config, const AuditOptio
     for (const auto& j : plan.columns) {
         ValueTally tally(j.column->family, j.kind);
         tally.set_clock(options.now_ms, options.clock_skew_ms);
-        tally.set_legacy_salt(options.legacy_salt);
+        tally.set_legacy_salt(options.legacy_salt, config.legacy_layout);
         const auto err = reader.stream_column(*j.table, *j.column, options.max_rows, [&](const Value& v) {
             tally.add(v);
             return true;

@@ -78,7 +78,10 @@ public:
     }
     // uuidv8-legacy columns (the default layout): the salt that verifies
     // their hash bits (LEGACY-HASH); without one the hash is not checked.
-    void set_legacy_salt(std::optional<std::string> salt) { salt_ = std::move(salt); }
+    void set_legacy_salt(std::optional<std::string> salt, const ids::LegacyLayout& layout = {}) {
+        salt_ = std::move(salt);
+        layout_ = layout;
+    }
     void add(const Value& v);
     // The verdicts on the values: DATA-ID-007 (dummies), and for UUIDs the
     // version check (DATA-ID-001 for a v7 kind, DATA-ID-003 otherwise), for
@@ -100,6 +103,7 @@ private:
     std::optional<ids::IdKind> kind_;
     std::int64_t now_ms_ = 0, skew_ms_ = 0;
     std::optional<std::string> salt_;
+    ids::LegacyLayout layout_{};
     std::map<std::uint32_t, std::uint64_t> entity_types_;  // legacy: at most 2^15 entries
     std::uint64_t legacy_ok_ = 0;
     std::uint64_t rows_ = 0, nulls_ = 0;

@@ -12,7 +12,7 @@ namespace detail = suite::detail;
 
 namespace {
 
-const std::vector<std::string> top_keys = {"schemas", "columns", "r1_exceptions"};
+const std::vector<std::string> top_keys = {"schemas", "columns", "r1_exceptions", "legacy_layout"};
 const std::vector<std::string> column_keys = {"kind", "references"};
 constexpr std::string_view example =
     "schemas: [public]\ncolumns:\n  orders.id: uuidv7\n  orders.customer_id: {kind: uuidv7, references: customers.id}\n"
@@ -62,6 +62,14 @@ public:
                     }
         }
         if (const auto* e = top->find("columns")) columns(e->val(), c);
+        if (const auto* e = top->find("legacy_layout")) {
+            const std::string example_layout = "legacy_layout: \"" + ids::format_layout(ids::LegacyLayout{}) + "\"";
+            if (auto s = r_.string(e->val(), "legacy_layout", example_layout)) {
+                std::string why;
+                if (auto l = ids::parse_layout(*s, &why)) c.legacy_layout = *l;
+                else r_.error(e->val(), "legacy_layout: " + why, "the default is " + example_layout);
+            }
+        }
         if (!out_->empty()) return std::nullopt;
         return c;
     }

@@ -11,6 +11,7 @@
 //     products.viewable_id: viewable         # a declared id: must be unique
 //     orders.customer_ref: {kind: uuidv7, references: customers.id}
 //   r1_exceptions: [legacy_users]
+//   legacy_layout: "flag=0 id=1:32 type=33:15 hash1=52:12 hash2=66:62"   # uuidv8-legacy columns
 #pragma once
 
 #include "core/diagnostic.hpp"
@@ -46,6 +47,7 @@ struct Config {
     std::vector<DeclaredColumn> columns;
     std::vector<std::string> r1_exceptions;  // "table" or "schema.table"
     std::vector<SourcePos> r1_exception_pos;
+    ids::LegacyLayout legacy_layout{};  // of uuidv8-legacy columns (ids::parse_layout's text)
 
     [[nodiscard]] const DeclaredColumn* declared(std::string_view schema, std::string_view table,
                                                  std::string_view column) const;

@@ -45,12 +45,12 @@ void ValueTally::add_uuid(const ids::Uuid& u, std::string_view text) {
     if (ex.kept.size() < max_examples) ex.kept.push_back(text.empty() ? ids::format(u) : std::string(text));
     if (var != ids::Variant::rfc9562) non_rfc_variant_.add(text.empty() ? ids::format(u) : std::string(text));
     if (v == 8 && var == ids::Variant::rfc9562 && kind_ == ids::IdKind::uuidv8_legacy) {
-        const ids::LegacyFields lf = ids::decode_legacy(u);
+        const ids::LegacyFields lf = ids::decode_legacy(u, layout_);
         if (!lf.legacy_flag) {
             legacy_no_flag_.add(text.empty() ? ids::format(u) : std::string(text));
         } else {
             ++entity_types_[lf.entity_type];
-            if (salt_ && !ids::verify_legacy_hash(u, *salt_))
+            if (salt_ && !ids::verify_legacy_hash(u, *salt_, layout_))
                 legacy_bad_hash_.add(text.empty() ? ids::format(u) : std::string(text));
             else ++legacy_ok_;
         }
@@ -121,7 +121,7 @@ void ValueTally::legacy_findings(const JudgedColumn& c, const std::string& seen,
         f.rule = std::move(rule);
         f.object = c.object();
         f.check = "legacy values";
-        f.basis = c.basis + " (the default layout: " + ids::format_layout(ids::LegacyLayout{}) + ")";
+        f.basis = c.basis + " (layout " + ids::format_layout(layout_) + ")";
         f.pos = c.pos;
         return f;
     };

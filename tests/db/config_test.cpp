@@ -51,3 +51,12 @@ TEST_CASE("config errors at file:line:col with hints") {
     CHECK(first_error("columns:\n  o.x: {references: a.b}\n").starts_with("db.yaml:2:8: column 'o.x' without 'kind'"));
     CHECK(first_error("r1_exceptions: [a.b.c]\n").starts_with("db.yaml:1:17: 'a.b.c' is not a table name"));
 }
+
+TEST_CASE("legacy_layout: read by ids::parse_layout, errors at its line") {
+    const ConfigLoad l = load_config_text("legacy_layout: \"id=1:31 type=32:16\"\n", "db.yaml");
+    REQUIRE(l.config);
+    CHECK(l.config->legacy_layout.id_bits == 31);
+    CHECK(l.config->legacy_layout.type_offset == 32);
+    CHECK(l.config->legacy_layout.type_bits == 16);
+    CHECK(first_error("legacy_layout: \"flag=x\"\n").starts_with("db.yaml:1:16: legacy_layout: "));
+}

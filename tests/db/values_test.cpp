@@ -205,3 +205,23 @@ TEST_CASE("uuidv8-legacy columns: flag, entity types of a key, hash with the sal
     fs = run({ids::format(clear)}, salt);
     CHECK(failed(fs) == std::vector<std::string>{"LEGACY-FLAG"});
 }
+
+TEST_CASE("uuidv8-legacy columns in another layout decode and verify with that layout") {
+    ids::LegacyLayout layout;
+    layout.id_bits = 31;
+    layout.type_offset = 32;
+    layout.type_bits = 16;
+    REQUIRE(layout.validate().empty());
+    const ids::Uuid u = ids::encode_legacy(7, 40000, "s", layout);  // a type that needs 16 bits
+    Col col(TypeFamily::uuid, ids::IdKind::uuidv8_legacy);
+    auto run = [&](const ids::LegacyLayout& l) {
+        ValueTally t(TypeFamily::uuid, ids::IdKind::uuidv8_legacy);
+        t.set_legacy_salt(std::string("s"), l);
+        t.add(Value{std::string_view(reinterpret_cast<const char*>(u.bytes.data()), 16), false});
+        return t.findings(col.j);
+    };
+    auto fs = run(layout);
+    CHECK(failed(fs).empty());
+    CHECK(rule(fs, "LEGACY-DECODE")->message == "entity type 40000 1");
+    CHECK(failed(run({})) == std::vector<std::string>{"LEGACY-HASH"});  // read in the default layout
+}
