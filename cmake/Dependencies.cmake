@@ -11,6 +11,7 @@ find_package(pugixml REQUIRED)
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(RE2 REQUIRED IMPORTED_TARGET re2)
 pkg_check_modules(RDKAFKA REQUIRED IMPORTED_TARGET rdkafka)   # librdkafka 2.0 (C API; mock cluster in rdkafka_mock.h)
+pkg_check_modules(LIBPQ REQUIRED IMPORTED_TARGET libpq)     # libpq 15 (idconform db: PostgreSQL)
 # gRPC 1.51 / protobuf 3.21: Threads first (found above), then gRPC's config;
 # protobuf's targets come along (protobuf::libprotobuf, ::libprotoc, ::protoc).
 find_package(Protobuf CONFIG QUIET)

@@ -31,7 +31,7 @@ install(FILES ${PROJECT_SOURCE_DIR}/examples/products.target.yaml
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/proto/ DESTINATION ${CMAKE_INSTALL_DATADIR}/idconform/examples/proto
         FILES_MATCHING PATTERN "*.proto")
 install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/docs/architecture.md ${PROJECT_SOURCE_DIR}/docs/ci.md
-              ${PROJECT_SOURCE_DIR}/docs/packs.md ${PROJECT_SOURCE_DIR}/docs/rules.md
+              ${PROJECT_SOURCE_DIR}/docs/lint.md ${PROJECT_SOURCE_DIR}/docs/packs.md ${PROJECT_SOURCE_DIR}/docs/rules.md
               ${PROJECT_SOURCE_DIR}/docs/suite-format.md ${PROJECT_SOURCE_DIR}/docs/target-profile.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
 # The man page and the bash, zsh and fish completions are written by the built

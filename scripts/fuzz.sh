@@ -9,7 +9,7 @@
 #             each target for SECONDS (default 3)
 #   TARGET    fuzz_ids fuzz_suite fuzz_profile fuzz_proto fuzz_scan fuzz_http_response
 #             fuzz_json_pointer fuzz_json_report fuzz_waivers fuzz_openapi
-#             fuzz_profile_draft (default: all)
+#             fuzz_profile_draft fuzz_db (default: all)
 #   FUZZ_JOBS=N    targets run at once (default 1; the machine is shared)
 #   FUZZ_WORK=DIR  where new corpus entries, logs and crash files go
 #                  (default: a fresh directory under /tmp)
@@ -29,7 +29,7 @@ if [ "${1:-}" = "--smoke" ]; then smoke=1; shift; fi
 seconds=${1:-$([ $smoke = 1 ] && echo 3 || echo 600)}
 [ $# -gt 0 ] && shift
 all=(fuzz_ids fuzz_suite fuzz_profile fuzz_proto fuzz_scan fuzz_http_response fuzz_json_pointer fuzz_json_report
-     fuzz_waivers fuzz_openapi fuzz_profile_draft)
+     fuzz_waivers fuzz_openapi fuzz_profile_draft fuzz_db)
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
 jobs=${FUZZ_JOBS:-1}

@@ -29,6 +29,8 @@ packages=(
   librdkafka-dev
   # allocator of the idconform executable (cmake -DIDCONFORM_JEMALLOC=OFF to do without)
   libjemalloc-dev
+  # idconform db: the PostgreSQL client library
+  libpq-dev
 )
 if [ "$job" = tests ] || [ "$job" = all ]; then
   packages+=(
@@ -42,6 +44,8 @@ if [ "$job" = tests ] || [ "$job" = all ]; then
     debootstrap
     # tests: the HTML report loaded in a real browser (headless)
     chromium
+    # tests: idconform db against a real server the test starts (tests/e2e/db.sh)
+    postgresql-15
     # fuzzing (scripts/fuzz.sh; the test command's smoke run): clang 14 with
     # libFuzzer and the ASan/UBSan runtimes
     clang-14 libclang-rt-14-dev
@@ -51,6 +55,8 @@ if [ "$job" = bench ] || [ "$job" = all ]; then
   packages+=(
     # benchmarks (run on demand) and their baselines
     libbenchmark-dev wrk ripgrep curl
+    # bench/db_scan.sh: a server with a 10M-row table, and psql's \copy as the baseline
+    postgresql-15
   )
 fi
 

@@ -27,7 +27,7 @@ Runner add_init(CLI::App& app) {
     cmd->footer(
         "Every value read off the document carries a comment saying what it was based on; what the\n"
         "document cannot say is a commented placeholder. Tokens are ${env:IDCONFORM_TOKEN_A} / _B.\n" +
-        exit_codes_footer({{exit_ok, "draft written (also for a document without a create: the draft says so)"},
+        exit_codes_footer({{exit_ok, "draft written (also for a document without a resource or a create: the draft says so)"},
                            {exit_usage, "the document cannot be read, or FILE exists"},
                            {exit_internal, "internal error"}}));
     return [o]() -> int {
@@ -63,12 +63,17 @@ Runner add_init(CLI::App& app) {
                 return exit_usage;
             }
         }
-        if (d.no_create)
+        if (d.no_resource)
+            std::cerr << "idconform init: warning: no resource recognised in " << o->spec
+                      << ": the draft lists the operations it saw; add resources by hand before running it\n";
+        else if (d.no_create)
             std::cerr << "idconform init: note: " << o->spec
                       << " describes no create endpoint (POST on a collection path): every pack skips until a resource "
                          "has create: (the draft says so at its top)\n";
-                std::cerr << "drafted " << d.resources << " resource" << (d.resources == 1 ? "" : "s") << " from " << o->spec
-                  << (o->out.empty() ? "" : " into " + o->out) << "; check the commented guesses before running it\n";
+        std::cerr << "drafted " << d.resources << " resource" << (d.resources == 1 ? "" : "s") << " from " << o->spec
+                  << (o->out.empty() ? "" : " into " + o->out) << ": " << d.guesses << " guess" << (d.guesses == 1 ? "" : "es")
+                  << " to check (comments marked 'guess:') and " << d.placeholders << " placeholder"
+                  << (d.placeholders == 1 ? "" : "s") << " to fill in, before running it\n";
         return exit_ok;
     };
 }

@@ -6,6 +6,7 @@
 #include "cli/commands.hpp"
 
 #include "reporters/atomic_file.hpp"
+#include "cli/install_paths.hpp"
 #include "cli/report_flags.hpp"
 #include "schema/lint.hpp"
 #include "schema/lint_output.hpp"
@@ -92,7 +93,7 @@ SuiteResult junit_suite(reporters::Reporter& rep, const schema::LintedSpec& s, d
 Runner add_lint(CLI::App& app) {
     struct Opts {
         std::vector<std::string> specs;
-        std::string json_out, sarif;
+        std::string json_out, sarif, docs_url;
         bool quiet = false;
     };
     auto o = std::make_shared<Opts>();
@@ -105,6 +106,10 @@ Runner add_lint(CLI::App& app) {
     // not the run report of --json elsewhere: lint's own findings document (lint_output.hpp)
     cmd->add_option("--json", o->json_out, "Write the findings as JSON to FILE");
     cmd->add_option("--sarif", o->sarif, "Write a SARIF 2.1.0 report to FILE (GitHub code scanning, GitLab)");
+    cmd->add_option("--docs-url", o->docs_url,
+                    "Base URL of the published docs/ folder the SARIF rules link to (helpUri: URL/lint.md#KIND); "
+                    "default: the installed docs")
+        ->type_name("URL");
     cmd->add_flag("-q,--quiet", o->quiet, "Print no finding lines (only the summary and errors)");
     cmd->footer(
         "Rules: DATA-ID-002 (form, version and variant fixed by the schema), DATA-ID-003 (v4 fields),\n"
@@ -156,7 +161,12 @@ Runner add_lint(CLI::App& app) {
             return false;
         };
         bool wrote = write(o->json_out, schema::lint_json(done, IDCONFORM_VERSION), "JSON report");
-        wrote = write(o->sarif, schema::lint_sarif(done, IDCONFORM_VERSION), "SARIF report") && wrote;
+        if (!o->sarif.empty()) {
+            schema::SarifLinks links;
+            links.lint_doc = doc_uri("lint.md", o->docs_url);
+            links.tool = links.lint_doc;
+            wrote = write(o->sarif, schema::lint_sarif(done, IDCONFORM_VERSION, links), "SARIF report") && wrote;
+        }
         if (junit) {
             RunSummary summary;
             summary.suites = std::move(suites);

@@ -21,5 +21,6 @@ Runner add_lint(CLI::App& app);
 Runner add_init(CLI::App& app);
 Runner add_merge(CLI::App& app);
 Runner add_report(CLI::App& app);
+Runner add_db(CLI::App& app);
 
 }  // namespace idconform::cli

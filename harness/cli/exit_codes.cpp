@@ -11,7 +11,8 @@ const std::vector<ExitMeaning>& exit_codes() {
                      "file to scan that cannot be read), reports that do not merge, or a --filter/--tags that selects "
                      "no case (run: nothing was run or created)"},
         {exit_transport, "target unreachable, transport errors (timeouts, TLS, refused) or a principal the target does not "
-                         "let in (401) or allow to create (403): errors of the run, and nothing broken"},
+                         "let in (401) or allow to create (403) (db: the database server unreachable, the login refused, a "
+                         "privilege the role lacks or a table gone): errors of the run, and nothing broken"},
         {exit_internal, "internal error"},
         {exit_sigint, "run interrupted by SIGINT: no new case started, what it created deleted, reports written and "
                       "marked interrupted (a second signal exits at once, 128 + the signal, without reports)"},

@@ -1,6 +1,8 @@
 // Packs lookup and version text (install_paths.hpp).
 #include "cli/install_paths.hpp"
 
+#include "core/strings.hpp"
+
 #include <cstdlib>
 #include <filesystem>
 #include <system_error>
@@ -41,6 +43,23 @@ std::string default_packs_dir(std::vector<std::string>& tried) {
         std::error_code ec;
         tried.push_back(c.lexically_normal().string());
         if (fs::is_directory(c, ec)) return c.lexically_normal().string();
+    }
+    return {};
+}
+
+std::string doc_uri(const std::string& name, const std::string& base) {
+    const std::string url = base.empty() ? IDCONFORM_DOCS_URL : base;
+    if (!url.empty()) return url + (url.back() == '/' ? "" : "/") + name;
+    std::vector<fs::path> candidates;
+    const fs::path exe = self_path();
+    if (!exe.empty()) {
+        candidates.push_back(exe.parent_path().parent_path() / "share/doc/idconform" / name);
+        if (inside(exe, IDCONFORM_BINARY_DIR)) candidates.push_back(fs::path(IDCONFORM_SOURCE_DIR) / "docs" / name);
+    }
+    candidates.push_back(fs::path(IDCONFORM_INSTALL_DOCDIR) / name);
+    for (const auto& c : candidates) {
+        std::error_code ec;
+        if (fs::is_regular_file(c, ec)) return file_uri(c.lexically_normal().string());
     }
     return {};
 }

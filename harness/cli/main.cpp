@@ -85,6 +85,7 @@ int main(int argc, char** argv) {
     const Runner init = add_init(app);
     const Runner merge = add_merge(app);
     const Runner report = add_report(app);
+    const Runner db = add_db(app);
     for (auto* sub : app.get_subcommands({}))
         sub->set_version_flag("--version", version_text());
     if (const auto early = before_parse(app, argc, argv)) return *early;
@@ -104,6 +105,7 @@ int main(int argc, char** argv) {
         if (app.got_subcommand("init")) return init();
         if (app.got_subcommand("merge")) return merge();
         if (app.got_subcommand("report")) return report();
+        if (app.got_subcommand("db")) return db();
     } catch (const std::exception& e) {
         std::cerr << "idconform: internal error: " << e.what() << '\n';
         return exit_internal;

@@ -21,6 +21,13 @@ bool iequals(std::string_view a, std::string_view b) noexcept {
            std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return ascii_lower(x) == ascii_lower(y); });
 }
 
+std::string file_uri(std::string_view path) {
+    std::string p(path);
+    for (auto& c : p)
+        if (c == '\\') c = '/';
+    return (!p.empty() && p[0] == '/' ? "file://" : "") + percent_encode(p, "/");
+}
+
 std::string percent_encode(std::string_view s, std::string_view keep) {
     static constexpr char hex[] = "0123456789ABCDEF";
     std::string out;

@@ -2,7 +2,7 @@
 // case-insensitive comparison (header names), RFC 3986 percent-encoding (the
 // runner's interpolation, the redaction of secrets in URLs and the Kafka
 // request URLs must agree byte for byte) and shell quoting (reproduce
-// commands). Locale-free: the same bytes whatever the process locale.
+// commands), file paths as URIs. Locale-free: the same bytes whatever the process locale.
 #pragma once
 
 #include <string>
@@ -16,6 +16,11 @@ namespace idconform {
 // Percent-encodes every byte but the unreserved ones (ALPHA, DIGIT, '-', '.',
 // '_', '~') and those in `keep`, as %XX with upper-case hex.
 [[nodiscard]] std::string percent_encode(std::string_view s, std::string_view keep = {});
+
+// A file path as a URI reference (SARIF artifact locations, links to the
+// docs): '\\' written '/', every byte but the unreserved ones and '/'
+// percent-encoded, `file://` before an absolute path; a relative path stays relative.
+[[nodiscard]] std::string file_uri(std::string_view path);
 
 // A shell word: single-quoted, inner single quotes survive ('it'\''s').
 [[nodiscard]] std::string shell_quote(std::string_view s);

@@ -48,10 +48,11 @@ struct LintResult {
 // "file:line:col: RULE: pointer: what (expected ...)"
 [[nodiscard]] std::string format_finding(const Finding& f);
 
-// The finding kinds, each with its rule and a one-line description (SARIF
-// rules, docs, tests).
+// The finding kinds, each with its rule, a one-line description and what
+// to do about it: SARIF's rule metadata (`help`, and `helpUri` at the kind's
+// section of docs/lint.md, which a test keeps in step with this list).
 struct FindingKind {
-    std::string kind, rule, summary;
+    std::string kind, rule, summary, fix;
 };
 [[nodiscard]] const std::vector<FindingKind>& finding_kinds();
 

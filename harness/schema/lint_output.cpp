@@ -1,6 +1,8 @@
 // JSON and SARIF outputs of the lint. See lint_output.hpp.
 #include "schema/lint_output.hpp"
 
+#include "core/strings.hpp"
+
 #include <boost/json.hpp>
 
 #include <map>
@@ -15,22 +17,11 @@ json::object diag_json(const Diagnostic& d) {
     return json::object{{"file", d.pos.file}, {"line", d.pos.line}, {"column", d.pos.column}, {"message", d.title}, {"hint", d.hint}};
 }
 
-std::string uri_of(const std::string& path) {
-    std::string p = path;
-    for (auto& c : p)
-        if (c == '\\') c = '/';
-    std::string out;
-    if (!p.empty() && p[0] == '/') out = "file://";
-    for (unsigned char c : p) {
-        if (std::isalnum(c) || c == '/' || c == '-' || c == '_' || c == '.' || c == '~') {
-            out += static_cast<char>(c);
-        } else {
-            char buf[4];
-            std::snprintf(buf, sizeof buf, "%%%02X", c);
-            out += buf;
-        }
-    }
-    return out;
+// A rule's help, as GitHub code scanning shows it beside an alert.
+json::object rule_help(const FindingKind& k, const std::string& help_uri) {
+    std::string md = "**" + k.rule + "** (`" + k.kind + "`): " + k.summary + "\n\n**Fix:** " + k.fix;
+    if (!help_uri.empty()) md += "\n\n[More about `" + k.kind + "`](" + help_uri + ")";
+    return json::object{{"text", k.summary + " Fix: " + k.fix}, {"markdown", std::move(md)}};
 }
 
 }  // namespace
@@ -68,25 +59,28 @@ std::string lint_json(const std::vector<LintedSpec>& specs, const std::string& t
     return json::serialize(doc) + "\n";
 }
 
-std::string lint_sarif(const std::vector<LintedSpec>& specs, const std::string& tool_version) {
+std::string lint_sarif(const std::vector<LintedSpec>& specs, const std::string& tool_version, const SarifLinks& links) {
     json::array rules;
     std::map<std::string, std::size_t> index;
     for (const auto& k : finding_kinds()) {
         index[k.kind] = rules.size();
-        rules.push_back(json::object{
-            {"id", k.rule + "/" + k.kind},
-            {"name", k.kind},
-            {"shortDescription", json::object{{"text", k.summary}}},
-            {"fullDescription", json::object{{"text", k.rule + ": " + k.summary}}},
-            {"defaultConfiguration", json::object{{"level", "error"}}},
-            {"properties", json::object{{"tags", json::array{"identifiers", k.rule}}}}});
+        const std::string help_uri = links.lint_doc.empty() ? "" : links.lint_doc + "#" + k.kind;
+        json::object rule{{"id", k.rule + "/" + k.kind},
+                          {"name", k.kind},
+                          {"shortDescription", json::object{{"text", k.summary}}},
+                          {"fullDescription", json::object{{"text", k.rule + ": " + k.summary}}},
+                          {"help", rule_help(k, help_uri)},
+                          {"defaultConfiguration", json::object{{"level", "error"}}},
+                          {"properties", json::object{{"tags", json::array{"identifiers", k.rule}}}}};
+        if (!help_uri.empty()) rule["helpUri"] = help_uri;
+        rules.push_back(std::move(rule));
     }
     json::array results, notes;
     bool ok = true;
     for (const auto& s : specs) {
         for (const auto& f : s.result.findings) {
             json::object region{{"startLine", std::max(f.pos.line, 1)}, {"startColumn", std::max(f.pos.column, 1)}};
-            json::object phys{{"artifactLocation", json::object{{"uri", uri_of(f.pos.file)}}}, {"region", std::move(region)}};
+            json::object phys{{"artifactLocation", json::object{{"uri", file_uri(f.pos.file)}}}, {"region", std::move(region)}};
             if (!f.pos.file.empty() && f.pos.file[0] != '/') phys["artifactLocation"].as_object()["uriBaseId"] = "%SRCROOT%";
             json::object result{{"ruleId", f.rule + "/" + f.kind},
                                 {"level", "error"},
@@ -99,7 +93,7 @@ std::string lint_sarif(const std::vector<LintedSpec>& specs, const std::string& 
                 json::array related;
                 for (const auto& a : f.also) {
                     json::object loc{{"physicalLocation",
-                                      json::object{{"artifactLocation", json::object{{"uri", uri_of(a.file)}}},
+                                      json::object{{"artifactLocation", json::object{{"uri", file_uri(a.file)}}},
                                                    {"region", json::object{{"startLine", std::max(a.line, 1)},
                                                                            {"startColumn", std::max(a.column, 1)}}}}},
                                      {"message", json::object{{"text", "the same parameter"}}}};
@@ -114,7 +108,7 @@ std::string lint_sarif(const std::vector<LintedSpec>& specs, const std::string& 
         for (const auto& d : s.result.errors) {
             ok = false;
             json::object region{{"startLine", std::max(d.pos.line, 1)}, {"startColumn", std::max(d.pos.column, 1)}};
-            json::object phys{{"artifactLocation", json::object{{"uri", uri_of(d.pos.file)}}}, {"region", std::move(region)}};
+            json::object phys{{"artifactLocation", json::object{{"uri", file_uri(d.pos.file)}}}, {"region", std::move(region)}};
             json::object loc{{"physicalLocation", std::move(phys)}};
             json::object note{{"level", "error"},
                               {"message", json::object{{"text", d.title + (d.hint.empty() ? "" : " (" + d.hint + ")")}}}};
@@ -128,6 +122,7 @@ std::string lint_sarif(const std::vector<LintedSpec>& specs, const std::string& 
     json::object driver{{"name", "idconform"},
                         {"version", tool_version},
                         {"rules", std::move(rules)}};
+    if (!links.tool.empty()) driver["informationUri"] = links.tool;
     json::object run{{"tool", json::object{{"driver", std::move(driver)}}},
                      {"invocations", json::array{json::object{{"executionSuccessful", ok},
                                                               {"toolExecutionNotifications", std::move(notes)}}}},

@@ -80,8 +80,9 @@ void Linter::gather(const Loc& s_in, Effective& e, int depth) {
 }
 
 void Linter::check_field(const Field& f, const Effective* given) {
-    ++out_.id_fields;
     const Effective e = given ? *given : effective(f.schema);
+    if (f.name != "id" && described_as_foreign(e.description)) return;  // another system's id: not this service's to form
+    ++out_.id_fields;
     bool uuid = true;
     if (!e.alternatives.empty()) {
         for (const Loc& alt : e.alternatives) {
@@ -113,6 +114,7 @@ bool Linter::check_constraints(const Field& f, const Effective& e) {
     };
     const std::string who = "id '" + f.name + "'";
     const bool integer = e.typed("integer") || e.typed("number");
+    if (integer && !e.typed("string") && described_as_ordinal(e.description)) return false;  // a position, not an id
     if (integer && !e.typed("string")) {
         report("DATA-ID-002", "integer-id", who + " is typed " + (e.typed("integer") ? "integer" : "number") +
                                                  (fmt.empty() ? "" : " (format " + fmt + ")"),
@@ -137,6 +139,8 @@ bool Linter::check_constraints(const Field& f, const Effective& e) {
     // a ULID (db-identifiers) or viewable id (viewable-id) field fixed to
     // its own canonical form is another pack's business
     if (pv && pv->compiles && !alien.empty() && !other_kind_exact(pat, alien).empty()) return false;
+    // a name called id (described as one, nothing in the schema says UUID): not an id the service assigns
+    if (!any_uuid && !uuid_format(fmt) && !(pv && pv->compiles && pv->admits_uuid()) && described_as_name(e.description)) return false;
     if (!alien.empty() && !any_uuid && !uuid_format(fmt) && !(pv && pv->compiles && (pv->exact_for(4) || pv->exact_for(7)))) {
         report("DATA-ID-002", "not-uuid", who + " is not a UUID: its example '" + alien + "' is no UUID in any spelling" +
                                                (pat.empty() ? std::string() : ", and its pattern '" + pat + "' admits such text"),

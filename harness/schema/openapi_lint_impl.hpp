@@ -45,6 +45,47 @@ inline bool contains_word(const std::string& hay, const std::string& needle) {
     return false;
 }
 
+// A field named like an id that its description says is a name: a user,
+// role, namespace, machine or backup name (`role_id`: "the name of the
+// role"). Names are chosen by people, not assigned as ids: out of scope
+// unless the schema itself says UUID.
+inline bool described_as_name(const std::string& description) {
+    const std::string d = lower(description);
+    if (d.find("'s name") != std::string::npos) return true;  // "the namespace's name"
+    for (const char* w : {"name of", "the name", "username", "user name", "login name", "role name", "display name",
+                          "hostname", "host name", "human-readable", "human readable", "slug", "handle"})
+        if (contains_word(d, w)) return true;
+    return false;
+}
+
+// An integer named like an id that its description says is a position or
+// a count (`worker_id`: "the worker number", an index in a list, a
+// per-customer sequence number, a column number): an ordinal, not an id.
+inline bool described_as_ordinal(const std::string& description) {
+    const std::string d = lower(description);
+    for (const char* w : {"index", "position", "ordinal", "sequence number", "serial number", "line number", "column number",
+                          "worker number", "number of the", "counter", "rank", "offset", "zero-based", "0-based", "1-based",
+                          "one-based"})
+        if (contains_word(d, w)) return true;
+    return false;
+}
+
+// A field whose description says its id comes from another system: an
+// external or third-party id, one a payment or identity provider or another
+// platform issued, an OAuth client id. DATA-ID is about the ids a service
+// assigns to its own entities (RULES.md, scope): out of scope, whatever the
+// schema says of its form. Not asked of an entity's own `id` ("Unique
+// identifier for the OAuth client" is the id of this service's entity).
+inline bool described_as_foreign(const std::string& description) {
+    const std::string d = lower(description);
+    for (const char* w : {"external", "externally", "third-party", "third party", "identity provider", "payment provider",
+                          "oauth", "the provider", "upstream", "another system", "other system",
+                          "another platform", "issued by the", "assigned by the", "stripe", "paypal", "braintree", "adyen",
+                          "github", "gitlab", "google", "okta", "auth0", "keycloak"})
+        if (contains_word(d, w)) return true;
+    return false;
+}
+
 // Request/trace/correlation ids, ids of other systems: out of the data-id
 // scope (RULES.md); the one list is ids::out_of_scope_id_name.
 inline bool out_of_scope_name(const std::string& name) { return ids::out_of_scope_id_name(name); }
@@ -180,6 +221,7 @@ private:
 
     void add(std::string rule, std::string kind, const Loc& at, std::string what, std::string expected);  // openapi_lint.cpp
     std::string group_;
+    std::string path_;  // the path template walk_paths is in ("" elsewhere)
     std::map<std::string, std::size_t> groups_;
 
     // ------------------------------------------------------------ traversal
@@ -212,6 +254,7 @@ private:
     static std::string site_name(const std::string& pointer);  // openapi_walk.cpp
 
     static std::string unescape(const std::string& token);  // openapi_walk.cpp
+    static std::string collection_before(const std::string& path, const std::string& var);
 
     void consider_property(const std::string& name, const Loc& p, bool required);  // openapi_walk.cpp
 

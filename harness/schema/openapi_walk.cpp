@@ -15,6 +15,7 @@ void Linter::walk_paths(const Loc& paths) {
     for (const Loc& item_ref : members(paths)) {
         const Loc item = set_.deref(item_ref);
         if (!item.valid() || !item.node.IsMap()) continue;
+        path_ = unescape(item_ref.pointer.substr(item_ref.pointer.rfind('/') + 1));
         for (const Loc& p : elements(item.child("parameters"))) walk_param(p);
         for (const char* m : http_methods) {
             const Loc op = item.child(m);
@@ -25,6 +26,7 @@ void Linter::walk_paths(const Loc& paths) {
             if (std::string(m) == "post") optional_in_answer(op);
         }
     }
+    path_.clear();
 }
 
 void Linter::shape_of(const Loc& s_in, ObjectShape& o, int depth) {
@@ -123,7 +125,12 @@ void Linter::walk_param(const Loc& p_ref) {
     const bool named = ids::id_named_field(name);
     const bool list = plural_id_named(name) && e.typed("array");
     if (named || uuid_format(e.format_text()) || list) {
+        // the same parameter: one place and name (app_id is the app's id
+        // wherever it is); a name that says only "id" ({id}, {uuid}) is the id
+        // of the collection it follows (/users/{id} and /users/{id}/posts are
+        // one parameter, /orders/{id} another)
         group_ = "param " + in + " " + name;
+        if (in == "path" && ids::id_named_field(name) && ids::id_name_stem(name).empty()) group_ += " of " + collection_before(path_, name);
         const Loc where = p.child("name").valid() ? p.child("name") : p;
         if (list) {
             Field f;
@@ -146,6 +153,15 @@ void Linter::walk_param(const Loc& p_ref) {
         group_.clear();
     }
     if (schema.valid()) walk_schema(schema);
+}
+
+// The literal segment before `{var}` in a path template: "users" for
+// /v1/users/{id}/posts and var id ("" when there is none).
+std::string Linter::collection_before(const std::string& path, const std::string& var) {
+    const auto at = path.find("{" + var + "}");
+    if (at == std::string::npos || at < 2) return "";
+    const std::string head = path.substr(0, at - 1);
+    return head.substr(head.rfind('/') + 1);
 }
 
 void Linter::add_param_examples(const Loc& p, Effective& e) {

@@ -3,6 +3,8 @@
 // place comments beside values); every scalar goes through yaml_quote.
 #include "schema/profile_draft.hpp"
 
+#include "schema/profile_draft_impl.hpp"
+
 #include "ids/ids.hpp"
 #include "ids/kind.hpp"
 #include "schema/pattern_judge.hpp"
@@ -19,127 +21,11 @@ namespace idconform::schema {
 
 namespace {
 
-std::string lower(std::string s) {
-    for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
+using namespace draft;
 
-// A scalar as YAML: plain when that reads back as the same string, else double-quoted.
-std::string yaml_quote(const std::string& s) {
-    bool plain = !s.empty() && (std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '/' || s[0] == '_');
-    for (char c : s)
-        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '/' || c == '.')) plain = false;
-    for (const char* word : {"true", "false", "null", "yes", "no", "on", "off", "y", "n", "~"})
-        if (lower(s) == word) plain = false;
-    if (plain) return s;
-    // double-quoted, every control character escaped: one line, read back as the same bytes
-    static const char* const hex = "0123456789abcdef";
-    std::string out = "\"";
-    for (char c : s) {
-        const auto u = static_cast<unsigned char>(c);
-        if (c == '"' || c == '\\') {
-            out += '\\';
-            out += c;
-        } else if (c == '\n') {
-            out += "\\n";
-        } else if (u < 0x20 || u == 0x7f) {
-            out += "\\x";
-            out += hex[u >> 4];
-            out += hex[u & 15];
-        } else {
-            out += c;
-        }
-    }
-    return out + "\"";
-}
-
-// A comment's text on one line: every control character (a line break
-// would end the comment and start YAML of the document's making) a space.
-std::string one_line(std::string s) {
-    for (auto& c : s)
-        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
-    return s;
-}
-
-// Text of the document that may go into the draft as data: no control
-// character and no '${', which the profile language reads as a placeholder
-// (and has no escape for): a document must not make the draft send
-// ${env:TOKEN} to its server. Names and paths that fail this are left out.
-bool safe_text(const std::string& s) {
-    if (s.find("${") != std::string::npos) return false;
-    for (char c : s)
-        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) return false;
-    return true;
-}
-
-// Whether a server URL is on this machine (127.0.0.0/8, ::1, localhost):
-// the only servers a draft may aim at without being told.
-bool loopback_url(const std::string& url) {
-    std::string host = url.substr(url.find("://") + 3);
-    host = host.substr(0, host.find_first_of("/?#"));
-    if (const auto at = host.rfind('@'); at != std::string::npos) host = host.substr(at + 1);
-    if (host.rfind("[::1]", 0) == 0) return true;
-    host = lower(host.substr(0, host.rfind(':') == std::string::npos ? host.size() : host.rfind(':')));
-    const bool dotted = !host.empty() && host.find_first_not_of("0123456789.") == std::string::npos;
-    return host == "localhost" || (dotted && host.rfind("127.", 0) == 0);
-}
-
-std::string singular(const std::string& plural) {
-    const std::string p = lower(plural);
-    if (p.size() > 3 && p.ends_with("ies")) return p.substr(0, p.size() - 3) + "y";
-    if (p.size() > 1 && p.ends_with("s")) return p.substr(0, p.size() - 1);
-    return p;
-}
-
-// "category_id" / "categoryId" / "categoryID" -> "category"; "" when not a
-// reference name (the stem is ids::id_name_stem's, squashed).
-std::string reference_stem(const std::string& name) {
-    std::string out;
-    for (char c : ids::id_name_stem(name))
-        if (c != '_' && c != '-') out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
-std::string squash(const std::string& s) {
-    std::string out;
-    for (char c : s)
-        if (c != '_' && c != '-') out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
-struct Object {
-    std::vector<std::pair<std::string, Loc>> props;  // in document order
-    std::set<std::string> required;
-    [[nodiscard]] const Loc* find(const std::string& n) const {
-        for (const auto& [k, v] : props)
-            if (k == n) return &v;
-        return nullptr;
-    }
-};
-
-struct Op {
-    Loc node;
-    bool present = false;
-};
-
-struct PathInfo {
-    std::string path;
-    std::map<std::string, Op> ops;  // method -> operation
-    std::vector<std::string> vars;  // {name} segments in order
-    Loc item;                       // the path item (parameters shared by its operations)
-};
-
-struct Resource {
-    std::string name;
-    std::string collection;  // path
-    const PathInfo* coll = nullptr;
-    const PathInfo* item = nullptr;
-    bool rpc = false;  // "/things.create": the other operations take the id in a body
-};
-
-class Drafter {
+class Drafter : SchemaReader {
 public:
-    Drafter(SpecSet& set, ProfileDraft& out) : set_(set), out_(out) {}
+    Drafter(SpecSet& set, ProfileDraft& out) : SchemaReader(set), out_(out) {}
 
     void run() {
         const Loc root = set_.root();
@@ -149,129 +35,38 @@ public:
         principals(root, y);
         resources(y);
         out_.no_create = std::none_of(res_.begin(), res_.end(), [](const Resource& r) { return r.coll->ops.count("post") != 0; });
-        if (out_.no_create)
+        out_.no_resource = out_.resources == 0;
+        out_.no_create = out_.no_create || out_.no_resource;
+        if (out_.no_resource)
+            y = operations_seen() + y;
+        else if (out_.no_create)
             y = "# NOTE: the document describes no create endpoint (a POST on a collection path): found " +
                 std::to_string(paths_.size()) + " path" + (paths_.size() == 1 ? "" : "s") + " and " + std::to_string(res_.size()) +
                 " resource" + (res_.size() == 1 ? "" : "s") + " without one.\n"
                 "# The harness makes its own test data, so every pack (DATA-ID-001 to -007, events) skips until a\n"
                 "# resource has `create: {path: ..., body: ...}`: this draft does not load until you add one.\n" + y;
         out_.yaml = y;
+        for (std::size_t at = 0; at < y.size();) {
+            const auto nl = y.find('\n', at);
+            const std::string_view line(y.data() + at, (nl == std::string::npos ? y.size() : nl) - at);
+            if (line.find("# guess:") != std::string_view::npos || line.find("; guess:") != std::string_view::npos ||
+                line.find(": guess:") != std::string_view::npos)
+                ++out_.guesses;
+            if (line.find("placeholder") != std::string_view::npos) ++out_.placeholders;
+            at = nl == std::string::npos ? y.size() : nl + 1;
+        }
     }
 
 private:
-    SpecSet& set_;
     ProfileDraft& out_;
     std::vector<PathInfo> paths_;
     std::vector<Resource> res_;
-    std::set<std::string> response_headers_;
-    std::vector<std::string> left_out_;  // document text that cannot be written as data (said in a comment)
     // lookups built once, so that drafting is linear in the number of paths
     std::unordered_map<std::string, const Resource*> by_stem_;       // squashed (singular) name -> first resource
     std::unordered_map<std::string, std::string> read_by_var_;       // item path variable -> last item path with GET
     std::unordered_map<std::string, std::string> read_by_parent_;    // squashed singular parent segment -> last item path with GET
     std::unordered_map<std::string, std::string> action_for_;        // an id name a POST body requires -> first such path
 
-    std::vector<Loc> members(const Loc& m) {
-        std::vector<Loc> out;
-        const Loc d = set_.deref(m);
-        if (!d.valid() || !d.node.IsMap()) return out;
-        for (auto it = d.node.begin(); it != d.node.end(); ++it) {
-            if (!it->first.IsScalar()) continue;
-            // built here: d.child(key) would scan the mapping again for each member
-            Loc c;
-            c.file = d.file;
-            c.node.reset(it->second);
-            c.pointer = d.pointer;
-            append_pointer_token(c.pointer, it->first.Scalar());
-            c.mark = it->first.Mark();
-            out.push_back(std::move(c));
-        }
-        return out;
-    }
-    static std::string last_token(const Loc& l) {
-        std::string t = l.pointer.substr(l.pointer.rfind('/') + 1);
-        std::string out;
-        for (std::size_t i = 0; i < t.size(); ++i) {
-            if (t[i] == '~' && i + 1 < t.size()) {
-                out += t[i + 1] == '1' ? '/' : '~';
-                ++i;
-            } else {
-                out += t[i];
-            }
-        }
-        return out;
-    }
-
-    // The schema itself once $ref, single-branch oneOf/anyOf (with null) and
-    // single-part allOf are seen through.
-    Loc flatten(const Loc& s_in, int depth = 0) {
-        Loc s = set_.deref(s_in);
-        if (!s.valid() || !s.node.IsMap() || depth > 16) return s;
-        for (const char* k : {"oneOf", "anyOf"}) {
-            const Loc alts = s.child(k);
-            if (!alts.valid() || !alts.node.IsSequence()) continue;
-            std::vector<Loc> real;
-            for (std::size_t i = 0; i < alts.node.size(); ++i) {
-                const Loc b = set_.deref(alts.at(i));
-                const auto t = scalar(b.node, "type");
-                if (!(t && *t == "null")) real.push_back(alts.at(i));
-            }
-            if (real.size() == 1) return flatten(real[0], depth + 1);
-        }
-        const Loc all = s.child("allOf");
-        if (all.valid() && all.node.IsSequence() && all.node.size() == 1 && !get(s.node, "properties").IsDefined())
-            return flatten(all.at(0), depth + 1);
-        return s;
-    }
-
-    // The properties and required names of an object schema, through $ref and allOf.
-    void gather_object(const Loc& s_in, Object& o, int depth = 0) {
-        const Loc s = flatten(s_in);
-        if (!s.valid() || !s.node.IsMap() || depth > 16) return;
-        for (const Loc& p : members(s.child("properties"))) {
-            const std::string n = last_token(p);
-            if (!o.find(n)) o.props.emplace_back(n, p);
-        }
-        const Loc req = s.child("required");
-        if (req.valid() && req.node.IsSequence())
-            for (const auto& r : req.node)
-                if (r.IsScalar()) o.required.insert(r.Scalar());
-        const Loc all = s.child("allOf");
-        if (all.valid() && all.node.IsSequence())
-            for (std::size_t i = 0; i < all.node.size(); ++i) gather_object(all.at(i), o, depth + 1);
-    }
-
-    // The JSON schema of an operation's request body (OpenAPI 3) or body parameter (Swagger 2).
-    Loc request_schema(const Loc& op) {
-        const Loc rb = set_.deref(op.child("requestBody"));
-        if (rb.valid()) {
-            for (const Loc& mt : members(rb.child("content")))
-                if (last_token(mt).find("json") != std::string::npos) return set_.deref(mt).child("schema");
-            const auto all = members(rb.child("content"));
-            if (!all.empty()) return set_.deref(all.front()).child("schema");
-        }
-        const Loc params = op.child("parameters");
-        if (params.valid() && params.node.IsSequence())
-            for (std::size_t i = 0; i < params.node.size(); ++i) {
-                const Loc p = set_.deref(params.at(i));
-                if (scalar(p.node, "in").value_or("") == "body") return p.child("schema");
-            }
-        return Loc{};
-    }
-
-    // The schema of the first 2xx answer, noting the answer headers declared.
-    Loc response_schema(const Loc& op) {
-        for (const Loc& r_ref : members(op.child("responses"))) {
-            const std::string code = last_token(r_ref);
-            if (code.empty() || code[0] != '2') continue;
-            const Loc r = set_.deref(r_ref);
-            for (const Loc& h : members(r.child("headers"))) response_headers_.insert(last_token(h));
-            for (const Loc& mt : members(r.child("content")))
-                if (last_token(mt).find("json") != std::string::npos) return set_.deref(mt).child("schema");
-            if (r.child("schema").valid()) return r.child("schema");
-        }
-        return Loc{};
-    }
 
     void read_paths(const Loc& root) {
         std::set<std::string> seen_paths;
@@ -305,6 +100,7 @@ private:
             if (!c.vars.empty() || !c.ops.count("post") || dot == std::string::npos || dot + 7 != c.path.size()) continue;
             Resource r;
             r.collection = c.path;
+            r.path = c.path;
             r.coll = &c;
             r.rpc = true;
             r.name = c.path.substr(c.path.rfind('/') + 1, dot - c.path.rfind('/') - 1);
@@ -313,17 +109,20 @@ private:
             if (r.name.empty() || !(std::isalpha(static_cast<unsigned char>(r.name[0])) || r.name[0] == '_')) r.name = "r_" + r.name;
             res_.push_back(r);
         }
-        // resources: a collection path without variables, and its item path `<collection>/{var}`
+        // resources: a collection path (its last segment not a variable, though a
+        // parent may be one: /v1/{prefix}/namespaces/{namespace}/tables) and its
+        // item path `<collection>/{var}`
         std::unordered_map<std::string, const PathInfo*> item_of;  // collection path -> its last item path
         for (const auto& i : paths_)
-            if (i.vars.size() == 1 && i.path.ends_with("/{" + i.vars[0] + "}"))
-                item_of[i.path.substr(0, i.path.size() - i.vars[0].size() - 3)] = &i;
+            if (!i.vars.empty() && i.path.ends_with("/{" + i.vars.back() + "}"))
+                item_of[i.path.substr(0, i.path.size() - i.vars.back().size() - 3)] = &i;
         std::set<std::string> names;
         for (const auto& r : res_) names.insert(r.name);
         for (const auto& c : paths_) {
-            if (!c.vars.empty() || c.path.ends_with(".create")) continue;
+            if (c.path.ends_with("}") || c.path.ends_with(".create")) continue;
             Resource r;
             r.collection = c.path;
+            r.path = with_parent_vars(c.path, "");
             r.coll = &c;
             if (const auto it = item_of.find(c.path); it != item_of.end()) r.item = it->second;
             if (!c.ops.count("post") && !r.item) continue;
@@ -346,10 +145,29 @@ private:
         }
     }
 
+    // What the top of a draft without a resource says: that, and the operations the document has.
+    std::string operations_seen() const {
+        constexpr std::size_t shown = 60;
+        std::string y = "# NOTE: no resource was recognised: none of the paths is a collection with a POST whose answer\n"
+                        "# has an id, or with an item path <collection>/{var}. Add resources by hand (docs/target-profile.md);\n"
+                        "# this draft does not load until one has `create:`. The operations of the document:\n";
+        std::size_t n = 0;
+        for (const auto& p : paths_)
+            for (const auto& [method, op] : p.ops)
+                if (n++ < shown) {
+                    std::string m = method;
+                    for (auto& c : m) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+                    y += "#   " + m + " " + one_line(p.path) + "\n";
+                }
+        if (n == 0) y += "#   (none)\n";
+        if (n > shown) y += "#   ... and " + std::to_string(n - shown) + " more\n";
+        return y;
+    }
+
     void header(const Loc& root, std::string& y) {
         y += "# Target profile drafted by `idconform init --from-openapi " + one_line(root.file->path) + "`.\n";
-        y += "# Each value read off the document says what it was based on; check the guesses, fill in\n";
-        y += "# the commented placeholders, then: idconform run --target THIS_FILE\n";
+        y += "# Each value read off the document says what it was based on; check each one marked as a guess,\n";
+        y += "# fill in the commented ones left to fill in, then: idconform run --target THIS_FILE\n";
         std::string title = scalar(get(root.node, "info"), "title").value_or("");
         if (!safe_text(title)) {
             left_out_.push_back("info.title " + yaml_quote(title));
@@ -450,60 +268,6 @@ private:
         y += "  other: {headers: {" + yaml_quote(header) + ": " + yaml_quote(value_b) + "}}  # a second user's token\n";
     }
 
-    // The id kind a property's schema fixes, judged by behaviour; "" when none.
-    std::string kind_of(const Loc& prop, std::string* why) {
-        const Loc s = flatten(prop);
-        const std::string pat = scalar(s.node, "pattern").value_or("");
-        const std::string fmt = lower(scalar(s.node, "format").value_or(""));
-        std::string example = scalar(s.node, "example").value_or("");
-        if (example.empty()) example = scalar(s.node, "x-example").value_or("");
-        if (!pat.empty()) {
-            const PatternVerdict& v = judge_pattern(pat);
-            if (v.exact_for(7)) return *why = "its pattern is the UUIDv7 pattern", std::string(ids::kind_name(ids::IdKind::uuidv7));
-            if (v.exact_for(4)) return *why = "its pattern is the UUIDv4 pattern", std::string(ids::kind_name(ids::IdKind::uuidv4));
-            if (!example.empty()) {
-                const std::string k = other_kind_exact(pat, example);
-                if (!k.empty()) return *why = "its pattern is the canonical " + k + " form", k;
-            }
-        }
-        if (fmt == "uuid") return *why = "format: uuid (no version)", std::string(ids::kind_name(ids::IdKind::uuid));
-        if (fmt == "uuid4") return *why = "format: uuid4", std::string(ids::kind_name(ids::IdKind::uuidv4));
-        return "";
-    }
-
-    static std::string body_value(const std::string& type, const std::string& word) {
-        if (type == "integer" || type == "number") return "1";
-        if (type == "boolean") return "true";
-        return word;
-    }
-
-    // {name: idconform-probe, price: 1} from the required non-reference properties.
-    std::string body_of(const Loc& schema, const std::string& word, bool all_required, std::string* skipped) {
-        Object o;
-        gather_object(schema, o);
-        std::string out;
-        for (const auto& [name, p] : o.props) {
-            if (ids::id_named_field(name)) continue;  // the harness fills in ids and references
-            if (!safe_text(name)) {
-                left_out_.push_back("body field " + yaml_quote(name));
-                continue;
-            }
-            if (all_required ? !o.required.count(name) : false) continue;
-            const Loc s = flatten(p);
-            const std::string type = scalar(s.node, "type").value_or("string");
-            std::string value;
-            const Loc en = s.child("enum");
-            if (en.valid() && en.node.IsSequence() && en.node.size() > 0 && en.node[0].IsScalar() && safe_text(en.node[0].Scalar()))
-                value = yaml_quote(en.node[0].Scalar());
-            else if (type == "object" || type == "array") {
-                if (skipped) *skipped += (skipped->empty() ? "" : ", ") + name;
-                continue;
-            } else value = body_value(type, word);
-            out += (out.empty() ? "" : ", ") + yaml_quote(name) + ": " + value;
-            if (!all_required) break;  // an update changes one field
-        }
-        return out.empty() ? "" : "{" + out + "}";
-    }
 
     const Resource* resource_for_stem(const std::string& stem) const {
         const auto it = by_stem_.find(stem);
@@ -534,11 +298,31 @@ private:
         }
     }
 
-    static std::string item_path(const PathInfo& p) {
-        std::string s = p.path;
-        const std::string var = "{" + p.vars[0] + "}";
-        s.replace(s.rfind(var), var.size(), "{id}");
-        return s;
+    // The item path as the profile writes it: its last variable {id}, the others from the environment.
+    static std::string item_path(const PathInfo& p) { return with_parent_vars(p.path, p.vars.back()); }
+
+    // The environment variable a run reads a parent path variable from ({namespace}: IDCONFORM_PATH_NAMESPACE).
+    static std::string parent_env(const std::string& var) {
+        std::string e = "IDCONFORM_PATH_";
+        for (const char c : var) e += std::isalnum(static_cast<unsigned char>(c)) ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : '_';
+        return e;
+    }
+
+    // `path` with every {var} but `id_var` written ${env:IDCONFORM_PATH_VAR} and `id_var` as {id}:
+    // a profile knows one path variable, the entity's id; the parents it lives under are the user's to say.
+    static std::string with_parent_vars(const std::string& path, const std::string& id_var) {
+        std::string out;
+        for (std::size_t i = 0; i < path.size(); ++i) {
+            const std::size_t close = path[i] == '{' ? path.find('}', i) : std::string::npos;
+            if (close == std::string::npos) {
+                out += path[i];
+                continue;
+            }
+            const std::string var = path.substr(i + 1, close - i - 1);
+            out += !id_var.empty() && var == id_var && path.find('{', close) == std::string::npos ? "{id}" : "${env:" + parent_env(var) + "}";
+            i = close;
+        }
+        return out;
     }
 
     // Whether a line from `from` on is an entry (not a comment).
@@ -561,6 +345,15 @@ private:
             ++out_.resources;
             const std::size_t start = y.size();
             y += "  " + r.name + ":  # paths " + r.collection + (r.item ? " and " + r.item->path : std::string()) + "\n";
+            if (!r.coll->vars.empty()) {
+                std::string vars, envs;
+                for (const auto& v : r.coll->vars) {
+                    vars += (vars.empty() ? "{" : ", {") + v + "}";
+                    envs += (envs.empty() ? "" : ", ") + parent_env(v);
+                }
+                y += "    # placeholder: the paths lie under " + vars + ": set " + envs +
+                     " to a parent the run may create test data under (the run stops before its first request while one is unset)\n";
+            }
             if (r.rpc)
                 y += "    # read/update/delete: placeholder: this API takes the id in a POST body (e.g. " + r.name +
                      ".info), which a profile cannot say; only create is drafted\n";
@@ -577,7 +370,7 @@ private:
                 create_schema = request_schema(op);
                 std::string skipped;
                 const std::string body = body_of(create_schema, "idconform-probe", true, &skipped);
-                y += "    create: {path: " + yaml_quote(r.collection) + (body.empty() ? "" : ", body: " + body) + "}";
+                y += "    create: {path: " + yaml_quote(r.path) + (body.empty() ? "" : ", body: " + body) + "}";
                 y += "  # POST; body: the create schema's required properties besides ids";
                 if (!skipped.empty()) y += " (left out, fill in: " + skipped + ")";
                 y += "\n";
@@ -591,24 +384,23 @@ private:
                     create_at.answer = created;  // what the create answer holds, beside the read entity
                 }
             }
-            if (r.item) {
-                const std::string ip = item_path(*r.item);
-                const std::string var = r.item->vars[0];
-                const std::string var_note = ids::id_named_field(var) || var == "name_or_id"
-                                                 ? std::string()
-                                                 : "  # the path variable is '" + var + "': check that it takes the entity's id";
-                if (r.item->ops.count("get")) y += "    read: {path: " + yaml_quote(ip) + "}" + var_note + "\n";
-                if (r.item->ops.count("patch")) {
-                    const std::string body = body_of(request_schema(r.item->ops.at("patch").node), "idconform-renamed", false, nullptr);
-                    y += "    update: {path: " + yaml_quote(ip) + (body.empty() ? "" : ", body: " + body) + "}  # PATCH\n";
-                }
-                if (r.item->ops.count("delete")) y += "    delete: {path: " + yaml_quote(ip) + "}\n";
-                if (r.item->ops.count("put")) {
-                    const std::string body = body_of(request_schema(r.item->ops.at("put").node), "idconform-put", true, nullptr);
-                    y += "    put: {path: " + yaml_quote(ip) + (body.empty() ? "" : ", body: " + body) +
-                         "}  # PUT on the item path: a create with the client's id\n";
+            IdChoice id = choose_id(r, entity);
+            std::string envelope;
+            if (!id.found && create_at.pointer.empty()) {
+                envelope = unwrap(r, entity);
+                if (!envelope.empty()) {
+                    entity_from += " (inside " + envelope + ")";
+                    id = choose_id(r, entity);
+                    // the create answer wraps it the same way
+                    if (create_at.answer)
+                        if (const Loc* inner = create_at.answer->find(envelope.substr(1))) {
+                            Object unwrapped;
+                            gather_object(*inner, unwrapped);
+                            create_at.answer = std::move(unwrapped);
+                        }
                 }
             }
+            if (r.item) item_operations(r, id, y);
             if (r.coll->ops.count("get")) {
                 const Loc op = r.coll->ops.at("get").node;
                 const Loc s = flatten(response_schema(op));
@@ -627,25 +419,31 @@ private:
                             break;
                         }
                 }
-                if (known) y += "    list: {path: " + yaml_quote(r.collection) + (items.empty() ? "" : ", items: " + items) + "}  # GET; items: the answer's array\n";
-                else y += "    # list: {path: " + r.collection + ", items: /...}  # placeholder: the answer's array was not found\n";
+                if (known) y += "    list: {path: " + yaml_quote(r.path) + (items.empty() ? "" : ", items: " + items) + "}  # GET; " +
+                                (items.empty() ? "the answer is the array\n" : "guess: items: the first array of the answer\n");
+                else y += "    # list: {path: " + r.path + ", items: /...}  # placeholder: the answer's array was not found\n";
                 // an id query parameter of the list is a lookup by id (db-identifiers R5.1)
                 const Loc params = op.child("parameters");
                 if (params.valid() && params.node.IsSequence())
                     for (std::size_t i = 0; i < params.node.size(); ++i) {
                         const Loc p = set_.deref(params.at(i));
                         if (scalar(p.node, "in").value_or("") == "query" && scalar(p.node, "name").value_or("") == "id")
-                            y += "    lookup: {path: " + yaml_quote(r.collection) + ", param: id}  # the query parameter 'id'\n";
+                            y += "    lookup: {path: " + yaml_quote(r.path) + ", param: id}  # the query parameter 'id'\n";
                     }
             }
-            id_and_fields(r, entity, entity_from, create_schema, create_at, y);
+            id_and_fields(r, entity, entity_from, create_schema, create_at, id, envelope, y);
             // a resource of comments alone is no mapping: the whole of it becomes a comment
             if (!has_entry(y, y.find('\n', start) + 1)) {
                 y.insert(start + 2, "# placeholder, nothing the packs can use was found: ");
                 --out_.resources;
+            } else if (!id.found && !entity.props.empty() && create_at.pointer.empty()) {
+                // an entity schema without an id (tags, a cache): not an entity the packs can address
+                comment_out(y, start, "# not drafted: " + entity_from + " has no id member (no 'id', nothing named as this resource's id): ");
+                --out_.resources;
             }
         }
         if (res_.empty()) y += "  # placeholder: no collection path with POST or item path was found\n  {}\n";
+        else if (out_.resources == 0) y += "  {}  # placeholder: no resource could be drafted (above, why)\n";
         for (const auto& what : left_out_) y += "# left out: " + one_line(what) + "\n";
         for (const char* h : {"X-Request-Id", "X-Request-ID", "Request-Id", "X-Correlation-Id"})
             if (response_headers_.count(h)) {
@@ -659,6 +457,69 @@ private:
     // /id and the POST answer has no `id`: its one property the entity lacks
     // that is named as this resource's id ({"orderID": ...} for /orders);
     // other id-named ones are named in a comment, never chosen among.
+    // read, update, delete and put of a resource's item path.
+    void item_operations(const Resource& r, const IdChoice& id, std::string& y) {
+        const std::string ip = item_path(*r.item);
+        const std::string var = r.item->vars.back();
+        // the item path takes an integer key, the entity's id is its UUID: a profile addresses entities by their id
+        const std::string off = id.path_takes_it ? "" : "    # ";
+        const std::string off_why = id.path_takes_it ? "" : "  # not drafted: the path variable '" + var + "' is an integer, the id is /" + id.name;
+        const std::string var_note = !id.path_takes_it || ids::id_named_field(var) || var == "name_or_id"
+                                         ? std::string()
+                                         : "  # guess: the path variable is '" + var + "': check that it takes the entity's id";
+        auto line = [&](const std::string& text, const std::string& why) {
+            y += (off.empty() ? "    " : off) + text + (off.empty() ? why : off_why) + "\n";
+        };
+        if (r.item->ops.count("get")) line("read: {path: " + yaml_quote(ip) + "}", var_note);
+        const bool patch = r.item->ops.count("patch") != 0;
+        if (patch) {
+            const std::string body = body_of(request_schema(r.item->ops.at("patch").node), "idconform-renamed", false, nullptr);
+            line("update: {path: " + yaml_quote(ip) + (body.empty() ? "" : ", body: " + body) + "}", "  # PATCH");
+        }
+        if (r.item->ops.count("delete")) line("delete: {path: " + yaml_quote(ip) + "}", "");
+        if (!r.item->ops.count("put")) return;
+        const Loc op = r.item->ops.at("put").node;
+        const PutMeaning meaning = put_meaning(op);
+        if (meaning == PutMeaning::create) {
+            const std::string body = body_of(request_schema(op), "idconform-put", true, nullptr);
+            line("put: {path: " + yaml_quote(ip) + (body.empty() ? "" : ", body: " + body) + "}",
+                 "  # PUT on the item path, documented to create (a 201, or 'create'): a create with the client's id");
+            return;
+        }
+        // a replacement sends the required members; without any, one member changed
+        std::string body = body_of(request_schema(op), "idconform-renamed", true, nullptr);
+        if (body.empty()) body = body_of(request_schema(op), "idconform-renamed", false, nullptr);
+        const std::string update = "update: {method: PUT, path: " + yaml_quote(ip) + (body.empty() ? "" : ", body: " + body) + "}";
+        const std::string put = "put: {path: " + yaml_quote(ip) + (body.empty() ? "" : ", body: " + body) + "}";
+        if (patch)
+            y += "    # " + put + "  # guess: PUT beside PATCH, " +
+                 (meaning == PutMeaning::update ? "documented as an update (a 404, or 'update'): not a create"
+                                                : "not documented as a create: uncomment if it creates with the client's id") + "\n";
+        else if (meaning == PutMeaning::update)
+            line(update, "  # PUT on the item path, documented as an update (a 404 for an unknown id, or 'update')");
+        else
+            line(update, "  # guess: PUT on the item path, not documented as a create, taken as an update; "
+                         "if it creates with the client's id, write put: {path: ...} instead");
+    }
+
+    // Every line of the resource from `start` on made a comment, the first prefixed by `why`.
+    static void comment_out(std::string& y, std::size_t start, const std::string& why) {
+        std::string block = y.substr(start), out;
+        std::size_t at = 0;
+        bool first = true;
+        while (at < block.size()) {
+            const auto nl = block.find('\n', at);
+            const std::string l = block.substr(at, nl - at);
+            const auto ind = l.find_first_not_of(' ');
+            if (first) out += l.substr(0, ind) + why + l.substr(ind) + "\n";
+            else if (ind != std::string::npos && l[ind] == '#') out += l + "\n";
+            else out += l.substr(0, ind) + "# " + l.substr(ind) + "\n";
+            first = false;
+            at = nl == std::string::npos ? block.size() : nl + 1;
+        }
+        y.replace(start, std::string::npos, out);
+    }
+
     struct CreateAt {
         std::string pointer;  // "" = none
         std::string comment;  // for the draft
@@ -678,7 +539,7 @@ private:
             }
         if (own.size() == 1) {
             out.pointer = "/" + own[0];
-            out.comment = "the POST answer has no 'id' but '" + own[0] + "'";
+            out.comment = "guess: the POST answer has no 'id' but '" + own[0] + "'";
         } else if (!names.empty()) {
             std::string list;
             for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
@@ -689,27 +550,33 @@ private:
     }
 
     void id_and_fields(const Resource& r, const Object& entity, const std::string& entity_from, const Loc& create_schema,
-                       const CreateAt& create_at, std::string& y) {
+                       const CreateAt& create_at, const IdChoice& id, const std::string& envelope, std::string& y) {
+        auto at_of = [&](const std::string& name) {
+            std::string ptr = envelope;
+            append_pointer_token(ptr, name);
+            return yaml_quote(ptr);
+        };
         if (entity.props.empty()) {
             y += "    # id: {at: /id, kind: uuidv7}  # placeholder: no entity schema found (the default is this)\n";
             return;
         }
         Object create;
         gather_object(create_schema, create);
-        const Loc* idp = entity.find("id");
+        const Loc* idp = id.found ? entity.find(id.name) : nullptr;
         if (idp) {
             std::string why;
             std::string k = kind_of(*idp, &why);
-            if (k.empty()) why = "its schema fixes no id kind; uuidv7 is what DATA-ID-001 asks";
-            const std::string at = create_at.pointer.empty() ? "" : ", create_at: " + yaml_quote(create_at.pointer);
-            y += "    id: {at: /id, kind: " + (k.empty() ? std::string("uuidv7") : k) + at + "}  # /id of " +
-                 entity_from + ": " + why + (create_at.comment.empty() ? "" : "; " + create_at.comment) + "\n";
+            if (k.empty()) why = "guess: its schema fixes no id kind; uuidv7 is what DATA-ID-001 asks";
+            const std::string made_at = create_at.pointer.empty() ? "" : ", create_at: " + yaml_quote(create_at.pointer);
+            y += "    id: {at: " + at_of(id.name) + ", kind: " + (k.empty() ? std::string("uuidv7") : k) + made_at + "}  # " + envelope + "/" +
+                 id.name + " of " + entity_from + ": " + (id.why.empty() ? "" : id.why + "; ") + why +
+                 (create_at.comment.empty() ? "" : "; " + create_at.comment) + "\n";
         } else {
             y += "    # id: {at: /..., kind: uuidv7}  # placeholder: " + entity_from + " has no 'id' property\n";
         }
         std::string fields, refs, time_field, viewable, job;
         for (const auto& [name, p] : entity.props) {
-            if (name == "id") continue;
+            if (name == "id" || name == id.name) continue;
             if (!safe_text(name)) {
                 left_out_.push_back("field " + yaml_quote(name));
                 continue;
@@ -722,10 +589,10 @@ private:
             const bool read_only = create_at.answer && !create_at.answer->props.empty() && !create_at.answer->find(name) &&
                                    r.item && r.item->ops.count("get");
             if (time_field.empty() && creation_time && read_only)
-                time_field = "    time_field: {at: " + yaml_quote("/" + name) +
-                             ", in_create: false}  # a date-time property named for creation, not in the POST answer\n";
+                time_field = "    time_field: {at: " + at_of(name) +
+                             ", in_create: false}  # guess: a date-time property named for creation, not in the POST answer\n";
             else if (time_field.empty() && creation_time)
-                time_field = "    time_field: " + yaml_quote("/" + name) + "  # a date-time property named for creation\n";
+                time_field = "    time_field: " + at_of(name) + "  # guess: a date-time property named for creation\n";
             if (!ids::id_named_field(name)) continue;
             std::string why;
             const std::string k = kind_of(p, &why);
@@ -733,7 +600,7 @@ private:
             if (k == "viewable") {
                 const auto rv = read_by_var_.find(name);
                 const std::string read = rv == read_by_var_.end() ? std::string() : rv->second;
-                viewable = "    viewable: {at: " + yaml_quote("/" + name) + (read.empty() ? "" : ", read: " + yaml_quote(read)) + "}  # " + why +
+                viewable = "    viewable: {at: " + at_of(name) + (read.empty() ? "" : ", read: " + yaml_quote(read)) + "}  # " + why +
                            (read.empty() ? "; no path reads by it" : "; read by GET " + read) + "\n";
                 // the viewable-id pack creates entities to read their viewable ids
                 if (!r.coll->ops.count("post")) viewable = "    # placeholder (no create on this resource, which the pack needs):" + viewable.substr(3);
@@ -741,6 +608,11 @@ private:
             }
             const Resource* target = stem.empty() ? nullptr : resource_for_stem(stem);
             if (!target && stem == "parent") target = &r;
+            if (target && !envelope.empty()) {
+                refs += "      # " + name + ": {resource: " + target->name + "}  # placeholder: a reference inside " + envelope +
+                        " of the answer, which references: cannot point into\n";
+                continue;
+            }
             if (target) {
                 const bool required = create.required.count(name) != 0;
                 const bool creatable = target->coll && target->coll->ops.count("post");
@@ -753,7 +625,7 @@ private:
                 }
                 refs += "      " + yaml_quote(name) + ": {resource: " + target->name + ", required: " + (required ? "true" : "false") +
                         (k.empty() || k == "uuidv7" ? "" : ", kind: " + k) + "}  # " +
-                        (stem == "parent" && target == &r ? "'parent' taken as the same resource" : "names resource " + target->name) +
+                        (stem == "parent" && target == &r ? "guess: 'parent' taken as the same resource" : "guess: names resource " + target->name) +
                         "; required: " + (required ? "in" : "not in") + " the create schema's required" + "\n";
                 continue;
             }
@@ -762,11 +634,11 @@ private:
             if (!stem.empty() && !resource_for_stem(stem))
                 if (const auto it = read_by_parent_.find(stem); it != read_by_parent_.end()) jread = it->second;
             if (!jread.empty() && job.empty()) {
-                job = "    job: {at: " + yaml_quote("/" + name) + ", read: " + yaml_quote(jread) + "}  # another generated id, read by GET " + jread + "\n";
+                job = "    job: {at: " + at_of(name) + ", read: " + yaml_quote(jread) + "}  # guess: another generated id, read by GET " + jread + "\n";
                 continue;
             }
-            if (!k.empty()) fields += "      " + yaml_quote(name) + ": {at: " + yaml_quote("/" + name) + ", kind: " + k + "}  # " + why + "\n";
-            else fields += "      # " + name + ": {at: /" + name + ", kind: ...}  # placeholder: the schema fixes no id kind\n";
+            if (!k.empty()) fields += "      " + yaml_quote(name) + ": {at: " + at_of(name) + ", kind: " + k + "}  # " + why + "\n";
+            else fields += "      # " + name + ": {at: " + envelope + "/" + name + ", kind: ...}  # placeholder: the schema fixes no id kind\n";
         }
         // a section header only above real entries: a mapping of comments alone does not load
         auto section = [&](const char* key, const std::string& body) {

@@ -5,8 +5,9 @@
 // (its pattern judged by behaviour), references from id-named properties
 // naming another resource, `required` from the create schema, principals
 // from the security scheme (tokens as ${env:...}), the base URL from
-// `servers`. Every guess carries a comment saying what it was based on; what
-// cannot be decided is a commented placeholder, never an invented value.
+// `servers`. Every value carries a comment saying what it was based on, a
+// guess the user should check is marked `guess:`; what cannot be decided is
+// a commented placeholder, never an invented value.
 #pragma once
 
 #include "core/diagnostic.hpp"
@@ -25,6 +26,12 @@ struct ProfileDraft {
     // own test data, so the draft cannot run until one is added. The draft says
     // so at its top; `init` writes it regardless (it is what the document says).
     bool no_create = false;
+    // Not even a resource was recognised (then no_create too): the draft says
+    // so and lists the document's operations; `init` writes it with a warning.
+    bool no_resource = false;
+    // Lines of the draft whose comment marks a guess to check (`guess:`), and
+    // lines with a placeholder to fill in (`placeholder`): init's summary counts them.
+    std::size_t guesses = 0, placeholders = 0;
 };
 
 [[nodiscard]] ProfileDraft draft_profile(const std::string& spec_path);

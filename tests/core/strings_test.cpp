@@ -31,3 +31,12 @@ TEST_CASE("shell_quote: one word, inner quotes survive") {
     CHECK(shell_quote("it's") == "'it'\\''s'");
     CHECK(shell_quote("") == "''");
 }
+
+TEST_CASE("file_uri: absolute paths get file://, relative ones stay relative, the rest is percent-encoded") {
+    CHECK(file_uri("/usr/share/doc/idconform/lint.md") == "file:///usr/share/doc/idconform/lint.md");
+    CHECK(file_uri("specs/api v2.yaml") == "specs/api%20v2.yaml");
+    CHECK(file_uri("/tmp/a#b?c%d") == "file:///tmp/a%23b%3Fc%25d");
+    CHECK(file_uri("C:\\specs\\api.yaml") == "C%3A/specs/api.yaml");
+    CHECK(file_uri("/d\xc3\xa9j\xc3\xa0.yaml") == "file:///d%C3%A9j%C3%A0.yaml");
+    CHECK(file_uri("").empty());
+}

@@ -45,7 +45,7 @@ for f in ./usr/bin/idconform ./usr/share/idconform/suites/packs/data-id/001-mint
          ./usr/share/idconform/vectors/negative.yaml ./usr/share/idconform/examples/products.target.yaml \
          ./usr/share/man/man1/idconform.1.gz ./usr/share/bash-completion/completions/idconform \
          ./usr/share/zsh/vendor-completions/_idconform ./usr/share/fish/vendor_completions.d/idconform.fish \
-         ./usr/share/doc/idconform/README.md ./usr/share/doc/idconform/ci.md \
+         ./usr/share/doc/idconform/README.md ./usr/share/doc/idconform/ci.md ./usr/share/doc/idconform/lint.md \
          ./usr/share/doc/idconform/copyright ./usr/share/doc/idconform/LICENSE; do
   grep -q " $f\$" "$WORK/contents" || fail "the package lacks $f"
 done
@@ -66,6 +66,12 @@ version=$("$bin" --version)
 commit=$(git -C "$SRC" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 echo "$version" | grep -qE "^idconform [0-9]+\.[0-9]+\.[0-9]+ \(commit $commit(-dirty)?\)\$" ||
   fail "--version does not give the version and the commit $commit: $version"
+
+# the SARIF rules of the packaged binary link the docs unpacked beside it
+"$bin" lint -q --sarif "$WORK/lint.sarif" "$SRC/examples/openapi/products.openapi.yaml" 2>/dev/null ||
+  fail "the packaged binary does not lint the example document clean"
+grep -q "\"helpUri\":\"file://$root/usr/share/doc/idconform/lint.md#format-only\"" "$WORK/lint.sarif" ||
+  fail "the packaged binary's SARIF rules do not link its own docs/lint.md: $(grep -o '"helpUri":"[^"]*"' "$WORK/lint.sarif" | head -1)"
 
 # the demo with the packaged binary, from outside the source tree, no --packs-dir
 export PRODUCTS_LEGACY_SALT=e2e-legacy-salt

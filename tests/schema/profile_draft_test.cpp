@@ -32,7 +32,7 @@ TEST_CASE("the example document's draft: resources, ids, references and guesses 
     CHECK(has(y, "    id: {at: /id, kind: uuidv7}  # /id of GET /v1/products/{id}: its pattern is the UUIDv7 pattern\n"));
     CHECK(has(y, "      tracking_id: {at: /tracking_id, kind: uuidv4}"));
     CHECK(has(y, "      category_id: {resource: categories, required: true}"));
-    CHECK(has(y, "      parent_id: {resource: products, required: false}  # 'parent' taken as the same resource"));
+    CHECK(has(y, "      parent_id: {resource: products, required: false}  # guess: 'parent' taken as the same resource"));
     CHECK(has(y, "    viewable: {at: /viewable_id, read: \"/v1/products/by-viewable/{id}\"}"));
     CHECK(has(y, "    id: {at: /id, kind: ulid}"));
     CHECK(has(y, "    lookup: {path: /v1/orders, param: id}"));
@@ -119,7 +119,7 @@ TEST_CASE("a creation time only the read answer has: time_field {in_create: fals
         " created_at: {type: string, format: date-time}}}\n";
     const auto d = schema::draft_profile_text("notes.yaml", doc);
     REQUIRE(d.errors.empty());
-    CHECK(has(d.yaml, "    time_field: {at: /created_at, in_create: false}  # a date-time property named for creation, not in the POST answer\n"));
+    CHECK(has(d.yaml, "    time_field: {at: /created_at, in_create: false}  # guess: a date-time property named for creation, not in the POST answer\n"));
     const auto loaded = profile::load_profile_text(d.yaml, "notes.target.yaml");
     for (const auto& e : loaded.diagnostics) MESSAGE(render(e));
     REQUIRE(loaded.profile);
@@ -144,4 +144,239 @@ TEST_CASE("base_url: a default only for a server on this machine, the document's
     // a host that only starts like loopback is not loopback
     CHECK(base_url("[{url: 'https://localhost.example.com'}]").find("no default") != std::string::npos);
     CHECK(base_url("[{url: 'https://127.example.com'}]").find("no default") != std::string::npos);
+}
+
+TEST_CASE("a collection under path variables is a resource, its parents read from the environment, and the draft loads") {
+    const std::string doc = R"(openapi: 3.0.3
+info: {title: catalog, version: '1'}
+paths:
+  /v1/{prefix}/namespaces/{namespace}/tables:
+    get:
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {type: object, properties: {identifiers: {type: array, items: {$ref: '#/components/schemas/Table'}}}}}}}
+    post:
+      requestBody: {content: {application/json: {schema: {type: object, required: [name], properties: {name: {type: string}}}}}}
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Table'}}}}
+  /v1/{prefix}/namespaces/{namespace}/tables/{table}:
+    get:
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Table'}}}}
+    delete:
+      responses: {'204': {description: gone}}
+  /v1/{prefix}/namespaces/{namespace}/tables/{table}/metrics:
+    post:
+      responses: {'204': {description: reported}}
+components:
+  schemas:
+    Table:
+      type: object
+      properties:
+        id: {type: string, format: uuid}
+        name: {type: string}
+)";
+    const auto d = schema::draft_profile_text("nested.yaml", doc);
+    REQUIRE(d.errors.empty());
+    CHECK(d.resources == 1);  // tables; metrics (a POST whose answer has no id) is an action
+    CHECK(!d.no_resource);
+    const std::string parent = "/v1/${env:IDCONFORM_PATH_PREFIX}/namespaces/${env:IDCONFORM_PATH_NAMESPACE}/tables";
+    CHECK(has(d.yaml, "    create: {path: \"" + parent + "\", body: {name: idconform-probe}}"));
+    CHECK(has(d.yaml, "    read: {path: \"" + parent + "/{id}\"}  # guess: the path variable is 'table': check that it takes the entity's id"));
+    CHECK(has(d.yaml, "    delete: {path: \"" + parent + "/{id}\"}"));
+    CHECK(has(d.yaml, "    list: {path: \"" + parent + "\", items: /identifiers}"));
+    CHECK(has(d.yaml, "    # placeholder: the paths lie under {prefix}, {namespace}: set IDCONFORM_PATH_PREFIX, IDCONFORM_PATH_NAMESPACE"));
+    CHECK(!has(d.yaml, "metrics:"));
+    const auto loaded = profile::load_profile_text(d.yaml, "nested.target.yaml");
+    CHECK_MESSAGE(loaded.profile, d.yaml);
+}
+
+TEST_CASE("a document without a resource: a draft that says so and lists the operations it saw") {
+    std::string doc = "openapi: 3.0.3\ninfo: {title: health, version: '1'}\npaths:\n"
+                      "  /health: {get: {responses: {'200': {description: ok}}}}\n"
+                      "  /search: {post: {responses: {'200': {description: ok}}}, get: {responses: {'200': {description: ok}}}}\n";
+    auto d = schema::draft_profile_text("none.yaml", doc);
+    REQUIRE(d.errors.empty());
+    CHECK(d.no_resource);
+    CHECK(d.no_create);
+    CHECK(d.resources == 0);
+    CHECK(d.yaml.rfind("# NOTE: no resource was recognised", 0) == 0);
+    CHECK(has(d.yaml, "#   GET /health\n"));
+    CHECK(has(d.yaml, "#   GET /search\n#   POST /search\n"));
+    // many operations: the first 60 listed, the rest counted
+    doc = "openapi: 3.0.3\ninfo: {title: many, version: '1'}\npaths:\n";
+    for (int i = 0; i < 70; ++i) doc += "  /op" + std::to_string(i) + ": {get: {responses: {'200': {description: ok}}}}\n";
+    d = schema::draft_profile_text("many.yaml", doc);
+    CHECK(d.no_resource);
+    CHECK(has(d.yaml, "#   ... and 10 more\n"));
+    // no path at all
+    d = schema::draft_profile_text("empty.yaml", "openapi: 3.0.3\ninfo: {title: e, version: '1'}\npaths: {}\n");
+    CHECK(d.errors.empty());
+    CHECK(d.no_resource);
+    CHECK(has(d.yaml, "#   (none)\n"));
+}
+
+namespace {
+
+// A document of one resource /things (POST, GET list) and /things/{VAR} with the
+// item operations given, its entity the Thing schema given.
+std::string things(const std::string& var_schema, const std::string& item_ops, const std::string& thing,
+                   const std::string& answer = "$ref: '#/components/schemas/Thing'") {
+    return "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n"
+           "  /things:\n    post:\n"
+           "      requestBody: {content: {application/json: {schema: {type: object, required: [name], properties: {name: {type: string}}}}}}\n"
+           "      responses:\n        '201': {description: ok, content: {application/json: {schema: {" + answer + "}}}}\n"
+           "  /things/{thing}:\n    parameters: [{name: thing, in: path, required: true, schema: " + var_schema + "}]\n"
+           "    get:\n      responses:\n        '200': {description: ok, content: {application/json: {schema: {" + answer + "}}}}\n" +
+           item_ops + "components:\n  schemas:\n    Thing:\n      type: object\n      properties:\n" + thing;
+}
+
+std::string line_of(const std::string& y, const std::string& start) {
+    const auto at = y.find(start);
+    return at == std::string::npos ? std::string() : y.substr(at, y.find('\n', at) - at);
+}
+
+void loads(const schema::ProfileDraft& d) {
+    REQUIRE(d.errors.empty());
+    const auto loaded = profile::load_profile_text(d.yaml, "draft.target.yaml");
+    for (const auto& e : loaded.diagnostics) MESSAGE(render(e));
+    CHECK_MESSAGE(loaded.profile.has_value(), d.yaml);
+}
+
+const std::string int_id_and_uuid = "        id: {type: integer, format: int64}\n        uuid: {type: string, format: uuid}\n        name: {type: string}\n";
+
+}  // namespace
+
+TEST_CASE("an integer /id beside a /uuid: the uuid is the id, and an item path taking the integer is not drafted") {
+    // the item path takes a string: the entity is addressed by its uuid
+    auto d = schema::draft_profile_text("a.yaml", things("{type: string, format: uuid}", "", int_id_and_uuid));
+    loads(d);
+    CHECK(line_of(d.yaml, "    id:").rfind("    id: {at: /uuid, kind: uuid}  # /uuid of GET /things/{thing}: 'id' is an integer key", 0) == 0);
+    CHECK(has(d.yaml, "    read: {path: \"/things/{id}\"}"));
+    // the item path takes the integer: reading by the uuid would be a wrong request, so no read is drafted
+    d = schema::draft_profile_text("b.yaml", things("{type: integer}", "", int_id_and_uuid));
+    loads(d);
+    CHECK(has(d.yaml, "    id: {at: /uuid, kind: uuid}"));
+    CHECK(has(d.yaml, "    # read: {path: \"/things/{id}\"}  # not drafted: the path variable 'thing' is an integer, the id is /uuid\n"));
+    // an integer /id and nothing else: the id (a DATA-ID-002 case the run reports), never another member
+    d = schema::draft_profile_text("c.yaml", things("{type: integer}", "", "        id: {type: integer}\n        name: {type: string}\n"));
+    loads(d);
+    CHECK(line_of(d.yaml, "    id:").rfind("    id: {at: /id, kind: uuidv7}", 0) == 0);
+    CHECK(has(d.yaml, "    read: {path: \"/things/{id}\"}"));
+}
+
+TEST_CASE("a PUT on the item path: a create only when documented as one, else an update") {
+    const std::string thing = "        id: {type: string, format: uuid}\n        name: {type: string}\n";
+    const std::string body = "      requestBody: {content: {application/json: {schema: {type: object, required: [name], properties: {name: {type: string}}}}}}\n";
+    // 404 on an unknown id: an update
+    auto d = schema::draft_profile_text("u.yaml", things("{type: string}", "    put:\n      description: Replace a thing.\n" + body +
+                                                         "      responses: {'200': {description: ok}, '404': {description: no such thing}}\n", thing));
+    loads(d);
+    CHECK(line_of(d.yaml, "    update:") == "    update: {method: PUT, path: \"/things/{id}\", body: {name: idconform-renamed}}  # PUT on the item path, "
+                                            "documented as an update (a 404 for an unknown id, or 'update')");
+    CHECK(line_of(d.yaml, "    put:").empty());
+    // a 201: a create with the client's id
+    d = schema::draft_profile_text("c.yaml", things("{type: string}", "    put:\n" + body +
+                                                    "      responses: {'201': {description: created}, '200': {description: replaced}}\n", thing));
+    loads(d);
+    CHECK(has(d.yaml, "    put: {path: \"/things/{id}\", body: {name: idconform-put}}  # PUT on the item path, documented to create"));
+    CHECK(line_of(d.yaml, "    update:").empty());
+    // not said: taken as an update, and said to be a guess
+    d = schema::draft_profile_text("n.yaml", things("{type: string}", "    put:\n" + body + "      responses: {'200': {description: ok}}\n", thing));
+    loads(d);
+    CHECK(has(d.yaml, "    update: {method: PUT, path: \"/things/{id}\", body: {name: idconform-renamed}}  # guess: PUT on the item path, not documented as a create"));
+    // beside PATCH: PATCH is the update, the PUT a commented alternative that loads when uncommented
+    d = schema::draft_profile_text("p.yaml", things("{type: string}", "    patch:\n" + body + "      responses: {'200': {description: ok}}\n"
+                                                    "    put:\n" + body + "      responses: {'200': {description: ok}}\n", thing));
+    loads(d);
+    CHECK(has(d.yaml, "    update: {path: \"/things/{id}\", body: {name: idconform-renamed}}  # PATCH\n"));
+    const std::string alt = line_of(d.yaml, "    # put:");
+    REQUIRE(!alt.empty());
+    std::string uncommented = d.yaml;
+    uncommented.replace(uncommented.find(alt), 6, "    ");
+    const auto loaded = profile::load_profile_text(uncommented, "draft.target.yaml");
+    CHECK_MESSAGE(loaded.profile.has_value(), uncommented);
+}
+
+TEST_CASE("an entity without an id is not drafted, a wrapped one is read inside its envelope") {
+    // /tags keyed by their name: nothing the packs can address by an id
+    auto d = schema::draft_profile_text("t.yaml", things("{type: string}", "", "        name: {type: string}\n        count: {type: integer}\n"));
+    CHECK(d.resources == 0);
+    CHECK(d.no_resource);
+    CHECK(has(d.yaml, "  # not drafted: GET /things/{thing} has no id member (no 'id', nothing named as this resource's id): things:"));
+    CHECK(has(d.yaml, "    # create: {path: /things"));
+    CHECK(has(d.yaml, "  {}  # placeholder: no resource could be drafted"));
+    // {"data": {"id": ...}}: the id at /data/id
+    d = schema::draft_profile_text("w.yaml", things("{type: string}", "",
+                                                    "        id: {type: string, format: uuid}\n        created_at: {type: string, format: date-time}\n",
+                                                    "type: object, properties: {data: {$ref: '#/components/schemas/Thing'}}"));
+    loads(d);
+    CHECK(has(d.yaml, "    id: {at: /data/id, kind: uuid}  # /data/id of GET /things/{thing} (inside /data)"));
+    CHECK(has(d.yaml, "    time_field: /data/created_at"));
+    // a member that merely holds an object with an id (an allow-list inside a project) is no envelope
+    d = schema::draft_profile_text("x.yaml", things("{type: string}", "",
+                                                    "        name: {type: string}\n        allowlist: {type: object, properties: {id: {type: integer}}}\n"));
+    CHECK(!has(d.yaml, "/allowlist/id"));
+    // no 'id' but one member named as this resource's id
+    d = schema::draft_profile_text("o.yaml", things("{type: string}", "", "        thing_id: {type: string, format: uuid}\n        name: {type: string}\n"));
+    loads(d);
+    CHECK(has(d.yaml, "    id: {at: /thing_id, kind: uuid}  # /thing_id of GET /things/{thing}: guess: no 'id'; /thing_id is the one member named as this resource's id"));
+}
+
+TEST_CASE("every guess is marked and counted, and so is every placeholder") {
+    const auto d = schema::draft_profile(src + "/examples/openapi/products.openapi.yaml");
+    REQUIRE(d.errors.empty());
+    std::size_t guesses = 0, placeholders = 0;
+    std::size_t at = 0;
+    while (at < d.yaml.size()) {
+        const auto nl = d.yaml.find('\n', at);
+        const std::string line = d.yaml.substr(at, nl - at);
+        at = nl == std::string::npos ? d.yaml.size() : nl + 1;
+        if (line.find("guess:") != std::string::npos) ++guesses;
+        if (line.find("placeholder") != std::string::npos) ++placeholders;
+        // what used to be an unmarked guess is marked
+        if (line.find("names resource") != std::string::npos || line.find("named for creation") != std::string::npos ||
+            line.find("the path variable is") != std::string::npos)
+            CHECK_MESSAGE(line.find("guess:") != std::string::npos, line);
+    }
+    CHECK(guesses > 0);
+    CHECK(d.guesses == guesses);
+    CHECK(d.placeholders == placeholders);
+}
+
+TEST_CASE("every commented alternative of the real documents' drafts loads when uncommented") {
+    const std::string shared = src + "/tests/schema/documents/";
+    std::size_t tried = 0;
+    for (const std::string rel : {"ory-kratos/api.json", "outline/spec3.yml", "hatchet/api-contracts/openapi/openapi.yaml",
+                                  "harbor/swagger.yaml", "svix/openapi.json", "qdrant/openapi.json", "supabase-auth/openapi.yaml"}) {
+        CAPTURE(rel);
+        const auto d = schema::draft_profile(shared + rel);
+        REQUIRE(d.errors.empty());
+        std::vector<std::string> lines;
+        for (std::size_t at = 0; at < d.yaml.size();) {
+            const auto nl = d.yaml.find('\n', at);
+            lines.push_back(d.yaml.substr(at, nl - at));
+            at = nl == std::string::npos ? d.yaml.size() : nl + 1;
+        }
+        for (std::size_t i = 0; i < lines.size(); ++i) {
+            const std::string& l = lines[i];
+            const auto ind = l.find_first_not_of(' ');
+            // an indented entry written as a comment: "    # put: {...}  # why"
+            if (ind == std::string::npos || ind == 0 || l.compare(ind, 2, "# ") != 0) continue;
+            const auto colon = l.find(": ", ind + 2);
+            const std::string key = l.substr(ind + 2, colon == std::string::npos ? 0 : colon - ind - 2);
+            if (key.empty() || key.find(' ') != std::string::npos) continue;                   // prose
+            if (l.find("placeholder") != std::string::npos || l.find("...") != std::string::npos) continue;  // to fill in
+            // inside a resource left out as a whole: its parent line is a comment too
+            std::size_t p = i;
+            while (p > 0 && (lines[p - 1].find_first_not_of(' ') >= ind || lines[p - 1].find_first_not_of(' ') == std::string::npos)) --p;
+            if (p == 0 || lines[p - 1].find('#') == lines[p - 1].find_first_not_of(' ')) continue;
+            std::string y;
+            for (std::size_t j = 0; j < lines.size(); ++j) y += (j == i ? l.substr(0, ind) + l.substr(ind + 2) : lines[j]) + "\n";
+            const auto loaded = profile::load_profile_text(y, "draft.target.yaml");
+            ++tried;
+            CHECK_MESSAGE(loaded.profile.has_value(), "uncommented: " << l << "\n" << (loaded.diagnostics.empty() ? "" : render(loaded.diagnostics[0])));
+        }
+    }
+    CHECK(tried > 0);
+    MESSAGE(tried << " commented alternatives uncommented");
 }
