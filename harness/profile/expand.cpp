@@ -135,12 +135,18 @@ public:
         // "nothing there" (not_found: 200 []) says gone as a 404 does.
         if (r.read) {
             cl.read_path = r.read->path;
+            cl.read_method = r.read->method;
+            cl.read_body_id_at = r.read->id_at;  // a read by its id in a JSON body
+            cl.read_body = r.read->body;
             if (r.read->not_found)
                 cl.read_not_found = as_status_not_found(*r.read->not_found);
         }
         if (r.del) {
             cl.pos = r.del->pos;
             cl.path = r.del->path;
+            cl.method = r.del->method;
+            cl.body_id_at = r.del->id_at;  // a delete by its id in a JSON body
+            cl.body = r.del->body;
         } else if (!r.cannot_delete.empty()) {
             cl.pos = r.cannot_delete_pos;
             cl.by_design = true;
@@ -292,8 +298,12 @@ public:
         if (!c.id.empty()) h.path_params = {{"id", c.id}};
         // A create with a client-chosen id sent to the collection: the id
         // goes in the body (before the pack's own edits, which may move it).
-        if (c.op == suite::Operation::put && !ep.id_at.empty() && !c.id.empty())
-            h.set.emplace_back(ep.id_at, json::value(c.id));
+        // A read, update or delete that addresses the entity by its id in a
+        // JSON body (POST /v1/orders:get {"id": ...}) puts it there the same way.
+        const bool id_in_body = !ep.id_at.empty() && !c.id.empty() &&
+                                (c.op == suite::Operation::put || c.op == suite::Operation::read ||
+                                 c.op == suite::Operation::update || c.op == suite::Operation::del);
+        if (id_in_body) h.set.emplace_back(ep.id_at, json::value(c.id));
         for (const auto& [field, value] : c.filter) h.query.push_back(spell_filter(ep.filter, field, value));
         h.headers = ep.headers;
         if (ep.not_found && st.expect.status && suite::is_refusal(*st.expect.status))
@@ -303,6 +313,8 @@ public:
             h.json = c.json ? *c.json : body_with_refs(r_, ep.body);
             for (const auto& kv : c.set) h.set.push_back(kv);
             h.unset = c.unset;
+        } else if (id_in_body) {
+            h.json = ep.body ? *ep.body : json::value(json::object());
         }
         // Whatever a create (or a PUT that may create) made is deleted at the
         // end of the suite, whether or not the case expected it to succeed.

@@ -293,7 +293,9 @@ TEST_CASE("the audit goes on past a vanished table and stops at a lost connectio
     r.catalog.tables.push_back(table("c", {uuid_col("id")}, {"id"}));
     r.values["app.a.id"] = {"017f22e2-79b0-7cc3-98c4-dc0c0c07398f", "919108f7-52d1-4320-9bac-f847db4148a8"};
     r.errors["app.b.id"] = {ErrorKind::vanished, "reading app.b.id: relation \"app.b\" does not exist"};
-    AuditOutcome a = audit(r, {}, {});
+    Config v7;  // a.id declared v7, so its v4 value fails DATA-ID-001
+    v7.columns.push_back({{"", "a", "id"}, ids::IdKind::uuidv7, std::nullopt, {"db.yaml", 2, 3}});
+    AuditOutcome a = audit(r, v7, {});
     CHECK(!a.fatal);
     CHECK(a.columns_read == 2);
     const Finding* gone = find(a.findings, "app.b.id", "values");
