@@ -43,6 +43,13 @@
 #              column filled in by the database).
 #              defects: time-from-id (created_at is the v7 id's timestamp,
 #                       to the millisecond: DATA-ID-005, seen only on read)
+#   rpc        an RPC-style JSON gateway (Twirp, AIP custom methods): every call
+#              is a POST naming the entity by the id in its JSON body:
+#              /v1/orders:create, :get {"id"}, :update {"id", "name"}, :delete
+#              {"id"}, :list. An unknown id answers 404, a non-canonical one 400.
+#              GET /_state says how many orders are left.
+#              defects: case-insensitive (an upper-case id in a body finds the
+#                       order: DATA-ID-002)
 #
 # Usage: answer_forms_server.py MODE [--defect NAME] PORT_FILE  (writes the port)
 import json
@@ -141,7 +148,8 @@ class Handler(BaseHTTPRequestHandler):
             print("request for another origin: Host " + self.headers.get("Host", ""), file=sys.stderr, flush=True)
         try:
             {"registry": self.registry, "postgrest": self.postgrest, "location": self.location,
-             "renamed": self.renamed, "timeonread": self.timeonread, "found": self.found}[MODE]()
+             "renamed": self.renamed, "timeonread": self.timeonread, "found": self.found,
+             "rpc": self.rpc}[MODE]()
         except BrokenPipeError:
             pass
 
@@ -407,6 +415,54 @@ class Handler(BaseHTTPRequestHandler):
                 del keys[key]
                 return self.answer(200, {"found": True})
         return self.answer(405, {"error": "method not allowed"})
+
+    # ------------------------------------------------------------------ rpc
+    def rpc(self):
+        u = urlsplit(self.path)
+        orders = STORE.rows.setdefault("orders", {})
+        if u.path == "/_state" and self.command == "GET":
+            with LOCK:
+                return self.answer(200, {"orders": len(orders)})
+        who = self.principal()
+        if not who:
+            return self.answer(401, {"code": "unauthenticated"})
+        if self.command != "POST":
+            return self.answer(405, {"code": "method_not_allowed"})
+        call = u.path[len("/v1/orders:"):] if u.path.startswith("/v1/orders:") else None
+        body = self.body_json()
+        if body is None:
+            body = {}
+        if not isinstance(body, dict):
+            return self.answer(400, {"code": "invalid_argument", "msg": "the body is not a JSON object"})
+        if call == "create":
+            if not isinstance(body.get("name"), str):
+                return self.answer(400, {"code": "invalid_argument", "msg": "name is required"})
+            new = uuid7()
+            with LOCK:
+                orders[new] = {"id": new, "name": body["name"], "_owner": who}
+                return self.answer(200, {"id": new, "name": body["name"]})
+        if call == "list":
+            with LOCK:
+                mine = [{"id": r["id"], "name": r["name"]} for r in orders.values() if r["_owner"] == who]
+            return self.answer(200, {"orders": mine})
+        if call not in ("get", "update", "delete"):
+            return self.answer(404, {"code": "bad_route"})
+        oid = body.get("id")
+        if DEFECT == "case-insensitive" and isinstance(oid, str):
+            oid = oid.lower()
+        if not isinstance(oid, str) or not CANON.match(oid):
+            return self.answer(400, {"code": "invalid_argument", "msg": "id must be a canonical UUID"})
+        with LOCK:
+            row = orders.get(oid)
+            if row is None or row["_owner"] != who:
+                return self.answer(404, {"code": "not_found"})
+            if call == "update":
+                if isinstance(body.get("name"), str):
+                    row["name"] = body["name"]
+            elif call == "delete":
+                del orders[oid]
+                return self.answer(200, {})
+            return self.answer(200, {"id": row["id"], "name": row["name"]})
 
     # ----------------------------------------------------------- timeonread
     def timeonread(self):

@@ -376,3 +376,53 @@ TEST_CASE("not_found: {status: 200, at: /found, equals: false} on read, update a
                 }
     CHECK(seen);
 }
+
+TEST_CASE("id_at on read, update and delete: the id in a JSON body, the path without {id}, errors at their key") {
+    const std::string rpc = "    read: {method: POST, path: \"/items:get\", id_at: /id}\n"
+                            "    update: {method: POST, path: /items, id_at: /id, body: {n: 2}}\n"
+                            "    delete: {method: POST, path: \"/items:delete\", id_at: /item/id, body: {why: t}}\n"
+                            "    location: false\n";
+    const Profile p = loaded(api(rpc));
+    const Resource& r = p.resources[0];
+    CHECK(r.read->id_at == "/id");
+    CHECK(r.update->id_at == "/id");
+    CHECK(r.del->id_at == "/item/id");
+    REQUIRE(r.del->body);
+    // without id_at a read path still needs {id}, and says how to name it in a body
+    only_error(api("    read: {method: POST, path: \"/items:get\"}\n"), 8, 32, "the read path '/items:get' has no '{id}'",
+               "id_at: /id}");
+    only_error(api("    delete: {path: /items}\n"), 8, 20, "the delete path '/items' has no '{id}'",
+               "write id_at: /id (and method: POST)");
+    only_error(api("    read: {path: \"/items:get\", id_at: id}\n"), 8, 39, "bad JSON pointer 'id'", "/id");
+
+    const Expansion e = expanded(api(rpc));
+    // every read, update and delete of the packs is a POST with the id at id_at
+    std::size_t bound = 0;
+    for (const auto& s : e.suites)
+        for (const auto& c : s.cases)
+            for (const auto& st : c.steps) {
+                if (!st.is<suite::HttpRequest>()) continue;
+                const auto& h = st.as<suite::HttpRequest>();
+                if (h.path != "/items:get" && h.path != "/items:delete") continue;
+                ++bound;
+                CHECK(h.method == "POST");
+                REQUIRE(h.json);
+                REQUIRE(!h.set.empty());
+                CHECK(h.set.front().first == (h.path == "/items:get" ? "/id" : "/item/id"));
+                if (h.path == "/items:delete") CHECK(h.json->as_object().contains("why"));
+            }
+    CHECK(bound > 10);
+    // the creates are cleaned up by the POST delete with the id in its body, confirmed by the POST read
+    const suite::Suite& s = instance(e, "data-id-002 items");
+    REQUIRE(s.setup.back().cleanup);
+    const suite::Cleanup& cl = *s.setup.back().cleanup;
+    CHECK(cl.method == "POST");
+    CHECK(cl.body_id_at == "/item/id");
+    CHECK(cl.read_method == "POST");
+    CHECK(cl.read_body_id_at == "/id");
+    // an update that names the entity by /id cannot carry another id there
+    const suite::Case& other =
+        case_named(instance(e, "data-id-006 items"), "the id is unchanged after an update whose body carries another id");
+    CHECK(other.skip.find("names the entity by the id in its body (api.yaml:9:13)") != std::string::npos);
+    CHECK(case_named(instance(e, "data-id-006 items"), "the id is unchanged after an update").skip.empty());
+}
