@@ -375,7 +375,7 @@ private:
         std::vector<std::pair<std::string, std::string>> declared{{r_.id.pointer, name(r_.id.kind)}};
         if (!r_.id.create_pointer.empty()) declared.emplace_back(r_.id.create_pointer, name(r_.id.kind));
         for (const auto& f : r_.fields) declared.emplace_back(f.pointer, name(f.kind));
-        for (const auto& ref : r_.references) declared.emplace_back("/" + ref.field, name(ref.kind));
+        for (const auto& ref : r_.references) declared.emplace_back(ref.answer_at(), name(ref.kind));
         if (r_.viewable) declared.emplace_back(r_.viewable->pointer, name(ids::IdKind::viewable));
         auto fill = [&](std::vector<suite::Step>& steps) {
             for (auto& st : steps)
@@ -429,9 +429,9 @@ private:
             if (!r_.grpc->read) return add("`read:`", grpc_res);
             return add("`read:`", res);
         }
-        if (is("required_ref", {"_kind", "_value", "_v7"}))
+        if (is("required_ref", {"_kind", "_value", "_v7", "_at"}))
             return add("a reference with `required: true`", "`references:` of " + res);
-        if (is("optional_ref", {"_kind", "_value", "_v7"}))
+        if (is("optional_ref", {"_kind", "_value", "_v7", "_at"}))
             return add("an optional reference (without `required: true`)", "`references:` of " + res);
         if (is("v4_field")) return add("an id field of kind uuidv4", "`fields:` of " + res);
         if (is("time_field")) return add("`time_field:`", res);
@@ -497,6 +497,7 @@ private:
             const std::string which = ref.required ? "res.required_ref" : "res.optional_ref";
             if (has_(out, which)) continue;
             var(out, which, json::value(ref.field), ref.pos);
+            var(out, which + "_at", json::value(ref.answer_at()), ref.pos);  // where answers hold it
             var(out, which + "_kind", json::value(ids::kind_name(ref.kind)), ref.pos);
             var(out, which + "_value", json::value("${entity." + ref.resource + "}"), ref.pos, true);
         }

@@ -75,7 +75,7 @@ Lacks create_lacks(const Resource& r) {
     for (const auto& f : r.fields)
         if (!f.in_create) l.pointers.insert(f.pointer);
     for (const auto& ref : r.references)
-        if (!ref.in_create) l.pointers.insert("/" + ref.field);
+        if (!ref.in_create) l.pointers.insert(ref.answer_at());
     l.time = !r.time_in_create && !r.time_field.empty();
     return l;
 }

@@ -50,6 +50,13 @@
 #              GET /_state says how many orders are left.
 #              defects: case-insensitive (an upper-case id in a body finds the
 #                       order: DATA-ID-002)
+#   refname    a series API whose answers name a reference otherwise than the
+#              create body: POST /v1/series {"title", "parent"} answers
+#              {"id", "title", "parent_series"}; GET/PATCH/DELETE
+#              /v1/series/<id>, GET /v1/series. A parent that is not the
+#              canonical id of one of the principal's series is refused (400).
+#              defects: nil-parent (no parent is answered as the Nil UUID, not
+#                       null: DATA-ID-007)
 #
 # Usage: answer_forms_server.py MODE [--defect NAME] PORT_FILE  (writes the port)
 import json
@@ -149,7 +156,7 @@ class Handler(BaseHTTPRequestHandler):
         try:
             {"registry": self.registry, "postgrest": self.postgrest, "location": self.location,
              "renamed": self.renamed, "timeonread": self.timeonread, "found": self.found,
-             "rpc": self.rpc}[MODE]()
+             "rpc": self.rpc, "refname": self.refname}[MODE]()
         except BrokenPipeError:
             pass
 
@@ -463,6 +470,73 @@ class Handler(BaseHTTPRequestHandler):
                 del orders[oid]
                 return self.answer(200, {})
             return self.answer(200, {"id": row["id"], "name": row["name"]})
+
+    # -------------------------------------------------------------- refname
+    def refname(self):
+        u = urlsplit(self.path)
+        series = STORE.rows.setdefault("series", {})
+        if u.path == "/_state":
+            with LOCK:
+                return self.answer(200, {"series": len(series)})
+        who = self.principal()
+        if not who:
+            return self.answer(401, {"error": "unauthorized"})
+        parts = u.path.strip("/").split("/")
+        if parts[:2] != ["v1", "series"] or len(parts) > 3:
+            return self.answer(404, {"error": "no such route"})
+        body = self.body_json()
+
+        def public(row):
+            parent = row["parent"]
+            if parent is None and DEFECT == "nil-parent":
+                parent = "00000000-0000-0000-0000-000000000000"
+            return {"id": row["id"], "title": row["title"], "parent_series": parent}
+
+        def parent_of(b):  # (ok, value): a live series of the principal, or null/absent
+            if "parent" not in b or b["parent"] is None:
+                return True, None
+            p = b["parent"]
+            if not isinstance(p, str) or not CANON.match(p) or p not in series or series[p]["_owner"] != who:
+                return False, None
+            return True, p
+
+        if len(parts) == 2:
+            if self.command == "GET":
+                with LOCK:
+                    return self.answer(200, [public(r) for r in series.values() if r["_owner"] == who])
+            if self.command != "POST":
+                return self.answer(405, {"error": "method not allowed"})
+            if not isinstance(body, dict) or not isinstance(body.get("title"), str):
+                return self.answer(400, {"error": "title is required"})
+            with LOCK:
+                ok, parent = parent_of(body)
+                if not ok:
+                    return self.answer(400, {"error": "parent is not a series of yours"})
+                new = uuid7()
+                series[new] = {"id": new, "title": body["title"], "parent": parent, "_owner": who}
+                return self.answer(201, public(series[new]))
+        sid = unquote(parts[2])
+        with LOCK:
+            row = series.get(sid) if CANON.match(sid) else None
+            if row is None or row["_owner"] != who:
+                return self.answer(404, {"error": "series not found"})
+            if self.command == "GET":
+                return self.answer(200, public(row))
+            if self.command == "PATCH":
+                if not isinstance(body, dict):
+                    return self.answer(400, {"error": "a JSON object is required"})
+                if "parent" in body:
+                    ok, parent = parent_of(body)
+                    if not ok:
+                        return self.answer(400, {"error": "parent is not a series of yours"})
+                    row["parent"] = parent
+                if isinstance(body.get("title"), str):
+                    row["title"] = body["title"]
+                return self.answer(200, public(row))
+            if self.command == "DELETE":
+                del series[sid]
+                return self.answer(204)
+        return self.answer(405, {"error": "method not allowed"})
 
     # ----------------------------------------------------------- timeonread
     def timeonread(self):

@@ -426,3 +426,27 @@ TEST_CASE("id_at on read, update and delete: the id in a JSON body, the path wit
     CHECK(other.skip.find("names the entity by the id in its body (api.yaml:9:13)") != std::string::npos);
     CHECK(case_named(instance(e, "data-id-006 items"), "the id is unchanged after an update").skip.empty());
 }
+
+TEST_CASE("a reference named otherwise in answers (at:) is sent under its key and judged at its pointer") {
+    const std::string text = api("    read: {path: \"/items/{id}\"}\n"
+                                 "    references: {parent: {resource: items, at: /parent_series}}\n");
+    const Profile p = loaded(text);
+    REQUIRE(p.resources[0].references.size() == 1);
+    CHECK(p.resources[0].references[0].answer_at() == "/parent_series");
+    const Expansion e = expanded(text);
+    const suite::Suite& s = instance(e, "data-id-007 items");
+    const suite::Case& set = case_named(s, "an optional reference that is set comes back as that id");
+    REQUIRE(set.steps[0].is<suite::HttpRequest>());
+    CHECK(set.steps[0].as<suite::HttpRequest>().set.front().first == "/${res.optional_ref}");  // sent as `parent`
+    REQUIRE(set.steps[0].expect.ids.size() == 1);
+    CHECK(set.steps[0].expect.ids[0].at.value_or("") == "${res.optional_ref_at}");
+    bool var_seen = false;
+    for (const auto& v : s.vars)
+        if (v.name == "res.optional_ref_at") {
+            CHECK(v.value == boost::json::value("/parent_series"));
+            var_seen = true;
+        }
+    CHECK(var_seen);
+    only_error(api("    references: {parent: {resource: items, at: parent_series}}\n"), 8, 48,
+               "bad JSON pointer 'parent_series'", "a JSON pointer starts with '/'");
+}
