@@ -267,7 +267,7 @@ TEST_CASE("expansion: with the id only in the create answer's Location, its othe
     CHECK(c.steps[0].expect.ids.empty());
     CHECK(c.steps[0].captures[0].from == suite::Capture::From::header_id);
     CHECK(c.steps[1].as<suite::HttpRequest>().location_of == "items");
-    CHECK(c.steps[1].expect.ids[0].at.value_or("") == "/${res.optional_ref}");
+    CHECK(c.steps[1].expect.ids[0].at.value_or("") == "${res.optional_ref_at}");
 }
 
 TEST_CASE(
