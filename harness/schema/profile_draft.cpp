@@ -93,16 +93,29 @@ private:
             }
             paths_.push_back(std::move(pi));
         }
-        // RPC-style APIs ("/documents.create"): a resource with only its create; the
-        // reads and deletes take the id in a body, which a profile cannot say
+        // RPC-style APIs ("/documents.create", "/v1/orders:create"): the reads,
+        // updates and deletes are POSTs of siblings taking the id in a body (id_at)
+        std::unordered_map<std::string, const PathInfo*> post_at;
+        for (const auto& c : paths_)
+            if (c.vars.empty() && c.ops.count("post")) post_at.emplace(c.path, &c);
+        auto sibling = [&](const std::string& stem, std::initializer_list<const char*> verbs) -> const PathInfo* {
+            for (const char* v : verbs)
+                if (const auto it = post_at.find(stem + v); it != post_at.end()) return it->second;
+            return nullptr;
+        };
         for (const auto& c : paths_) {
-            const auto dot = c.path.rfind(".create");
-            if (!c.vars.empty() || !c.ops.count("post") || dot == std::string::npos || dot + 7 != c.path.size()) continue;
+            const bool dotted = c.path.ends_with(".create"), colon = c.path.ends_with(":create");
+            if (!c.vars.empty() || !c.ops.count("post") || (!dotted && !colon)) continue;
+            const auto dot = c.path.size() - 7;
+            const std::string stem = c.path.substr(0, dot + 1);  // "/documents." or "/v1/orders:"
             Resource r;
             r.collection = c.path;
             r.path = c.path;
             r.coll = &c;
             r.rpc = true;
+            r.rpc_read = sibling(stem, {"info", "get", "read", "show", "fetch"});
+            r.rpc_update = sibling(stem, {"update", "patch", "edit"});
+            r.rpc_delete = sibling(stem, {"delete", "remove", "destroy"});
             r.name = c.path.substr(c.path.rfind('/') + 1, dot - c.path.rfind('/') - 1);
             for (auto& ch : r.name)
                 if (!(std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-')) ch = '_';
@@ -119,7 +132,7 @@ private:
         std::set<std::string> names;
         for (const auto& r : res_) names.insert(r.name);
         for (const auto& c : paths_) {
-            if (c.path.ends_with("}") || c.path.ends_with(".create")) continue;
+            if (c.path.ends_with("}") || c.path.ends_with(".create") || c.path.ends_with(":create")) continue;
             Resource r;
             r.collection = c.path;
             r.path = with_parent_vars(c.path, "");
@@ -354,9 +367,10 @@ private:
                 y += "    # placeholder: the paths lie under " + vars + ": set " + envs +
                      " to a parent the run may create test data under (the run stops before its first request while one is unset)\n";
             }
-            if (r.rpc)
-                y += "    # read/update/delete: placeholder: this API takes the id in a POST body (e.g. " + r.name +
-                     ".info), which a profile cannot say; only create is drafted\n";
+            if (r.rpc && !r.rpc_read && !r.rpc_update && !r.rpc_delete)
+                y += "    # read/update/delete: placeholder: this API takes the id in a POST body; no sibling of the "
+                     "create (" + r.name + ".info, " + r.name + ".delete) was found: write read: {method: POST, path: "
+                     "..., id_at: /id}\n";
             Object entity;
             std::string entity_from;
             Loc create_schema;
@@ -364,6 +378,9 @@ private:
             if (r.item && r.item->ops.count("get")) {
                 gather_object(response_schema(r.item->ops.at("get").node), entity);
                 entity_from = "GET " + r.item->path;
+            } else if (r.rpc_read) {
+                gather_object(response_schema(r.rpc_read->ops.at("post").node), entity);
+                entity_from = "POST " + r.rpc_read->path;
             }
             if (r.coll->ops.count("post")) {
                 const Loc op = r.coll->ops.at("post").node;
@@ -401,6 +418,7 @@ private:
                 }
             }
             if (r.item) item_operations(r, id, y);
+            if (r.rpc) rpc_operations(r, y);
             if (r.coll->ops.count("get")) {
                 const Loc op = r.coll->ops.at("get").node;
                 const Loc s = flatten(response_schema(op));
@@ -500,6 +518,45 @@ private:
         else
             line(update, "  # guess: PUT on the item path, not documented as a create, taken as an update; "
                          "if it creates with the client's id, write put: {path: ...} instead");
+    }
+
+    // The read, update and delete of an RPC-style resource: POSTs naming the
+    // entity by the id in their body, at its `id` member (or the one id-named
+    // member the body has, a guess).
+    void rpc_operations(const Resource& r, std::string& y) {
+        auto one = [&](const char* key, const PathInfo* p, const char* word) {
+            if (!p) return;
+            const Loc schema = request_schema(p->ops.at("post").node);
+            Object body;
+            gather_object(schema, body);
+            std::string at, note;
+            if (body.find("id")) at = "/id";
+            else {
+                std::vector<std::string> named;
+                for (const auto& [n, prop] : body.props)
+                    if (ids::id_named_field(n) && safe_text(n)) named.push_back(n);
+                if (named.size() == 1) {
+                    at = "/" + named.front();
+                    note = "; guess: the id is its one id-named member";
+                }
+            }
+            if (at.empty()) {
+                y += "    # " + std::string(key) + ": {method: POST, path: " + yaml_quote(p->path) +
+                     ", id_at: /...}  # placeholder: its body names no id member\n";
+                return;
+            }
+            std::string rest;
+            if (word) {
+                rest = body_of(schema, word, false, nullptr);
+                // the id goes at id_at; a body of the id alone adds nothing
+                if (rest == "{" + at.substr(1) + ": " + word + "}") rest.clear();
+            }
+            y += "    " + std::string(key) + ": {method: POST, path: " + yaml_quote(p->path) + ", id_at: " + yaml_quote(at) +
+                 (rest.empty() ? "" : ", body: " + rest) + "}  # POST with the id in the body" + note + "\n";
+        };
+        one("read", r.rpc_read, nullptr);
+        one("update", r.rpc_update, "idconform-renamed");
+        one("delete", r.rpc_delete, nullptr);
     }
 
     // Every line of the resource from `start` on made a comment, the first prefixed by `why`.

@@ -71,6 +71,11 @@ struct Resource {
     const PathInfo* coll = nullptr;
     const PathInfo* item = nullptr;
     bool rpc = false;  // "/things.create": the other operations take the id in a body
+    // RPC-style siblings of the create, each a POST naming the entity in its
+    // body ("/things.info", "/v1/things:delete"): nullptr when the document has none.
+    const PathInfo* rpc_read = nullptr;
+    const PathInfo* rpc_update = nullptr;
+    const PathInfo* rpc_delete = nullptr;
 };
 
 // The member of an entity that is its id (SchemaReader::choose_id).

@@ -380,3 +380,34 @@ TEST_CASE("every commented alternative of the real documents' drafts loads when 
     CHECK(tried > 0);
     MESSAGE(tried << " commented alternatives uncommented");
 }
+
+TEST_CASE("an RPC-style API: read, update and delete are POSTs of the create's siblings with the id in the body") {
+    auto post = [](const std::string& path, const std::string& body, const std::string& answer) {
+        return "  " + path + ":\n    post:\n      requestBody:\n        content:\n          application/json:\n"
+               "            schema: {type: object, properties: {" + body + "}}\n"
+               "      responses:\n        '200':\n          description: ok\n          content:\n"
+               "            application/json:\n              schema: {type: object, properties: {" + answer + "}}\n";
+    };
+    const std::string order = "id: {type: string, format: uuid}, name: {type: string}";
+    const std::string doc = "openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths:\n" +
+                            post("/v1/orders:create", "name: {type: string}", order) +
+                            post("/v1/orders:get", "id: {type: string}", order) +
+                            post("/v1/orders:update", "id: {type: string}, name: {type: string}", order) +
+                            post("/v1/orders:delete", "order_id: {type: string}", "") +
+                            post("/v1/tags.create", "name: {type: string}", order);
+    const auto d = schema::draft_profile_text("rpc.yaml", doc);
+    REQUIRE(d.errors.empty());
+    CHECK(has(d.yaml, "    read: {method: POST, path: \"/v1/orders:get\", id_at: /id}  # POST with the id in the body\n"));
+    CHECK(has(d.yaml, "    update: {method: POST, path: \"/v1/orders:update\", id_at: /id, body: {name: idconform-renamed}}"));
+    CHECK(has(d.yaml, "    delete: {method: POST, path: \"/v1/orders:delete\", id_at: /order_id}  # POST with the id in the body; "
+                      "guess: the id is its one id-named member\n"));
+    // a create with no sibling says how to write them
+    CHECK(has(d.yaml, "no sibling of the create (tags.info, tags.delete) was found: write read: {method: POST"));
+    const auto loaded = profile::load_profile_text(d.yaml, "rpc.target.yaml");
+    for (const auto& e : loaded.diagnostics) MESSAGE(render(e));
+    REQUIRE(loaded.profile);
+    const auto& orders = loaded.profile->resources.at(0);
+    REQUIRE(orders.read);
+    CHECK(orders.read->id_at == "/id");
+    CHECK(orders.del->id_at == "/order_id");
+}
