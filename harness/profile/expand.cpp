@@ -210,7 +210,7 @@ public:
         };
         for (const auto& t : suite::operation_table) {
             const std::string op = t.name;
-            for (const char* suffix : {"", "_method", "_body"}) drop("res." + op + suffix);
+            for (const char* suffix : {"", "_method", "_body", "_replaces", "_rejects_existing"}) drop("res." + op + suffix);
             if (const auto* e = grpc_endpoint(t.op); e && *e) {
                 suite::Variable v;
                 v.pos = (*e)->pos;
@@ -228,6 +228,13 @@ public:
             vars.push_back(std::move(v));
         }
         drop("res.location");
+        if (r_.grpc->put) {  // a gRPC create with the client's id: a live id must be refused
+            suite::Variable v;
+            v.pos = r_.grpc->put->pos;
+            v.name = "res.put_rejects_existing";
+            v.value = json::value(true);
+            vars.push_back(std::move(v));
+        }
     }
 
     // The gRPC delete of an entity of `r`, or why there is none.
@@ -412,7 +419,7 @@ private:
         };
         for (const auto& t : suite::operation_table) {
             const std::string op = t.name;
-            if (is(op, {"_method", "_body", "_items", "_filter"}))
+            if (is(op, {"_method", "_body", "_items", "_filter", "_replaces", "_rejects_existing"}))
                 return add("`" + op + ":`", over_grpc_ ? grpc_res : res);
         }
         if (is("location")) {
@@ -594,6 +601,22 @@ private:
 
     // The variables of the db-identifiers, uuidv8-legacy and viewable-id packs.
     void pack_vars(std::vector<suite::Variable>& out) {
+        // A put either refuses a live id (a create with the client's id) or
+        // replaces that entity (create-or-replace): DATA-ID-006 judges whichever
+        // the profile says, never both.
+        if (r_.put) {
+            const std::string put = "the profile's put of '" + r_.name + "' (" + r_.put->pos.str() + ")";
+            if (r_.put->replaces) {
+                var(out, "res.put_replaces", json::value(true), r_.put->pos);
+                unset_reasons_["res.put_rejects_existing"].why =
+                    "not applicable: " + put + " creates or replaces (replaces: true): a PUT to a live id replaces it";
+            } else {
+                var(out, "res.put_rejects_existing", json::value(true), r_.put->pos);
+                unset_reasons_["res.put_replaces"].why =
+                    "not applicable: " + put + " only creates, so a PUT to a live id must fail (write replaces: true "
+                    "if it creates or replaces)";
+            }
+        }
         if (r_.lookup) {
             var(out, "res.lookup", json::value(r_.lookup->path), r_.lookup->pos);
             var(out, "res.lookup_param", json::value(r_.lookup->param), r_.lookup->pos);

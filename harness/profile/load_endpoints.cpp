@@ -47,6 +47,7 @@ std::vector<std::string> endpoint_keys(const Operation& op) {
     if (op.has_items) keys.emplace_back("filter");
     if (op.has_param) keys.emplace_back("param");
     if (op.has_id_at || std::string_view(op.key) == "put" || by_body) keys.emplace_back("id_at");
+    if (std::string_view(op.key) == "put") keys.emplace_back("replaces");  // create-or-replace
     return keys;
 }
 
@@ -206,6 +207,8 @@ std::optional<Endpoint> Loader::endpoint(const Val& v, const Operation& op) {
             ep.items = *s;
         ep.answers_array = std::string_view(op.key) == "read";
     }
+    if (const auto* x = m->find("replaces"))
+        if (auto b = r_.boolean(x->val(), "replaces")) ep.replaces = *b;
     if (const auto* x = m->find("headers")) endpoint_headers(x->val(), ep);
     if (const auto* x = m->find("not_found")) not_found(x->val(), ep);
     if (const auto* x = m->find("filter")) list_filter(x->val(), ep);

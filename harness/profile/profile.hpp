@@ -45,6 +45,7 @@ struct Endpoint {
     // Answer forms of real APIs (load_answer_forms.cpp):
     bool at_location = false;  // read/update/delete: `path: "{location}"`, the URL the create answer's Location named
     bool answers_array = false;  // read: `items:` written, the entity is the one element of the array at `items`
+    bool replaces = false;  // put: `replaces: true`, create-or-replace: a PUT to a live id replaces that entity
 };
 
 // Another generated id an entity's answers carry (a job, a batch) and where

@@ -498,6 +498,13 @@ private:
         if (!r.item->ops.count("put")) return;
         const Loc op = r.item->ops.at("put").node;
         const PutMeaning meaning = put_meaning(op);
+        if (meaning == PutMeaning::create_or_replace) {
+            const std::string body = body_of(request_schema(op), "idconform-put", true, nullptr);
+            line("put: {path: " + yaml_quote(ip) + (body.empty() ? "" : ", body: " + body) + ", replaces: true}",
+                 "  # guess: PUT on the item path, documented to create or replace (a 201 and a 200, or 'upsert'): "
+                 "a PUT to a live id replaces it");
+            return;
+        }
         if (meaning == PutMeaning::create) {
             const std::string body = body_of(request_schema(op), "idconform-put", true, nullptr);
             line("put: {path: " + yaml_quote(ip) + (body.empty() ? "" : ", body: " + body) + "}",

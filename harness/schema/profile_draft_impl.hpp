@@ -87,7 +87,9 @@ struct IdChoice {
 };
 
 // What a PUT on an item path does (SchemaReader::put_meaning).
-enum class PutMeaning { create, update, unsaid };
+// create_or_replace: a 201 and a 200 documented, or text saying upsert /
+// create or replace / create or update.
+enum class PutMeaning { create, create_or_replace, update, unsaid };
 
 // The document, as the drafter reads it. Holds what reading it noted on the
 // way: the answer headers declared, the text that cannot be written as data.

@@ -333,13 +333,19 @@ std::string SchemaReader::path_param_type(const PathInfo& p, const std::string& 
 PutMeaning SchemaReader::put_meaning(const Loc& op) {
     std::string text;
     for (const char* k : {"summary", "description", "operationId"}) text += lower(scalar(op.node, k).value_or("")) + " ";
-    bool created = false, not_found = false;
+    bool created = false, not_found = false, ok = false;
     for (const Loc& r : members(op.child("responses"))) {
         const std::string code = last_token(r);
         created = created || code == "201";
+        ok = ok || code == "200" || code == "204";
         not_found = not_found || code == "404";
     }
-    if (created || text.find("create") != std::string::npos || text.find("upsert") != std::string::npos) return PutMeaning::create;
+    auto says = [&](const char* w) { return text.find(w) != std::string::npos; };
+    const bool creates = created || says("create") || says("upsert");
+    if (creates && (says("upsert") || says("or replace") || says("or update") || says("createorreplace") ||
+                    says("createorupdate") || (created && ok && !not_found)))
+        return PutMeaning::create_or_replace;
+    if (creates) return PutMeaning::create;
     if (not_found || text.find("update") != std::string::npos || text.find("replace") != std::string::npos) return PutMeaning::update;
     return PutMeaning::unsaid;
 }

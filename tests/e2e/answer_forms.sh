@@ -8,7 +8,8 @@
 # one whose create answer lacks the time field only reads carry, and one that
 # says "nothing there" in a 200 answer ({"found": false}), and an RPC-style
 # gateway naming every entity by the id in a POST body, and one whose answers
-# name a reference otherwise than the create body.
+# name a reference otherwise than the create body, and documents a PUT creates
+# or replaces.
 # Conforming: exit 0, nothing fails, the cases the form makes possible ran.
 # With a defect: exactly the failures of the rule it breaks (each `must`
 # line below at least once) and nothing else.
@@ -207,6 +208,29 @@ refname/nil-parent)
   check "must|DATA-ID-007|an optional reference sent as null comes back null or omitted" \
         "must|DATA-ID-007|an omitted optional reference comes back null or omitted" \
         "must|nil-max|*parent_series*" ;;
+upsert/)
+  # put: {replaces: true}: a PUT to a live id replaces it (without the form,
+  # "a create with an existing id fails" fails on a conforming API)
+  expect_code 0
+  check "ran|DATA-ID-006|a PUT to a live id replaces that entity and keeps its id" \
+        "ran|DATA-ID-006|a create with a fresh client-supplied id keeps that id" \
+        "ran|nil-max|Nil and Max as a client-supplied id are rejected*" \
+        "skip|DATA-ID-006|a create with an existing id fails and leaves the entity unchanged|creates or replaces (replaces: true)"
+  sed 's|, replaces: true||' "$(dirname "$0")/answer_forms/$mode.target.yaml" >"$WORK/plain.target.yaml"
+  run_idconform --target "$WORK/plain.target.yaml"
+  expect_code 1
+  check "must|DATA-ID-006|a create with an existing id fails and leaves the entity unchanged" \
+        "skip|DATA-ID-006|a PUT to a live id replaces that entity and keeps its id|only creates"
+  left=$(curl -sS "$BASE_URL/_state")
+  [ "$left" = '{"docs": 0}' ] || fail "the run left documents behind: $left"
+  ;;
+upsert/rekey-on-replace)
+  # the cleanup follows the moved document to its new id
+  expect_code 1
+  check "must|DATA-ID-006|a PUT to a live id replaces that entity and keeps its id"
+  left=$(curl -sS "$BASE_URL/_state")
+  [ "$left" = '{"docs": 0}' ] || fail "the run left documents behind: $left"
+  ;;
 timeonread/*)
   # time_field: {in_create: false}: DATA-ID-005 judged on a read-back of the
   # new note (advisory: warnings, never failures, so exit 0 either way)

@@ -57,6 +57,12 @@
 #              canonical id of one of the principal's series is refused (400).
 #              defects: nil-parent (no parent is answered as the Nil UUID, not
 #                       null: DATA-ID-007)
+#   upsert     documents a client may create or replace: PUT /v1/docs/<id>
+#              answers 201 for a fresh canonical v7 id, 200 replacing the live
+#              document of that id (the one profile form: put {replaces: true});
+#              POST /v1/docs creates with a server id; GET, DELETE /v1/docs/<id>.
+#              defects: rekey-on-replace (a replace moves the document to a new
+#                       id and answers that: DATA-ID-006)
 #
 # Usage: answer_forms_server.py MODE [--defect NAME] PORT_FILE  (writes the port)
 import json
@@ -156,7 +162,7 @@ class Handler(BaseHTTPRequestHandler):
         try:
             {"registry": self.registry, "postgrest": self.postgrest, "location": self.location,
              "renamed": self.renamed, "timeonread": self.timeonread, "found": self.found,
-             "rpc": self.rpc, "refname": self.refname}[MODE]()
+             "rpc": self.rpc, "refname": self.refname, "upsert": self.upsert}[MODE]()
         except BrokenPipeError:
             pass
 
@@ -535,6 +541,62 @@ class Handler(BaseHTTPRequestHandler):
                 return self.answer(200, public(row))
             if self.command == "DELETE":
                 del series[sid]
+                return self.answer(204)
+        return self.answer(405, {"error": "method not allowed"})
+
+    # --------------------------------------------------------------- upsert
+    def upsert(self):
+        u = urlsplit(self.path)
+        docs = STORE.rows.setdefault("docs", {})
+        if u.path == "/_state":
+            with LOCK:
+                return self.answer(200, {"docs": len(docs)})
+        who = self.principal()
+        if not who:
+            return self.answer(401, {"error": "unauthorized"})
+        parts = u.path.strip("/").split("/")
+        if parts[:2] != ["v1", "docs"] or len(parts) > 3:
+            return self.answer(404, {"error": "no such route"})
+        body = self.body_json()
+
+        def public(row):
+            return {"id": row["id"], "text": row["text"]}
+
+        if len(parts) == 2:
+            if self.command != "POST":
+                return self.answer(405, {"error": "method not allowed"})
+            if not isinstance(body, dict) or not isinstance(body.get("text"), str):
+                return self.answer(400, {"error": "text is required"})
+            new = uuid7()
+            with LOCK:
+                docs[new] = {"id": new, "text": body["text"], "_owner": who}
+                return self.answer(201, public(docs[new]))
+        did = unquote(parts[2])
+        canonical_v7 = CANON.fullmatch(did) is not None and did[14] == "7"
+        with LOCK:
+            row = docs.get(did) if CANON.fullmatch(did) else None
+            if self.command == "PUT":
+                if not isinstance(body, dict) or not isinstance(body.get("text"), str):
+                    return self.answer(400, {"error": "text is required"})
+                if row is None:
+                    if not canonical_v7:
+                        return self.answer(400, {"error": "a new document's id is a canonical UUIDv7"})
+                    docs[did] = {"id": did, "text": body["text"], "_owner": who}
+                    return self.answer(201, public(docs[did]))
+                if row["_owner"] != who:
+                    return self.answer(403, {"error": "not yours"})
+                row["text"] = body["text"]
+                if DEFECT == "rekey-on-replace":
+                    del docs[did]
+                    row["id"] = uuid7()
+                    docs[row["id"]] = row
+                return self.answer(200, public(row))
+            if row is None or row["_owner"] != who:
+                return self.answer(404, {"error": "document not found"})
+            if self.command == "GET":
+                return self.answer(200, public(row))
+            if self.command == "DELETE":
+                del docs[did]
                 return self.answer(204)
         return self.answer(405, {"error": "method not allowed"})
 

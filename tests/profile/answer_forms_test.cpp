@@ -450,3 +450,22 @@ TEST_CASE("a reference named otherwise in answers (at:) is sent under its key an
     only_error(api("    references: {parent: {resource: items, at: parent_series}}\n"), 8, 48,
                "bad JSON pointer 'parent_series'", "a JSON pointer starts with '/'");
 }
+
+TEST_CASE("put: {replaces: true}: a PUT to a live id replaces it, and DATA-ID-006 judges that instead of a refusal") {
+    const std::string put = "    read: {path: \"/items/{id}\"}\n    put: {path: \"/items/{id}\", replaces: true}\n";
+    CHECK(loaded(api(put)).resources[0].put->replaces);
+    CHECK_FALSE(loaded(api("    put: {path: \"/items/{id}\"}\n")).resources[0].put->replaces);
+    only_error(api("    put: {path: \"/items/{id}\", replaces: yes-please}\n"), 8, 42, "expected a boolean here, found 'yes-please'", "");
+    only_error(api("    read: {path: \"/items/{id}\", replaces: true}\n"), 8, 33, "unknown key 'replaces' in read", "");
+    auto skip_of = [](const Expansion& e, const std::string& name) {
+        return case_named(instance(e, "data-id-006 items"), name).skip;
+    };
+    const Expansion replaces = expanded(api(put));
+    CHECK(skip_of(replaces, "a PUT to a live id replaces that entity and keeps its id").empty());
+    CHECK(skip_of(replaces, "a create with an existing id fails and leaves the entity unchanged")
+              .find("creates or replaces (replaces: true)") != std::string::npos);
+    const Expansion creates = expanded(api("    read: {path: \"/items/{id}\"}\n    put: {path: \"/items/{id}\"}\n"));
+    CHECK(skip_of(creates, "a create with an existing id fails and leaves the entity unchanged").empty());
+    CHECK(skip_of(creates, "a PUT to a live id replaces that entity and keeps its id").find("only creates") !=
+          std::string::npos);
+}

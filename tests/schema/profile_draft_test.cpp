@@ -274,12 +274,21 @@ TEST_CASE("a PUT on the item path: a create only when documented as one, else an
     CHECK(line_of(d.yaml, "    update:") == "    update: {method: PUT, path: \"/things/{id}\", body: {name: idconform-renamed}}  # PUT on the item path, "
                                             "documented as an update (a 404 for an unknown id, or 'update')");
     CHECK(line_of(d.yaml, "    put:").empty());
-    // a 201: a create with the client's id
+    // a 201 alone: a create with the client's id
     d = schema::draft_profile_text("c.yaml", things("{type: string}", "    put:\n" + body +
-                                                    "      responses: {'201': {description: created}, '200': {description: replaced}}\n", thing));
+                                                    "      responses: {'201': {description: created}, '409': {description: taken}}\n", thing));
     loads(d);
     CHECK(has(d.yaml, "    put: {path: \"/things/{id}\", body: {name: idconform-put}}  # PUT on the item path, documented to create"));
     CHECK(line_of(d.yaml, "    update:").empty());
+    // a 201 and a 200 (or 'upsert'): create-or-replace
+    for (const std::string responses : {"      responses: {'201': {description: created}, '200': {description: replaced}}\n",
+                                        "      summary: Upsert a thing\n      responses: {'200': {description: ok}}\n"}) {
+        d = schema::draft_profile_text("r.yaml", things("{type: string}", "    put:\n" + body + responses, thing));
+        loads(d);
+        CHECK(has(d.yaml, "    put: {path: \"/things/{id}\", body: {name: idconform-put}, replaces: true}  # guess: PUT on the item "
+                          "path, documented to create or replace"));
+        CHECK(line_of(d.yaml, "    update:").empty());
+    }
     // not said: taken as an update, and said to be a guess
     d = schema::draft_profile_text("n.yaml", things("{type: string}", "    put:\n" + body + "      responses: {'200': {description: ok}}\n", thing));
     loads(d);
