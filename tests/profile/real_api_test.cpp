@@ -116,7 +116,7 @@ TEST_CASE("DATA-ID-001 runs for uuidv7 ids and is not applicable, saying why, fo
         }
         for (const auto& c : instance(e, "data-id-006 products").cases)
             if (c.name.find("client-supplied") == std::string::npos && c.name.find("existing id") == std::string::npos &&
-                c.name.find("update") == std::string::npos)
+                c.name.find("update") == std::string::npos && c.name.find("replaces") == std::string::npos)
                 CHECK_MESSAGE(c.skip.empty(), c.name);
     }
 }

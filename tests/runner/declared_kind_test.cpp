@@ -153,7 +153,9 @@ TEST_CASE("the fresh client-chosen id is of the declared kind") {
         REQUIRE(b);
         CHECK(ids::is_valid(*a, ids::IdKind::uuidv4));
         CHECK(*a != *b);
-        for (const auto& c : s.cases) CHECK_MESSAGE(c.skip.empty(), c.name, ": ", c.skip);
+        for (const auto& c : s.cases)  // (a plain put only creates: the create-or-replace case is not applicable)
+            if (c.name != "a PUT to a live id replaces that entity and keeps its id")
+                CHECK_MESSAGE(c.skip.empty(), c.name, ": ", c.skip);
     }
     SUBCASE("existing with a pattern: a text of the pattern") {
         const auto e = expanded("    id: {at: /id, kind: existing, pattern: \"^[0-9a-f]{4}$\"}\n");
