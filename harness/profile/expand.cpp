@@ -31,13 +31,52 @@ const Resource* find_resource(const Profile& p, const std::string& name) {
     return nullptr;
 }
 
+// Sets `v` at `pointer` of `root`, making objects on the way; an array
+// element must be there already. False when the pointer cannot be written.
+bool set_member(json::value& root, const std::string& pointer, json::value v) {
+    json::value* at = &root;
+    std::size_t i = 1;
+    while (i <= pointer.size()) {
+        const std::size_t end = std::min(pointer.find('/', i), pointer.size());
+        std::string token = pointer.substr(i, end - i);
+        for (std::size_t k = 0; (k = token.find('~', k)) != std::string::npos; ++k)
+            token.replace(k, 2, k + 1 < token.size() && token[k + 1] == '1' ? "/" : "~");
+        const bool last = end == pointer.size();
+        if (at->is_array()) {
+            auto& a = at->as_array();
+            char* stop = nullptr;
+            const unsigned long n = std::strtoul(token.c_str(), &stop, 10);
+            if (token.empty() || *stop != '\0' || n >= a.size()) return false;
+            at = &a[n];
+        } else {
+            if (!at->is_object()) *at = json::object();
+            json::value& next = at->as_object()[token];
+            if (!last && next.is_null()) next = json::object();
+            at = &next;
+        }
+        if (last) {
+            *at = std::move(v);
+            return true;
+        }
+        i = end + 1;
+    }
+    return false;
+}
+
+// A fresh id of a client-chosen sub-object id's kind on every use (the
+// loader admits only kinds with a generator).
+std::string fresh_template(const IdField& f) { return "${gen:" + std::string(ids::kind_name(f.kind)) + "}"; }
+
 // The create body of `r` with every required reference filled from the
-// entity that setup creates for it.
-json::value body_with_refs(const Resource& r, const std::optional<json::value>& body) {
+// entity that setup creates for it, and (creates and puts) a fresh id at
+// each client-chosen sub-object id.
+json::value body_with_refs(const Resource& r, const std::optional<json::value>& body, bool client_ids = false) {
     json::value b = body ? *body : json::value(json::object());
     if (!b.is_object()) b = json::object();
     for (const auto& ref : r.references)
         if (ref.required) b.as_object()[ref.field] = "${entity." + ref.resource + "}";
+    if (client_ids)
+        for (const auto& f : r.client_ids) (void)set_member(b, f.pointer, json::value(fresh_template(f)));
     return b;
 }
 
@@ -269,7 +308,8 @@ public:
         g.method = ep.method;
         g.principal = c.principal;
         const bool has_body = suite::traits(c.op).has_body;
-        g.message = has_body ? (c.json ? *c.json : body_with_refs(r_, ep.body)) : json::value(json::object());
+        const bool makes = c.op == suite::Operation::create || c.op == suite::Operation::put;
+        g.message = has_body ? (c.json ? *c.json : body_with_refs(r_, ep.body, makes)) : json::value(json::object());
         if (!c.id.empty()) g.set.emplace_back(ep.id_field, json::value(c.id));
         for (const auto& [k, v] : c.filter) g.set.emplace_back("/" + k, json::value(v));
         if (has_body) {
@@ -317,7 +357,8 @@ public:
             st.expect.status->not_found = as_status_not_found(*ep.not_found);
         const bool has_body = suite::traits(c.op).has_body;
         if (has_body) {
-            h.json = c.json ? *c.json : body_with_refs(r_, ep.body);
+            const bool makes = c.op == suite::Operation::create || c.op == suite::Operation::put;
+            h.json = c.json ? *c.json : body_with_refs(r_, ep.body, makes);
             for (const auto& kv : c.set) h.set.push_back(kv);
             h.unset = c.unset;
         } else if (id_in_body) {
@@ -436,6 +477,10 @@ private:
             if (!r_.grpc->read) return add("`read:`", grpc_res);
             return add("`read:`", res);
         }
+        if (is("client_id", {"_at", "_kind", "_fresh"}))
+            return add("`client_ids:` (an id the client chooses inside the create body, e.g. {line_id: {at: "
+                       "/lines/0/id, kind: uuidv7}})",
+                       res);
         if (is("required_ref", {"_kind", "_value", "_v7", "_at"}))
             return add("a reference with `required: true`", "`references:` of " + res);
         if (is("optional_ref", {"_kind", "_value", "_v7", "_at"}))
@@ -472,7 +517,8 @@ private:
         const std::string base = std::string("res.") + op;
         var(out, base, json::value(e->path), e->pos);
         var(out, base + "_method", json::value(e->method), e->pos);
-        if (with_body) var(out, base + "_body", body_with_refs(r_, e->body), e->pos, true);
+        const bool makes = std::string_view(op) == "create" || std::string_view(op) == "put";
+        if (with_body) var(out, base + "_body", body_with_refs(r_, e->body, makes), e->pos, true);
     }
 
     void resource_vars(std::vector<suite::Variable>& out) {
@@ -507,6 +553,12 @@ private:
             var(out, which + "_at", json::value(ref.answer_at()), ref.pos);  // where answers hold it
             var(out, which + "_kind", json::value(ids::kind_name(ref.kind)), ref.pos);
             var(out, which + "_value", json::value("${entity." + ref.resource + "}"), ref.pos, true);
+        }
+        if (!r_.client_ids.empty()) {  // the first: the packs' cases on a client-chosen sub-object id
+            const IdField& f = r_.client_ids.front();
+            var(out, "res.client_id_at", json::value(f.pointer), f.pos);
+            var(out, "res.client_id_kind", json::value(ids::kind_name(f.kind)), f.pos);
+            var(out, "res.client_id_fresh", json::value(fresh_template(f)), f.pos, true);
         }
         if (!r_.time_field.empty()) var(out, "res.time_field", json::value(r_.time_field), r_.pos);
         pack_vars(out);
@@ -787,7 +839,7 @@ private:
         h.pos = t->create->pos;
         h.method = t->create->method;
         h.path = t->create->path;
-        h.json = body_with_refs(*t, t->create->body);
+        h.json = body_with_refs(*t, t->create->body, true);
         h.headers = t->create->headers;
         h.principal = "owner";
         st.expect.pos = t->create->pos;

@@ -14,7 +14,7 @@ namespace {
 const std::vector<std::string> resource_keys = [] {
     std::vector<std::string> keys = {"create", "read",     "update", "delete",     "list",       "put",
                                      "id",     "location", "fields", "references", "time_field", "lookup",
-                                     "action", "job",      "legacy", "viewable",   "grpc"};
+                                     "action", "job",      "legacy", "viewable",   "grpc", "client_ids"};
     for (const auto& k : forms::resource_keys()) keys.push_back(k);  // load_forms.cpp
     return keys;
 }();
@@ -131,6 +131,7 @@ std::optional<Resource> Loader::resource(const Entry& entry) {
     if (const auto* x = m->find("location"))
         if (auto b = r_.boolean(x->val(), "location")) res.location = *b;
     if (const auto* x = m->find("fields")) fields(x->val(), res);
+    if (const auto* x = m->find("client_ids")) client_ids(x->val(), res);
     if (const auto* x = m->find("references")) references(x->val(), res);
     if (const auto* x = m->find("grpc")) res.grpc = grpc_ops(*x, res.name);
     if (const auto* x = m->find("time_field")) {

@@ -4,6 +4,7 @@
 #include "profile/load_impl.hpp"
 
 #include "ids/kind.hpp"
+#include "ids/of_kind.hpp"
 
 #include <re2/re2.h>
 
@@ -128,6 +129,25 @@ void Loader::fields(const Val& v, Resource& res) {
             continue;
         }
         res.fields.push_back(std::move(*f));
+    }
+}
+
+void Loader::client_ids(const Val& v, Resource& res) {
+    auto m = r_.mapping(v, "client_ids", {}, "{line_id: {at: /lines/0/id, kind: uuidv7}}");
+    if (!m) return;
+    for (const auto& entry : m->entries) {
+        auto f = id_field(entry.val(), entry.key, pointer_to(entry.key));
+        if (!f) continue;
+        f->pos = r_.pos(entry.key_val());
+        std::string why = ids::no_fresh_id(f->kind, {f->pattern});
+        if (why.empty() && f->kind == ids::IdKind::existing) why = "an existing format has no generator here";
+        if (!why.empty()) {
+            r_.error(entry.val(), "idconform cannot make client-chosen ids of kind " +
+                                      std::string(ids::kind_name(f->kind)) + " for '" + entry.key + "': " + why,
+                     "give a kind it generates: uuidv7, uuidv4, ulid, ...");
+            continue;
+        }
+        res.client_ids.push_back(std::move(*f));
     }
 }
 

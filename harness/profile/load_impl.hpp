@@ -123,6 +123,7 @@ private:
     // `/id` (shorthand) or {at: /id, kind: uuidv7}; `at` defaults to `default_at`.
     std::optional<IdField> id_field(const Val& v, std::string_view what, const std::string& default_at);
     void fields(const Val& v, Resource& res);
+    void client_ids(const Val& v, Resource& res);
     void references(const Val& v, Resource& res);
 
     // ------------------- answer forms of real APIs (load_answer_forms.cpp)

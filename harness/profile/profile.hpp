@@ -143,6 +143,11 @@ struct Resource {
     IdField id;                       // where the entity's own id is (default /id, uuidv7)
     bool location = true;             // create answers with a Location header naming the id
     std::vector<IdField> fields;      // other id fields of the entity (e.g. a v4 tracking id)
+    // Ids the client chooses for sub-objects of a create body (line items,
+    // workflow steps): `client_ids: {line_id: {at: /lines/0/id, kind: uuidv7}}`.
+    // Every create and put sends a fresh one there; the packs send dummies and
+    // mutations that the server must refuse (DATA-ID-002, DATA-ID-007, nil-max).
+    std::vector<IdField> client_ids;
     std::vector<Reference> references;
     std::string time_field;           // JSON pointer of an explicit creation-time field ("" = none)
     bool time_in_create = true;       // false: the create answer lacks it, read answers have it (time_field: {in_create: false})

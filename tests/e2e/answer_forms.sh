@@ -8,8 +8,8 @@
 # one whose create answer lacks the time field only reads carry, and one that
 # says "nothing there" in a 200 answer ({"found": false}), and an RPC-style
 # gateway naming every entity by the id in a POST body, and one whose answers
-# name a reference otherwise than the create body, and documents a PUT creates
-# or replaces.
+# name a reference otherwise than the create body, documents a PUT creates
+# or replaces, and orders whose line items carry ids the client chooses.
 # Conforming: exit 0, nothing fails, the cases the form makes possible ran.
 # With a defect: exactly the failures of the rule it breaks (each `must`
 # line below at least once) and nothing else.
@@ -231,6 +231,20 @@ upsert/rekey-on-replace)
   left=$(curl -sS "$BASE_URL/_state")
   [ "$left" = '{"docs": 0}' ] || fail "the run left documents behind: $left"
   ;;
+lines/)
+  # client_ids: a fresh v7 at /lines/0/id of every create; the dummies and
+  # mutations the packs send there are refused
+  expect_code 0
+  check "ran|DATA-ID-007|a client-chosen sub-object id holding an absent-value placeholder is rejected [[]empty-string]" \
+        "ran|DATA-ID-002|a mutated client-chosen sub-object id in a create body is rejected [[]upper-case]" \
+        "ran|nil-max|Nil and Max as a client-chosen sub-object id are rejected [[]nil]" \
+        "ran|DATA-ID-006|creates give distinct ids*"
+  left=$(curl -sS "$BASE_URL/_state")
+  [ "$left" = '{"orders": 0}' ] || fail "the run left orders behind: $left"
+  ;;
+lines/empty-line-id)
+  expect_code 1
+  check "must|DATA-ID-007|a client-chosen sub-object id holding an absent-value placeholder is rejected [[]empty-string]" ;;
 timeonread/*)
   # time_field: {in_create: false}: DATA-ID-005 judged on a read-back of the
   # new note (advisory: warnings, never failures, so exit 0 either way)

@@ -63,6 +63,11 @@
 #              POST /v1/docs creates with a server id; GET, DELETE /v1/docs/<id>.
 #              defects: rekey-on-replace (a replace moves the document to a new
 #                       id and answers that: DATA-ID-006)
+#   lines      orders with line items whose ids the client chooses: POST
+#              /v1/orders {"lines": [{"id": <v7>, "sku"}]}; a line id that is not
+#              a canonical UUIDv7 (or is Nil/Max) is refused (400), as is a
+#              line id already used; GET, DELETE /v1/orders/<id>.
+#              defects: empty-line-id (a line id "" is stored: DATA-ID-007)
 #
 # Usage: answer_forms_server.py MODE [--defect NAME] PORT_FILE  (writes the port)
 import json
@@ -162,7 +167,8 @@ class Handler(BaseHTTPRequestHandler):
         try:
             {"registry": self.registry, "postgrest": self.postgrest, "location": self.location,
              "renamed": self.renamed, "timeonread": self.timeonread, "found": self.found,
-             "rpc": self.rpc, "refname": self.refname, "upsert": self.upsert}[MODE]()
+             "rpc": self.rpc, "refname": self.refname, "upsert": self.upsert,
+             "lines": self.lines}[MODE]()
         except BrokenPipeError:
             pass
 
@@ -597,6 +603,52 @@ class Handler(BaseHTTPRequestHandler):
                 return self.answer(200, public(row))
             if self.command == "DELETE":
                 del docs[did]
+                return self.answer(204)
+        return self.answer(405, {"error": "method not allowed"})
+
+    # ---------------------------------------------------------------- lines
+    def lines(self):
+        u = urlsplit(self.path)
+        orders = STORE.rows.setdefault("orders", {})
+        used = STORE.rows.setdefault("line_ids", {})
+        if u.path == "/_state":
+            with LOCK:
+                return self.answer(200, {"orders": len(orders)})
+        who = self.principal()
+        if not who:
+            return self.answer(401, {"error": "unauthorized"})
+        parts = u.path.strip("/").split("/")
+        if parts[:2] != ["v1", "orders"] or len(parts) > 3:
+            return self.answer(404, {"error": "no such route"})
+        body = self.body_json()
+        if len(parts) == 2:
+            if self.command != "POST":
+                return self.answer(405, {"error": "method not allowed"})
+            lines = body.get("lines") if isinstance(body, dict) else None
+            if not isinstance(lines, list) or not lines:
+                return self.answer(400, {"error": "lines are required"})
+            for line in lines:
+                lid = line.get("id") if isinstance(line, dict) else None
+                empty_ok = DEFECT == "empty-line-id" and lid == ""
+                if not empty_ok and (not isinstance(lid, str) or not CANON.fullmatch(lid) or lid[14] != "7"):
+                    return self.answer(400, {"error": "a line id is a canonical UUIDv7 the client makes"})
+                if lid in used and not empty_ok:
+                    return self.answer(409, {"error": "line id already used"})
+            new = uuid7()
+            with LOCK:
+                for line in lines:
+                    used[line["id"]] = new
+                orders[new] = {"id": new, "lines": lines, "_owner": who}
+                return self.answer(201, {"id": new, "lines": lines})
+        oid = unquote(parts[2])
+        with LOCK:
+            row = orders.get(oid) if CANON.fullmatch(oid) else None
+            if row is None or row["_owner"] != who:
+                return self.answer(404, {"error": "order not found"})
+            if self.command == "GET":
+                return self.answer(200, {"id": row["id"], "lines": row["lines"]})
+            if self.command == "DELETE":
+                del orders[oid]
                 return self.answer(204)
         return self.answer(405, {"error": "method not allowed"})
 

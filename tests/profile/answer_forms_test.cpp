@@ -4,6 +4,8 @@
 // Location, reads answering an array, fields only in read answers.
 #include "test_support.hpp"
 
+#include <boost/json/parse.hpp>
+
 using namespace idconform;
 using namespace idconform::profile;
 using namespace idconform::profile::testing;
@@ -468,4 +470,36 @@ TEST_CASE("put: {replaces: true}: a PUT to a live id replaces it, and DATA-ID-00
     CHECK(skip_of(creates, "a create with an existing id fails and leaves the entity unchanged").empty());
     CHECK(skip_of(creates, "a PUT to a live id replaces that entity and keeps its id").find("only creates") !=
           std::string::npos);
+}
+
+TEST_CASE("client_ids: a fresh id at each sub-object pointer of every create, dummies and mutations sent there") {
+    const std::string text =
+        "name: api\nbase_url: http://127.0.0.1:9\nprincipals: {a: {}}\npacks: [data-id, nil-max]\nresources:\n"
+        "  orders:\n    create: {path: /orders, body: {lines: [{sku: a}]}}\n"
+        "    client_ids: {line_id: {at: /lines/0/id, kind: uuidv7}}\n";
+    const Profile p = loaded(text);
+    REQUIRE(p.resources[0].client_ids.size() == 1);
+    CHECK(p.resources[0].client_ids[0].pointer == "/lines/0/id");
+    const Expansion e = expanded(text);
+    const suite::Suite& s = instance(e, "data-id-007 orders");
+    const suite::Case& dummy =
+        case_named(s, "a client-chosen sub-object id holding an absent-value placeholder is rejected");
+    CHECK(dummy.skip.empty());
+    REQUIRE(dummy.steps[0].is<suite::HttpRequest>());
+    const auto& h = dummy.steps[0].as<suite::HttpRequest>();
+    REQUIRE(h.json);
+    // the create body: the sku kept, a fresh v7 at the line's id, then the pack's edit
+    CHECK(*h.json == boost::json::parse(R"({"lines": [{"sku": "a", "id": "${gen:uuidv7}"}]})"));
+    REQUIRE(!h.set.empty());
+    CHECK(h.set.back().first == "${res.client_id_at}");
+    CHECK(case_named(instance(e, "nil-max orders"), "Nil and Max as a client-chosen sub-object id are rejected").skip.empty());
+    // without client_ids the cases say what to add
+    const Expansion plain = expanded(api(""));
+    CHECK(case_named(instance(plain, "data-id-007 items"),
+                     "a client-chosen sub-object id holding an absent-value placeholder is rejected")
+              .skip.find("add `client_ids:`") != std::string::npos);
+    only_error(api("    client_ids: {legacy: {at: /a/id, kind: existing}}\n"), 8, 26,
+               "idconform cannot make client-chosen ids of kind existing for 'legacy': without a pattern it says "
+               "nothing of the ids' form; add pattern: (an RE2 expression of the ids) to the id",
+               "uuidv7, uuidv4, ulid");
 }
