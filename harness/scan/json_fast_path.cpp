@@ -20,6 +20,7 @@ bool JsonReader::fast_line() {
     seen_ = 0;
     tracked_in_record_ = 0;
     fsl_ = 0;
+    fname_ord_ = 0;
     Frame* f = fast_push(false, -1, false);
     ++p;
     std::uint64_t values = 0;
@@ -43,7 +44,7 @@ member:
         if (k.size() > scratch_cap - 1) return false;  // the scalar reader keeps a prefix of a longer name
         if (!fast_key(*f, k, readable16)) return false;
         // every id-named key ends in 'd' or 'D': most keys need no call
-        f->named = !k.empty() && (k.back() == 'd' || k.back() == 'D') && id_named(k);
+        f->named = !k.empty() && (k.back() == 'd' || k.back() == 'D') && fast_named(k);
         f->declared = has_fields ? declared_index(fast_shape()) : -1;
         p = q + 1;
     }

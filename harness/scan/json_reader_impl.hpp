@@ -338,6 +338,28 @@ private:
         return c == ',' || c == '}' || c == ']' || c == ' ' || c == '\t' || c == '\r' || c == '\n';
     }
 
+    // The fast path's per-ordinal cache of id_named() (ids::data_id_named:
+    // two name rules, the second by words): the n-th id-looking member name
+    // of a record is almost always the previous record's n-th.
+    struct NameSlot {
+        char key[32];
+        std::size_t len = SIZE_MAX;  // SIZE_MAX: empty
+        bool named = false;
+    };
+    static constexpr std::size_t name_slots = 64;
+    NameSlot fnames_[name_slots];
+    std::size_t fname_ord_ = 0;  // reset per record by fast_line()
+    bool fast_named(std::string_view k) noexcept {
+        const std::size_t n = fname_ord_++;
+        if (n >= name_slots || k.size() > sizeof(NameSlot::key)) return id_named(k);
+        NameSlot& slot = fnames_[n];
+        if (slot.len == k.size() && std::memcmp(slot.key, k.data(), k.size()) == 0) return slot.named;
+        slot.named = id_named(k);
+        std::memcpy(slot.key, k.data(), k.size());
+        slot.len = k.size();
+        return slot.named;
+    }
+
     // The fast path's per-ordinal cache (see track()): fixed-size shapes
     // compared 16 bytes at a time, no std::string.
     struct FastSlot {
