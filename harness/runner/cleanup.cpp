@@ -381,8 +381,8 @@ awaitable<std::optional<CaseResult>> cleanup_created(SuiteRun& run, RateLimiter&
     // target that restricts (or cascades) deletes of referenced entities
     // does not turn every later delete into a failure. With concurrency N,
     // up to N consecutive deletes of one group (delete_group) go out side by
-    // side; one that did not leave its entity gone is sent again alone once
-    // the batch is done (an entity of the batch may have referenced it).
+    // side; one refused (answered, its entity not gone) is sent again alone
+    // once the batch is done (an entity of the batch may have referenced it).
     std::vector<const SuiteRun::Created*> batch;
     std::vector<DeleteOutcome> outcomes;
     std::set<std::string> batch_keys;
@@ -392,7 +392,9 @@ awaitable<std::optional<CaseResult>> cleanup_created(SuiteRun& run, RateLimiter&
         co_await delete_batch(run, limiter, batch, outcomes);
         for (std::size_t i = 0; i < batch.size(); ++i) note_deleted(run, batch[i]->key);
         for (std::size_t i = 0; i < batch.size(); ++i) {
-            if (batch.size() > 1 && !gone_after(outcomes[i], *batch[i])) {
+            // Only a refusal is sent again (what an entity of the batch still
+            // referencing this one makes), not a delete the target did not answer.
+            if (batch.size() > 1 && !outcomes[i].x.error && !gone_after(outcomes[i], *batch[i])) {
                 outcomes[i] = co_await delete_one(run, limiter, *batch[i], batch[i]->request);
                 note_deleted(run, batch[i]->key);
             }

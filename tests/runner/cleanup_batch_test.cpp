@@ -147,3 +147,14 @@ TEST_CASE("cleanup at -j 4 reports what it could not delete exactly as one by on
     CHECK(one.step_urls == std::vector<std::string>{"DELETE http://t/items/i4", "GET http://t/items/i4",
                                                     "DELETE http://t/items/i2", "GET http://t/items/i2"});
 }
+
+TEST_CASE("cleanup at -j 4: a delete the target did not answer is not sent again") {
+    auto down = [](const Script&, const Request& r) {
+        if (r.method == "DELETE" || r.method == "GET") return Reply::fail(TransportErrorKind::timeout, "timed out");
+        return Reply::answer(404);
+    };
+    const Cleaned o = run_cleanup(3, 4, down);
+    CHECK(std::count(o.deletes.begin(), o.deletes.end(), "http://t/items/i1") == 1);
+    CHECK(o.deletes.size() == 4);
+    CHECK_FALSE(o.message.empty());
+}
