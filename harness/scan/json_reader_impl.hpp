@@ -322,9 +322,9 @@ private:
 
     [[nodiscard]] std::string_view fast_shape() const noexcept { return {fshape_, fsl_}; }
 
-    Frame* fast_push(bool array, int declared, bool named);  // json_fast_path.cpp
+    [[gnu::always_inline]] inline Frame* fast_push(bool array, int declared, bool named);  // json_fast_path.cpp
 
-    bool fast_key(const Frame& f, std::string_view k, bool readable16) noexcept;  // json_fast_path.cpp
+    [[gnu::always_inline]] inline bool fast_key(const Frame& f, std::string_view k, bool readable16) noexcept;  // json_fast_path.cpp
 
     // Blanks inside the line ('\n' is not one: it ends the line and fails every expectation).
     static unsigned char fast_ws(const char*& p) noexcept {
@@ -349,11 +349,15 @@ private:
     static constexpr std::size_t name_slots = 64;
     NameSlot fnames_[name_slots];
     std::size_t fname_ord_ = 0;  // reset per record by fast_line()
-    bool fast_named(std::string_view k) noexcept {
+    // readable16: 16 bytes at k.data() may be read (a short name is then
+    // compared with one SSE2 compare instead of a memcmp call).
+    bool fast_named(std::string_view k, bool readable16) noexcept {
         const std::size_t n = fname_ord_++;
         if (n >= name_slots || k.size() > sizeof(NameSlot::key)) return id_named(k);
         NameSlot& slot = fnames_[n];
-        if (slot.len == k.size() && std::memcmp(slot.key, k.data(), k.size()) == 0) return slot.named;
+        if (slot.len == k.size() && (k.size() <= 16 && readable16 ? same_shape(slot.key, k.data(), k.size())
+                                                                   : std::memcmp(slot.key, k.data(), k.size()) == 0))
+            return slot.named;
         slot.named = id_named(k);
         std::memcpy(slot.key, k.data(), k.size());
         slot.len = k.size();
