@@ -91,7 +91,8 @@ std::string deleted_by(const suite::Cleanup& cl, const runner::Scope& scope) {
     if (cl.by_design || !cl.impossible.empty()) return "not deleted: " + cl.impossible;
     if (!cl.grpc_method.empty()) return "deleted at the end by grpc " + runner::steps::site_template(cl.grpc_method, scope);
     if (cl.at_location) return "deleted at the end by DELETE at its Location";
-    return "deleted at the end by DELETE " + runner::steps::site_template(cl.path, scope);
+    return "deleted at the end by " + cl.method + " " + runner::steps::site_template(cl.path, scope) +
+           (cl.body_id_at.empty() ? "" : " with its id at " + cl.body_id_at + " of the body");
 }
 
 // How many cases `c` stands for that the options select, and whether that

@@ -19,6 +19,7 @@ std::string_view to_string(Generator g) noexcept {
         case Generator::none: return "none";
         case Generator::uuid_v4: return "version 4 UUIDs";
         case Generator::uuid_v1: return "version 1 UUIDs";
+        case Generator::uuid_v7: return "version 7 UUIDs";
         case Generator::sequence: return "a sequence";
         case Generator::identity: return "an identity column";
         case Generator::other: break;
@@ -45,7 +46,8 @@ Generator generator_of_default(std::string_view expr) noexcept {
     std::string_view fn = expr.substr(0, paren);
     if (const std::size_t dot = fn.rfind('.'); dot != std::string_view::npos) fn.remove_prefix(dot + 1);
     if (fn.size() > 2 && fn.front() == '"' && fn.back() == '"') fn = fn.substr(1, fn.size() - 2);
-    if (fn == "gen_random_uuid" || fn == "uuid_generate_v4") return Generator::uuid_v4;
+    if (fn == "gen_random_uuid" || fn == "uuid_generate_v4" || fn == "uuidv4") return Generator::uuid_v4;
+    if (fn == "uuidv7" || fn == "uuid_generate_v7") return Generator::uuid_v7;
     if (fn == "uuid_generate_v1" || fn == "uuid_generate_v1mc") return Generator::uuid_v1;
     if (fn == "nextval") return Generator::sequence;
     return Generator::other;

@@ -26,8 +26,9 @@ enum class TypeFamily { uuid, text, integer, time, unknown };
 // What a column's default or generation makes, as far as the catalog says.
 enum class Generator {
     none,
-    uuid_v4,   // gen_random_uuid(), uuid_generate_v4()
+    uuid_v4,   // gen_random_uuid(), uuid_generate_v4(), uuidv4() (PostgreSQL 18)
     uuid_v1,   // uuid_generate_v1(), uuid_generate_v1mc()
+    uuid_v7,   // uuidv7() (PostgreSQL 18), uuid_generate_v7() (the pg_uuidv7 extension)
     sequence,  // nextval(...) (serial)
     identity,  // GENERATED ... AS IDENTITY
     other,     // another expression (a function the audit does not know, a constant)

@@ -27,8 +27,11 @@ const ForeignKey* fk_of(const Table& t, std::string_view column, std::size_t* in
 
 // The kind a one-column key is judged by without a declaration: a uuid key
 // is a technical id, and new technical ids are v7 (DATA-ID-001).
+// Only a default that makes v7 says what an undeclared key must hold; any
+// other key is judged by what it holds (a v4 key table is no violation until
+// somebody declares it v7).
 std::optional<ids::IdKind> guessed_key_kind(const Column& c) {
-    if (c.family == TypeFamily::uuid) return ids::IdKind::uuidv7;
+    if (c.family == TypeFamily::uuid && c.generator == Generator::uuid_v7) return ids::IdKind::uuidv7;
     return std::nullopt;
 }
 
@@ -40,9 +43,9 @@ std::optional<ids::IdKind> key_kind(const Config& config, const Table& t, const 
     }
     const auto k = guessed_key_kind(c);
     if (basis) {
-        *basis = k ? "guessed: a uuid primary key is a technical id, and new ones are uuidv7 (DATA-ID-001); declare "
-                     "its kind in --config (uuidv4, existing, ...) to judge it otherwise"
-                   : "guessed: the primary key, no kind declared: judged by what it holds";
+        *basis = k ? "guessed: DEFAULT " + c.default_expr + " makes version 7 UUIDs, so the key holds uuidv7"
+                   : "guessed: the primary key, no kind declared: judged by what it holds (declare its kind in "
+                     "--config to judge it as uuidv7, uuidv4, ...)";
     }
     return k;
 }
@@ -148,11 +151,11 @@ void default_finding(const Table& t, const Column& c, ids::IdKind kind, const st
     std::string rule;
     bool bad = false;
     const Generator g = c.generator;
-    const bool makes_ids =
-        g == Generator::uuid_v4 || g == Generator::uuid_v1 || g == Generator::sequence || g == Generator::identity;
+    const bool makes_ids = g == Generator::uuid_v4 || g == Generator::uuid_v1 || g == Generator::uuid_v7 ||
+                           g == Generator::sequence || g == Generator::identity;
     if (kind == ids::IdKind::uuidv7) {
         rule = "DATA-ID-001";
-        bad = makes_ids;
+        bad = makes_ids && g != Generator::uuid_v7;
     } else if (kind == ids::IdKind::uuidv4) {
         rule = "DATA-ID-003";
         bad = makes_ids && g != Generator::uuid_v4;
@@ -184,6 +187,24 @@ void default_finding(const Table& t, const Column& c, ids::IdKind kind, const st
         f.message = g == Generator::none ? "no database default: the application makes the id"
                                          : what + " makes " + std::string(to_string(g));
     }
+    out.push_back(std::move(f));
+}
+
+// A uuid key of no declared kind whose default makes v4 or v1: no verdict on
+// the key (nobody said it must be v7), but an auditor wants to see it.
+void undeclared_default_finding(const Table& t, const Column& c, const std::string& basis, SourcePos pos,
+                                std::vector<Finding>& out) {
+    if (c.family != TypeFamily::uuid || (c.generator != Generator::uuid_v4 && c.generator != Generator::uuid_v1))
+        return;
+    Finding f = finding("DATA-ID-001", t.qualified() + "." + c.name, "key default");
+    f.basis = basis;
+    f.pos = std::move(pos);
+    f.verdict = Verdict::warning;
+    f.expected = "new technical ids of version 7, made by the application or a v7 default";
+    f.actual = "DEFAULT " + c.default_expr + ": the database makes " + std::string(to_string(c.generator));
+    f.message = "DEFAULT " + c.default_expr + " makes " + std::string(to_string(c.generator)) +
+                "; no kind is declared for this key, so it is no failure: declare it in --config (uuidv7 to hold "
+                "it to DATA-ID-001, uuidv4 or existing to accept it)";
     out.push_back(std::move(f));
 }
 
@@ -332,6 +353,8 @@ std::vector<Finding> schema_findings(const Catalog& catalog, const Config& confi
         const Column& c = *j.column;
         if ((j.key || (!j.reference && config.declared(t.schema, t.name, c.name))) && j.kind)
             default_finding(t, c, *j.kind, j.basis, j.pos, out);
+        else if (j.key && !j.kind)
+            undeclared_default_finding(t, c, j.basis, j.pos, out);
         // reference types: foreign keys, then declared references
         std::size_t i = 0;
         if (const ForeignKey* fk = fk_of(t, c.name, &i)) {

@@ -135,12 +135,18 @@ public:
         // "nothing there" (not_found: 200 []) says gone as a 404 does.
         if (r.read) {
             cl.read_path = r.read->path;
+            cl.read_method = r.read->method;
+            cl.read_body_id_at = r.read->id_at;  // a read by its id in a JSON body
+            cl.read_body = r.read->body;
             if (r.read->not_found)
                 cl.read_not_found = as_status_not_found(*r.read->not_found);
         }
         if (r.del) {
             cl.pos = r.del->pos;
             cl.path = r.del->path;
+            cl.method = r.del->method;
+            cl.body_id_at = r.del->id_at;  // a delete by its id in a JSON body
+            cl.body = r.del->body;
         } else if (!r.cannot_delete.empty()) {
             cl.pos = r.cannot_delete_pos;
             cl.by_design = true;
@@ -292,8 +298,12 @@ public:
         if (!c.id.empty()) h.path_params = {{"id", c.id}};
         // A create with a client-chosen id sent to the collection: the id
         // goes in the body (before the pack's own edits, which may move it).
-        if (c.op == suite::Operation::put && !ep.id_at.empty() && !c.id.empty())
-            h.set.emplace_back(ep.id_at, json::value(c.id));
+        // A read, update or delete that addresses the entity by its id in a
+        // JSON body (POST /v1/orders:get {"id": ...}) puts it there the same way.
+        const bool id_in_body = !ep.id_at.empty() && !c.id.empty() &&
+                                (c.op == suite::Operation::put || c.op == suite::Operation::read ||
+                                 c.op == suite::Operation::update || c.op == suite::Operation::del);
+        if (id_in_body) h.set.emplace_back(ep.id_at, json::value(c.id));
         for (const auto& [field, value] : c.filter) h.query.push_back(spell_filter(ep.filter, field, value));
         h.headers = ep.headers;
         if (ep.not_found && st.expect.status && suite::is_refusal(*st.expect.status))
@@ -303,6 +313,8 @@ public:
             h.json = c.json ? *c.json : body_with_refs(r_, ep.body);
             for (const auto& kv : c.set) h.set.push_back(kv);
             h.unset = c.unset;
+        } else if (id_in_body) {
+            h.json = ep.body ? *ep.body : json::value(json::object());
         }
         // Whatever a create (or a PUT that may create) made is deleted at the
         // end of the suite, whether or not the case expected it to succeed.
@@ -363,7 +375,7 @@ private:
         std::vector<std::pair<std::string, std::string>> declared{{r_.id.pointer, name(r_.id.kind)}};
         if (!r_.id.create_pointer.empty()) declared.emplace_back(r_.id.create_pointer, name(r_.id.kind));
         for (const auto& f : r_.fields) declared.emplace_back(f.pointer, name(f.kind));
-        for (const auto& ref : r_.references) declared.emplace_back("/" + ref.field, name(ref.kind));
+        for (const auto& ref : r_.references) declared.emplace_back(ref.answer_at(), name(ref.kind));
         if (r_.viewable) declared.emplace_back(r_.viewable->pointer, name(ids::IdKind::viewable));
         auto fill = [&](std::vector<suite::Step>& steps) {
             for (auto& st : steps)
@@ -417,9 +429,9 @@ private:
             if (!r_.grpc->read) return add("`read:`", grpc_res);
             return add("`read:`", res);
         }
-        if (is("required_ref", {"_kind", "_value", "_v7"}))
+        if (is("required_ref", {"_kind", "_value", "_v7", "_at"}))
             return add("a reference with `required: true`", "`references:` of " + res);
-        if (is("optional_ref", {"_kind", "_value", "_v7"}))
+        if (is("optional_ref", {"_kind", "_value", "_v7", "_at"}))
             return add("an optional reference (without `required: true`)", "`references:` of " + res);
         if (is("v4_field")) return add("an id field of kind uuidv4", "`fields:` of " + res);
         if (is("time_field")) return add("`time_field:`", res);
@@ -485,6 +497,7 @@ private:
             const std::string which = ref.required ? "res.required_ref" : "res.optional_ref";
             if (has_(out, which)) continue;
             var(out, which, json::value(ref.field), ref.pos);
+            var(out, which + "_at", json::value(ref.answer_at()), ref.pos);  // where answers hold it
             var(out, which + "_kind", json::value(ids::kind_name(ref.kind)), ref.pos);
             var(out, which + "_value", json::value("${entity." + ref.resource + "}"), ref.pos, true);
         }

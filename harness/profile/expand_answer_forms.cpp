@@ -75,7 +75,7 @@ Lacks create_lacks(const Resource& r) {
     for (const auto& f : r.fields)
         if (!f.in_create) l.pointers.insert(f.pointer);
     for (const auto& ref : r.references)
-        if (!ref.in_create) l.pointers.insert("/" + ref.field);
+        if (!ref.in_create) l.pointers.insert(ref.answer_at());
     l.time = !r.time_in_create && !r.time_field.empty();
     return l;
 }
@@ -251,9 +251,26 @@ void skip_inapplicable(const Resource& r, suite::Suite& s) {
                 move_own_id(r, st);
             if (h.location_of.empty() && h.path == "${res.read}" && id_in_header(r, suite::Operation::read))
                 move_own_id(r, st);
+            // An update that names its entity by the id in its body (POST
+            // /v1/orders:update {"id": ...}) at the entity's own id pointer: a
+            // body carrying another id there addresses another entity, it
+            // does not try to change this one's.
+            if (r.update && r.update->id_at == r.id.pointer && !r.id.pointer.empty() && h.path == r.update->path &&
+                h.method == r.update->method &&
+                std::any_of(h.set.begin(), h.set.end(), [](const auto& kv) { return kv.first == own_id; })) {
+                c.skip = "not applicable: the update of '" + r.name + "' names the entity by the id in its body (" +
+                         r.update->pos.str() + "), so a body carrying another id addresses another entity";
+                break;
+            }
             for (std::size_t i = 0; i < std::size(vars); ++i) {
                 const auto& e = *eps[i];
                 if (!e || !h.location_of.empty()) continue;
+                if (!e->id_at.empty() && h.path == vars[i]) {
+                    c.skip = "not applicable: this case addresses '" + r.name +
+                             "' by a path with its id and no body, and the profile names it by the id in a JSON "
+                             "body (" + e->pos.str() + ")";
+                    break;
+                }
                 if (e->at_location && h.path == vars[i])
                     c.skip = "not applicable: this case addresses '" + r.name +
                              "' by a path with its id, and the "

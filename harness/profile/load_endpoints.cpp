@@ -28,9 +28,17 @@ constexpr Operation pack_operation(suite::Operation op, const char* example) {
     return {t.name, t.http_method, t.needs_id, t.has_body, t.has_items, example};
 }
 
+bool addressed_by_body(const Operation& op) {
+    const std::string_view k = op.key;
+    return op.needs_id && (k == "read" || k == "update" || k == "delete");
+}
+
 std::vector<std::string> endpoint_keys(const Operation& op) {
     std::vector<std::string> keys = {"method", "path", "headers"};
-    if (op.has_body) keys.emplace_back("body");
+    // read, update and delete may address the entity by its id in a JSON body
+    // (RPC-style gateways: POST /v1/orders:get {"id": ...}): `id_at`.
+    const bool by_body = addressed_by_body(op);
+    if (op.has_body || by_body) keys.emplace_back("body");
     if (op.has_items || std::string_view(op.key) == "read") keys.emplace_back("items");  // read: an array answer
     // (an update or delete of nothing may answer 2xx too: {"found": false})
     if (op.has_items || std::string_view(op.key) == "read" || std::string_view(op.key) == "update" ||
@@ -38,7 +46,7 @@ std::vector<std::string> endpoint_keys(const Operation& op) {
         keys.emplace_back("not_found");
     if (op.has_items) keys.emplace_back("filter");
     if (op.has_param) keys.emplace_back("param");
-    if (op.has_id_at || std::string_view(op.key) == "put") keys.emplace_back("id_at");
+    if (op.has_id_at || std::string_view(op.key) == "put" || by_body) keys.emplace_back("id_at");
     return keys;
 }
 
@@ -173,7 +181,8 @@ std::optional<Endpoint> Loader::endpoint(const Val& v, const Operation& op) {
     if (const auto* x = m->find("path")) {
         if (auto s = r_.string(x->val(), "path",
                                std::string("path: ") + (op.needs_id ? "\"/v1/products/{id}\"" : "/v1/products"));
-            s && (is_location_path(*s) ? location_path_ok(x->val(), *s, op) : path_ok(x->val(), *s, op, ep.method))) {
+            s && (is_location_path(*s) ? location_path_ok(x->val(), *s, op)
+                                       : path_ok(x->val(), *s, op, ep.method, m->find("id_at") != nullptr))) {
             ep.path = *s;
             ep.at_location = is_location_path(*s);
         }
@@ -329,7 +338,8 @@ void Loader::not_found(const Val& v, Endpoint& ep) {
 // Placeholders are checked first; then the only path variable a profile
 // knows is {id}, required where an entity is addressed, wrong where the
 // server has not assigned one yet.
-bool Loader::path_ok(const Val& v, const std::string& path, const Operation& op, const std::string& method) {
+bool Loader::path_ok(const Val& v, const std::string& path, const Operation& op, const std::string& method,
+                     bool id_in_body_written) {
     if (!r_.check_template_at(v, path, true)) return false;
     if (path.empty() || (path[0] != '/' && path.rfind("${", 0) != 0)) {
         r_.error(v, "the " + std::string(op.key) + " path '" + path + "' does not start with '/'",
@@ -370,7 +380,8 @@ bool Loader::path_ok(const Val& v, const std::string& path, const Operation& op,
     }
     // `put` may send the client's id in the body instead: a POST (or PATCH)
     // to the collection; a PUT without {id} is taken for a slip.
-    const bool id_in_body = std::string_view(op.key) == "put" && method != "PUT";
+    // read, update and delete with `id_at` carry the id in their body.
+    const bool id_in_body = (std::string_view(op.key) == "put" && method != "PUT") || id_in_body_written;
     if (ok && op.needs_id && !has_id && !id_in_body) {
         r_.error(v, "the " + std::string(op.key) + " path '" + path + "' has no '{id}'",
                  std::string("write where the entity's id goes, e.g. path: \"/v1/products/{id}\"") +
@@ -379,8 +390,9 @@ bool Loader::path_ok(const Val& v, const std::string& path, const Operation& op,
                             "{method: POST, path: /v1/products}"
                       : std::string_view(op.key) == "read"
                           ? "; one entity per principal read without an id (GET /v1/me) is a singleton: write "
-                            "singleton: true"
-                          : ""));
+                            "singleton: true; a read with the id in a JSON body is {method: POST, path: "
+                            "/v1/orders:get, id_at: /id}"
+                          : "; with the id in a JSON body instead, write id_at: /id (and method: POST)"));
         ok = false;
     }
     return ok;

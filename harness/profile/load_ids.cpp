@@ -14,7 +14,7 @@ namespace idconform::profile::loading {
 namespace {
 
 const std::vector<std::string> id_keys = {"at", "kind", "pattern", "header", "create_at", "in_create"};
-const std::vector<std::string> reference_keys = {"resource", "required", "kind", "in_create"};
+const std::vector<std::string> reference_keys = {"resource", "required", "kind", "in_create", "at"};
 
 // RFC 6901 escaping of one member name.
 std::string pointer_to(const std::string& name) {
@@ -169,6 +169,12 @@ void Loader::references(const Val& v, Resource& res) {
             }
         }
         if (const auto* x = rm->find("in_create")) ok = in_create(*x, entry.key, ref.in_create) && ok;
+        if (const auto* x = rm->find("at")) {  // answers name it otherwise: {resource: series, at: /parent_series}
+            if (auto s = r_.string(x->val(), "at", "at: /parent_series");
+                s && member_pointer(x->val(), *s, "at", "/parent_series"))
+                ref.answer_pointer = *s;
+            else ok = false;
+        }
         if (!ok) continue;
         sites_.push_back(ReferenceSite{res.name, ref.field, ref.resource, ref.required, at});
         res.references.push_back(std::move(ref));

@@ -99,7 +99,8 @@ private:
     // knows is {id}, required where an entity is addressed, wrong where the
     // server has not assigned one yet.
     // `method`: the endpoint's (a put without {id} sends the id in its body, unless it is a PUT).
-    bool path_ok(const Val& v, const std::string& path, const Operation& op, const std::string& method = "");
+    bool path_ok(const Val& v, const std::string& path, const Operation& op, const std::string& method = "",
+                 bool id_in_body = false);
 
     // ------------------------------- legacy, jobs, viewable (load_legacy.cpp)
 

@@ -106,6 +106,10 @@ struct Reference {
     ids::IdKind kind = ids::IdKind::uuidv7;  // default: the id kind of the resource it points to
     bool kind_written = false;    // `kind:` was written (else it follows the resource)
     bool in_create = true;        // false: the create answer lacks it; read answers have it
+    // Where the entity's answers hold it, when they name it otherwise than the
+    // body does (sent as `parent`, answered as `parent_series`): `at:`.
+    std::string answer_pointer;   // default "/" + field
+    [[nodiscard]] std::string answer_at() const { return answer_pointer.empty() ? "/" + field : answer_pointer; }
 };
 
 // One operation of a resource over gRPC: a unary method whose request is

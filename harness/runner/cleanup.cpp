@@ -2,6 +2,7 @@
 #include "runner/cleanup.hpp"
 
 #include "runner/checks.hpp"
+#include "runner/entity_request.hpp"
 #include "runner/evidence.hpp"
 #include "runner/json_edit.hpp"
 #include "runner/steps/http.hpp"
@@ -24,7 +25,9 @@ namespace json = boost::json;
 using boost::asio::awaitable;
 
 std::string delete_key(steps::Wire wire, const Request& r) {
-    if (wire == steps::Wire::http) return r.transport + " " + r.url;
+    // An HTTP DELETE names the entity in its URL; a gRPC delete or an
+    // RPC-style one (POST /v1/orders:delete {"id": ...}) in its message.
+    if (wire == steps::Wire::http && r.method == "DELETE") return r.transport + " " + r.url;
     return r.transport + " " + r.url + " " + r.method + " " + r.body;
 }
 
@@ -127,82 +130,94 @@ void register_created(SuiteRun& run, const suite::Cleanup& cl, const Request& re
         c.wire = steps::Wire::grpc;
         c.id = id;
         c.id_at = id_at;
-        c.grpc_id_field = cl.grpc_id_field;
-        c.request.transport = req.transport;
-        c.request.url = req.url;
-        c.request.method = cl.grpc_method;
-        json::value msg = json::object();
-        (void)set_at_pointer(msg, cl.grpc_id_field, json::value(id));
-        c.request.body = json::serialize(msg);
-        c.request.headers = req.headers;
-        c.key = delete_key(c.wire, c.request);
+        c.del.request.transport = req.transport;
+        c.del.request.url = req.url;
+        c.del.request.method = cl.grpc_method;
+        c.del.request.headers = req.headers;
+        c.del.body_id_at = cl.grpc_id_field;
+        if (!put_id_in_body(c.del, id)) c.problem = "no way to delete " + id + ": cannot write its id at " + cl.grpc_id_field;
+        c.key = delete_key(c.wire, c.del.request);
         c.origin = step_name;
         run.created.push_back(std::move(c));
         return;
     }
-    // An HTTP DELETE of the entity (its URL filled in below), and its
-    // booking: the creating request's headers without its content type.
-    auto http_delete = [&] {
-        SuiteRun::Created c;
-        c.id = id;
-        c.id_at = id_at;
-        c.request.transport = req.transport;
-        c.request.method = "DELETE";
-        return c;
-    };
-    auto book = [&](SuiteRun::Created c) {
+    // The HTTP delete of the entity and its confirming read, each with the
+    // creating request's headers but its content type; the URL (and an
+    // RPC-style body) filled in below.
+    auto booked = [&](const std::string& method) {
+        EntityRequest e;
+        e.request.transport = req.transport;
+        e.request.method = method;
         for (const auto& h : req.headers)
-            if (!steps::iequals(h.name, "content-type")) c.request.headers.push_back(h);
-        c.request.secret_headers = req.secret_headers;
-        c.key = delete_key(c.wire, c.request);
-        c.origin = step_name;
+            if (!steps::iequals(h.name, "content-type")) e.request.headers.push_back(h);
+        e.request.secret_headers = req.secret_headers;
+        return e;
+    };
+    SuiteRun::Created c;
+    c.id = id;
+    c.id_at = id_at;
+    c.origin = step_name;
+    c.del = booked(cl.method);
+    c.read_not_found = cl.read_not_found;
+    auto book = [&] {
+        c.key = delete_key(c.wire, c.del.request);
         run.created.push_back(std::move(c));
     };
     if (cl.at_location) {
         // Deleted where its create answer said it is; a re-key (an update
         // answering another id) is followed where the id sits in that URL.
-        SuiteRun::Created c = http_delete();
         auto url = run.locations.url_for(cl.resource, id);
         if (url && location) {
-            c.request.url = *url;
+            c.del.request.url = *url;
             const std::string seg = encoded_segment(id);
             const auto at = url->find(seg, url->find("//") == std::string::npos ? 0 : url->find('/', url->find("//") + 2));
             if (at != std::string::npos && url->find(seg, at + seg.size()) == std::string::npos) {
-                c.url_prefix = url->substr(0, at);
-                c.url_suffix = url->substr(at + seg.size());
+                c.del.url_prefix = url->substr(0, at);
+                c.del.url_suffix = url->substr(at + seg.size());
             }
+            c.confirm = c.del;
+            c.confirm->request.method = "GET";
         } else c.problem = "no way to delete " + id + ": " + (location ? url.error() : "the create answer has no Location header");
-        book(std::move(c));
+        book();
         return;
     }
-    auto path = steps::build_path(cl.path, {{"id", id}}, scope);
-    SuiteRun::Created c = http_delete();
     auto absolute = [&](const std::string& p) { return p.rfind("http", 0) == 0 ? p : run.env.base_url + p; };
-    // The URL of `tmpl` around the id (prefix + id + suffix), so that a
-    // re-keyed entity's URL can be rebuilt without the creating case's scope.
-    auto around_id = [&](const std::string& tmpl, std::string& prefix, std::string& suffix) {
+    // `tmpl` and a body for `id` into `e`, with the URL around the id
+    // (prefix + id + suffix), so that a re-keyed entity's request can be
+    // rebuilt without the creating case's scope.
+    auto address = [&](EntityRequest& e, const std::string& tmpl, const std::string& body_id_at,
+                       const std::optional<json::value>& body_tmpl) -> std::string {
+        auto path = steps::build_path(tmpl, {{"id", id}}, scope);
+        if (!path) return path.error();
+        e.request.url = absolute(*path);
         if (auto marked = steps::build_path(tmpl, {{"id", std::string(id_marker)}}, scope)) {
             const std::string url = absolute(*marked);
             const auto at = url.find(id_marker);
             if (at != std::string::npos && url.find(id_marker, at + 1) == std::string::npos) {
-                prefix = url.substr(0, at);
-                suffix = url.substr(at + id_marker.size());
+                e.url_prefix = url.substr(0, at);
+                e.url_suffix = url.substr(at + id_marker.size());
             }
         }
-    };
-    if (path) {
-        c.request.url = absolute(*path);
-        around_id(cl.path, c.url_prefix, c.url_suffix);
-    } else {
-        c.problem = "no way to delete " + id + ": " + path.error();
-    }
-    if (!cl.read_path.empty())
-        if (auto read = steps::build_path(cl.read_path, {{"id", id}}, scope)) {
-            c.read_url = absolute(*read);
-            around_id(cl.read_path, c.read_prefix, c.read_suffix);
+        if (body_id_at.empty()) return {};
+        e.body_id_at = body_id_at;
+        if (body_tmpl) {
+            auto b = interpolate_json(*body_tmpl, scope);
+            if (!b) return b.error();
+            e.body = std::move(*b);
         }
-    c.read_not_found = cl.read_not_found;
-    book(std::move(c));
+        if (!put_id_in_body(e, id)) return "cannot write its id at " + body_id_at + " of the body";
+        return {};
+    };
+    if (const std::string why = address(c.del, cl.path, cl.body_id_at, cl.body); !why.empty())
+        c.problem = "no way to delete " + id + ": " + why;
+    EntityRequest read = booked(cl.read_method);
+    if (!cl.read_path.empty() && address(read, cl.read_path, cl.read_body_id_at, cl.read_body).empty()) {
+        c.confirm = std::move(read);
+    } else if (cl.body_id_at.empty()) {
+        c.confirm = c.del;  // a GET of the delete URL
+        c.confirm->request.method = "GET";
+    }
+    book();
 }
 
 namespace {
@@ -224,37 +239,40 @@ bool holds_string(const json::value& v, std::string_view id) {
 }  // namespace
 
 void follow_rekey(SuiteRun& run, steps::Wire wire, const Request& req, BodyJson& body) {
-    if (wire == steps::Wire::http && req.method != "PUT" && req.method != "PATCH") return;
     if (wire != steps::Wire::http && wire != steps::Wire::grpc) return;
-    std::optional<json::value> message;  // the gRPC request, parsed once
+    // Over HTTP a PUT or PATCH at the entity's URL, or a write whose body
+    // names it (an RPC-style update: POST /v1/orders:update {"id": ...}).
+    if (wire == steps::Wire::http && req.method != "PUT" && req.method != "PATCH" && req.method != "POST") return;
+    std::optional<json::value> message;  // the request body, parsed once
+    auto names = [&](const std::string& id) {
+        if (!message) {
+            boost::system::error_code ec;
+            message = json::parse(req.body, ec);
+            if (ec) message = json::value();
+        }
+        return holds_string(*message, id);
+    };
     for (auto& c : run.created) {
-        if (c.wire != wire || !c.problem.empty() || c.id_at.empty() || c.deleted) continue;
+        if (c.wire != wire || !c.problem.empty() || c.id_at.empty() || c.deleted || !c.del.rebuilds()) continue;
         if (wire == steps::Wire::http) {
-            if (c.url_prefix.empty() || c.request.url != req.url) continue;
+            const bool by_url = !c.del.url_prefix.empty() && req.method != "POST" && c.del.request.url == req.url;
+            const bool by_body = !c.del.body_id_at.empty() && names(c.id);
+            if (!by_url && !by_body) continue;
         } else {
-            if (c.request.transport != req.transport || c.request.url != req.url || c.request.method == req.method)
-                continue;
-            if (!message) {
-                boost::system::error_code ec;
-                message = json::parse(req.body, ec);
-                if (ec) return;
-            }
-            if (!holds_string(*message, c.id)) continue;
+            const Request& d = c.del.request;
+            if (d.transport != req.transport || d.url != req.url || d.method == req.method) continue;
+            if (!names(c.id)) continue;
         }
         const std::string now = id_in(body, c.id_at);
         if (now.empty() || now == c.id) continue;
         if (c.rekeyed_from.empty()) c.rekeyed_from = c.id;
         c.id = now;
-        if (wire == steps::Wire::http) {
-            c.request.url = c.url_prefix + encoded_segment(now) + c.url_suffix;
-            if (!c.read_url.empty())
-                c.read_url = c.read_prefix.empty() ? std::string() : c.read_prefix + encoded_segment(now) + c.read_suffix;
-        } else {
-            json::value msg = json::object();
-            (void)set_at_pointer(msg, c.grpc_id_field, json::value(now));
-            c.request.body = json::serialize(msg);
+        c.del.request = c.del.for_id(now);
+        if (c.confirm) {
+            if (c.confirm->rebuilds()) c.confirm->request = c.confirm->for_id(now);
+            else c.confirm.reset();  // it would read the old id
         }
-        c.key = delete_key(c.wire, c.request);
+        c.key = delete_key(c.wire, c.del.request);
     }
 }
 
@@ -268,18 +286,16 @@ struct DeleteOutcome {
     std::optional<Exchange> back;
 };
 
-awaitable<DeleteOutcome> delete_one(SuiteRun& run, RateLimiter& limiter, const SuiteRun::Created& c,
-                                    const Request& req) {
+awaitable<DeleteOutcome> delete_one(SuiteRun& run, RateLimiter& limiter, const SuiteRun::Created& c) {
     DeleteOutcome o;
     if (limiter.active()) co_await limiter.acquire();
-    o.x = co_await run.send(req);
-    if (c.wire != steps::Wire::http || (!o.x.error && o.x.response->status / 100 == 2)) co_return o;
+    o.x = co_await run.send(c.del.request);
+    if (c.wire != steps::Wire::http || !c.confirm || (!o.x.error && o.x.response->status / 100 == 2)) co_return o;
     // A 404 may be another principal's refusal, a 401 an expired token, a
     // 5xx a delete that happened anyway: only a read says whether it is
-    // still there. (A gRPC delete has no read to ask.)
-    o.read = req;
-    o.read.method = "GET";
-    if (!c.read_url.empty()) o.read.url = c.read_url;
+    // still there. (A gRPC delete has no read to ask; without a read the
+    // entity may remain.)
+    o.read = c.confirm->request;
     if (limiter.active()) co_await limiter.acquire();
     o.back = co_await run.send(o.read);
     co_return o;
@@ -291,6 +307,7 @@ awaitable<DeleteOutcome> delete_one(SuiteRun& run, RateLimiter& limiter, const S
 bool gone_after(const DeleteOutcome& o, const SuiteRun::Created& c) {
     if (!o.x.error && o.x.response->status / 100 == 2) return true;
     if (c.wire != steps::Wire::http) return !o.x.error && o.x.response->status == 404;
+    if (!o.back) return false;  // no read can confirm it
     const int st = o.back->error ? 0 : o.back->response->status;
     return st == 404 || st == 410 || read_says_gone(*o.back, c.read_not_found);
 }
@@ -299,9 +316,9 @@ bool gone_after(const DeleteOutcome& o, const SuiteRun::Created& c) {
 // collection, one delete method), which reference each other rarely; a
 // dependent of another resource is always in a group of its own, before it.
 std::string delete_group(const SuiteRun::Created& c) {
-    const std::string& url = c.request.url;
-    const std::string where = c.wire == steps::Wire::http ? url.substr(0, url.rfind('/')) : url;
-    return std::to_string(static_cast<int>(c.wire)) + " " + c.request.transport + " " + c.request.method + " " + where;
+    const Request& d = c.del.request;
+    const std::string where = c.wire == steps::Wire::http ? d.url.substr(0, d.url.rfind('/')) : d.url;
+    return std::to_string(static_cast<int>(c.wire)) + " " + d.transport + " " + d.method + " " + where;
 }
 
 // Runs the deletes of a batch side by side (one coroutine each) and waits for all.
@@ -309,7 +326,7 @@ awaitable<void> delete_batch(SuiteRun& run, RateLimiter& limiter, const std::vec
                              std::vector<DeleteOutcome>& out) {
     out.assign(batch.size(), DeleteOutcome{});
     if (batch.size() == 1) {
-        out[0] = co_await delete_one(run, limiter, *batch[0], batch[0]->request);
+        out[0] = co_await delete_one(run, limiter, *batch[0]);
         co_return;
     }
     std::size_t running = batch.size();
@@ -318,7 +335,7 @@ awaitable<void> delete_batch(SuiteRun& run, RateLimiter& limiter, const std::vec
         boost::asio::co_spawn(
             run.executor,
             [&, i]() -> awaitable<void> {
-                out[i] = co_await delete_one(run, limiter, *batch[i], batch[i]->request);
+                out[i] = co_await delete_one(run, limiter, *batch[i]);
                 if (--running == 0) done.cancel();
             },
             boost::asio::detached);
@@ -357,24 +374,33 @@ awaitable<std::optional<CaseResult>> cleanup_created(SuiteRun& run, RateLimiter&
         if (!o.x.error || (o.back && !o.back->error)) answered_any = true;
         if (gone_after(o, c)) return;
         const std::string what = "what " + entity_label(c) + " created";
-        const std::string del = c.request.method + " " + answered(o.x);
+        const std::string del = c.del.request.method + " " + answered(o.x);
         if (c.wire != steps::Wire::http) {
             ++unknown;
             r.detail += "may remain: " + what + ": the delete " + del + "\n";
-            record("delete " + what, std::move(o.x), c, c.request);
+            record("delete " + what, std::move(o.x), c, c.del.request);
             return;
         }
+        if (!o.back) {
+            ++unknown;
+            r.detail += "may remain: " + what + ": the delete " + del +
+                        ", and no read can confirm it (the profile's delete names the entity in its body and the "
+                        "resource has no read)\n";
+            record("delete " + what, std::move(o.x), c, c.del.request);
+            return;
+        }
+        const Request& read = o.read;
         const int st = o.back->error ? 0 : o.back->response->status;
         if (st / 100 == 2) {
             ++remain;
-            r.detail += "remains on the target: " + what + ": " + del + ", and GET " + o.read.url + " answered " +
-                        std::to_string(st) + "\n";
+            r.detail += "remains on the target: " + what + ": " + del + ", and " + read.method + " " + read.url +
+                        " answered " + std::to_string(st) + "\n";
         } else {
             ++unknown;
-            r.detail += "may remain: " + what + ": " + del + ", and the read to confirm (GET " + o.read.url + ") " +
-                        answered(*o.back) + "\n";
+            r.detail += "may remain: " + what + ": " + del + ", and the read to confirm (" + read.method + " " +
+                        read.url + ") " + answered(*o.back) + "\n";
         }
-        record("delete " + what, std::move(o.x), c, c.request);
+        record("delete " + what, std::move(o.x), c, c.del.request);
         record("read " + what + " back", std::move(*o.back), c, o.read);
     };
     // Last created first: a dependent goes before what it references, so a
@@ -395,7 +421,7 @@ awaitable<std::optional<CaseResult>> cleanup_created(SuiteRun& run, RateLimiter&
             // Only a refusal is sent again (what an entity of the batch still
             // referencing this one makes), not a delete the target did not answer.
             if (batch.size() > 1 && !outcomes[i].x.error && !gone_after(outcomes[i], *batch[i])) {
-                outcomes[i] = co_await delete_one(run, limiter, *batch[i], batch[i]->request);
+                outcomes[i] = co_await delete_one(run, limiter, *batch[i]);
                 note_deleted(run, batch[i]->key);
             }
             settle(*batch[i], std::move(outcomes[i]));
@@ -434,7 +460,7 @@ awaitable<std::optional<CaseResult>> cleanup_created(SuiteRun& run, RateLimiter&
             ++unknown;
             ++done;
             r.detail += "may remain: what " + entity_label(c) + " created: not deleted, the interrupted run's cleanup "
-                        "deadline passed (" + c.request.method + " " + c.request.url + ")\n";
+                        "deadline passed (" + c.del.request.method + " " + c.del.request.url + ")\n";
             continue;
         }
         std::string group = delete_group(c);

@@ -275,7 +275,7 @@ std::vector<std::string> Engine::left_on_target() const {
     for (const auto& c : current_->created)
         if (!c.by_design && !c.deleted) {
             std::string line =
-                c.request.method + " " + redact::redact_url(c.request.url) + " (created by '" + c.origin + "')";
+                c.del.request.method + " " + redact::redact_url(c.del.request.url) + " (created by '" + c.origin + "')";
             secrets.mask(line);  // what reports never show, stderr does not either
             out.push_back(std::move(line));
         }
@@ -376,10 +376,17 @@ void Engine::judge_answer(SuiteRun& run, const suite::Step& st, const Request& r
     // ({"found": false} to a delete of another principal's entity).
     const auto& nf = st.expect.status ? st.expect.status->not_found : std::nullopt;
     const bool said_not_found = nf && says_not_found(*nf, status, body.get());
-    if (st.is<suite::HttpRequest>() && req.method == "DELETE" && status / 100 == 2 && !said_not_found)
+    // (a POST too: an RPC-style delete names the entity in its body, and only
+    // a request equal to a recorded delete matches its key)
+    if (st.is<suite::HttpRequest>() && req.method != "GET" && req.method != "HEAD" && status / 100 == 2 &&
+        !said_not_found && !st.cleanup)
         note_deleted(run, delete_key(steps::Wire::http, req));
     if (st.cleanup && status / 100 == 2) register_created(run, *st.cleanup, req, x, body, scope, out.record.name);
-    if (status / 100 == 2) follow_rekey(run, steps::wire(st), req, body);
+    // A create whose body holds another entity's id (a reference) re-keys
+    // nothing; a PUT or PATCH that may create still may.
+    const bool plain_create =
+        st.cleanup && !(steps::wire(st) == steps::Wire::http && (req.method == "PUT" || req.method == "PATCH"));
+    if (status / 100 == 2 && !plain_create) follow_rekey(run, steps::wire(st), req, body);
     if (!st.captures.empty()) {
         // Captured even when a check failed: teardown needs the ids of what
         // was created to clean it up.

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "core/result.hpp"
+#include "runner/entity_request.hpp"
 #include "runner/locations.hpp"
 #include "runner/runner.hpp"
 #include "runner/scope.hpp"
@@ -44,9 +45,9 @@ struct SuiteRun {
     std::set<std::string> seen_ids;                       // for `unique` id checks
     std::map<std::string, std::set<int>> field_versions;  // scan: UUID versions per field
     struct Created {
-        Request request;     // what deletes it (the creating principal's credentials)
+        EntityRequest del;   // what deletes it (the creating principal's credentials)
         steps::Wire wire = steps::Wire::http;
-        std::string key;     // delete_key() of the request
+        std::string key;     // delete_key() of the delete
         // A 2xx DELETE of `key` came after this creation was recorded (in a
         // case, or the cleanup's own): a later creation that the server gave
         // the same id (reuse) is a record of its own, still to delete.
@@ -54,15 +55,13 @@ struct SuiteRun {
         std::string origin;  // the step that created it, for the report
         std::string problem; // why it cannot be deleted (no delete endpoint, no id in the create answer)
         // Following a re-key (an update answered with another id): the id it
-        // has now, where a create/update answer holds it, and the delete URL
-        // around the id (prefix + id + suffix; both empty: cannot be rebuilt).
-        std::string id, id_at, url_prefix, url_suffix;
+        // has now and where a create/update answer holds it.
+        std::string id, id_at;
         std::string rekeyed_from;  // the id it was created with, when a re-key changed it
-        std::string grpc_id_field;  // gRPC: where the delete message holds the id
-        bool by_design = false;     // the profile says it cannot be deleted: a note, not a problem
-        // The read that confirms a failed delete (empty url: the delete URL),
-        // its URL around the id (for a re-key), and the 2xx "not there" answer.
-        std::string read_url, read_prefix, read_suffix;
+        bool by_design = false;    // the profile says it cannot be deleted: a note, not a problem
+        // The read that confirms a failed delete (none over gRPC, or for a
+        // delete by a JSON body without a read), and its 2xx "not there" answer.
+        std::optional<EntityRequest> confirm;
         std::optional<suite::StatusExpect::NotFound> read_not_found;
     };
     // An entity the profile says the API cannot delete, left behind by the

@@ -303,6 +303,16 @@ struct Cleanup : Positioned {
     std::string id_header;
     std::string resource;
     bool at_location = false;
+    // Set by the profile expander: the delete's method, and for a delete that
+    // names the entity by its id in a JSON body (POST /v1/orders:delete
+    // {"id": ...}) where the id goes and the rest of that body; the same for
+    // the confirming read.
+    std::string method = "DELETE";
+    std::string body_id_at;
+    std::optional<boost::json::value> body;
+    std::string read_method = "GET";
+    std::string read_body_id_at;
+    std::optional<boost::json::value> read_body;
 };
 
 // A file to scan (an export the target wrote): every violation of the

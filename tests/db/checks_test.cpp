@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <map>
 
 using namespace idconform;
@@ -60,6 +61,9 @@ TEST_CASE("generator_of_default knows the uuid functions, sequences and schema-q
     CHECK(generator_of_default("gen_random_uuid()") == Generator::uuid_v4);
     CHECK(generator_of_default("public.uuid_generate_v4()") == Generator::uuid_v4);
     CHECK(generator_of_default("uuid_generate_v1mc()") == Generator::uuid_v1);
+    CHECK(generator_of_default("uuidv7()") == Generator::uuid_v7);
+    CHECK(generator_of_default("fx.uuid_generate_v7()") == Generator::uuid_v7);
+    CHECK(generator_of_default("uuidv4()") == Generator::uuid_v4);
     CHECK(generator_of_default("nextval('orders_id_seq'::regclass)") == Generator::sequence);
     CHECK(generator_of_default("app.make_id()") == Generator::other);
     CHECK(generator_of_default("'x'::text") == Generator::other);
@@ -111,16 +115,41 @@ TEST_CASE("R1 names the tables whose key kind differs from most") {
     CHECK(find(fs, "app.legacy", "key kind")->message.starts_with("an R1 exception (db.yaml)"));
 }
 
-TEST_CASE("key defaults: v4 where v7 is guessed or declared, v1 where v4 is declared, any default of a ULID key") {
+TEST_CASE("key defaults: v4 where v7 is declared or defaulted, v1 where v4 is declared, any default of a ULID key") {
     Catalog c;
     c.database = "d";
     c.tables.push_back(table("t", {uuid_col("id", "gen_random_uuid()")}, {"id"}));
+    // no kind declared: a v4 default is said as a warning, never a failure
     auto fs = schema(c);
-    CHECK(failed_rules(fs) == std::vector<std::string>{"DATA-ID-001"});
+    CHECK(failed_rules(fs).empty());
     const Finding* f = find(fs, "app.t.id", "key default");
     REQUIRE(f);
-    CHECK(f->basis.starts_with("guessed: a uuid primary key"));
-    CHECK(f->message == "DEFAULT gen_random_uuid() makes version 4 UUIDs where the column holds uuidv7");
+    CHECK(f->verdict == Verdict::warning);
+    CHECK(f->rule == "DATA-ID-001");
+    CHECK(f->basis.starts_with("guessed: the primary key, no kind declared: judged by what it holds"));
+    CHECK(f->message.starts_with("DEFAULT gen_random_uuid() makes version 4 UUIDs; no kind is declared"));
+    // declared v7: the same default fails
+    Config v7;
+    v7.columns.push_back({{"", "t", "id"}, ids::IdKind::uuidv7, std::nullopt, {"db.yaml", 2, 3}});
+    fs = schema(c, v7);
+    CHECK(failed_rules(fs) == std::vector<std::string>{"DATA-ID-001"});
+    CHECK(find(fs, "app.t.id", "key default")->message ==
+          "DEFAULT gen_random_uuid() makes version 4 UUIDs where the column holds uuidv7");
+    // a v7 default makes the key a v7 one without a declaration, and is right
+    c.tables[0].columns[0] = uuid_col("id", "uuidv7()");
+    fs = schema(c);
+    CHECK(failed_rules(fs).empty());
+    REQUIRE(find(fs, "app.t.id", "key default"));
+    CHECK(find(fs, "app.t.id", "key default")->verdict == Verdict::passed);
+    CHECK(find(fs, "app.t.id", "key default")->basis ==
+          "guessed: DEFAULT uuidv7() makes version 7 UUIDs, so the key holds uuidv7");
+    CHECK(plan_columns(c, {}).columns.front().kind == ids::IdKind::uuidv7);
+    c.tables[0].columns[0] = uuid_col("id", "public.uuid_generate_v7()");
+    CHECK(plan_columns(c, {}).columns.front().kind == ids::IdKind::uuidv7);
+    c.tables[0].columns[0] = uuid_col("id");  // no default, no declaration: no kind, no default finding
+    CHECK(!plan_columns(c, {}).columns.front().kind);
+    CHECK(!find(schema(c), "app.t.id", "key default"));
+    c.tables[0].columns[0] = uuid_col("id", "gen_random_uuid()");
 
     Config v4;
     v4.columns.push_back({{"", "t", "id"}, ids::IdKind::uuidv4, std::nullopt, {"db.yaml", 3, 3}});
@@ -185,9 +214,15 @@ TEST_CASE("the plan: keys, references with their key's kind, uuid-typed and id-n
     for (const auto& j : p.columns) by[j.object()] = &j;
     CHECK(by.size() == 4);  // customers.id, orders.id, orders.customer_id, orders.token
     REQUIRE(by.count("app.orders.customer_id"));
-    CHECK(by["app.orders.customer_id"]->kind == ids::IdKind::uuidv7);
-    CHECK(by["app.orders.customer_id"]->basis ==
-          "guessed: a foreign key (fk) to app.customers, judged as its key id (uuidv7)");
+    CHECK(!by["app.orders.customer_id"]->kind);  // its key has no kind: judged by what it holds
+    CHECK(by["app.orders.customer_id"]->basis == "guessed: a foreign key (fk) to app.customers");
+    c.tables[0].columns[0] = uuid_col("id", "uuidv7()");  // a v7 default gives the key, and its references, a kind
+    const Plan p7 = plan_columns(c, {});
+    const auto ref = std::find_if(p7.columns.begin(), p7.columns.end(),
+                                  [](const JudgedColumn& j) { return j.object() == "app.orders.customer_id"; });
+    REQUIRE(ref != p7.columns.end());
+    CHECK(ref->kind == ids::IdKind::uuidv7);
+    CHECK(ref->basis == "guessed: a foreign key (fk) to app.customers, judged as its key id (uuidv7)");
     CHECK(by["app.orders.token"]->basis == "guessed: uuid-typed, judged by what it holds");
     CHECK(!by.count("app.orders.request_id"));  // out of the data-id scope
     REQUIRE(p.findings.size() == 1);
@@ -258,7 +293,9 @@ TEST_CASE("the audit goes on past a vanished table and stops at a lost connectio
     r.catalog.tables.push_back(table("c", {uuid_col("id")}, {"id"}));
     r.values["app.a.id"] = {"017f22e2-79b0-7cc3-98c4-dc0c0c07398f", "919108f7-52d1-4320-9bac-f847db4148a8"};
     r.errors["app.b.id"] = {ErrorKind::vanished, "reading app.b.id: relation \"app.b\" does not exist"};
-    AuditOutcome a = audit(r, {}, {});
+    Config v7;  // a.id declared v7, so its v4 value fails DATA-ID-001
+    v7.columns.push_back({{"", "a", "id"}, ids::IdKind::uuidv7, std::nullopt, {"db.yaml", 2, 3}});
+    AuditOutcome a = audit(r, v7, {});
     CHECK(!a.fatal);
     CHECK(a.columns_read == 2);
     const Finding* gone = find(a.findings, "app.b.id", "values");

@@ -6,7 +6,9 @@
 # entities only by an absolute Location with fields only in read answers, and
 # one whose create answer names the new id at another member than reads, and
 # one whose create answer lacks the time field only reads carry, and one that
-# says "nothing there" in a 200 answer ({"found": false}).
+# says "nothing there" in a 200 answer ({"found": false}), and an RPC-style
+# gateway naming every entity by the id in a POST body, and one whose answers
+# name a reference otherwise than the create body.
 # Conforming: exit 0, nothing fails, the cases the form makes possible ran.
 # With a defect: exactly the failures of the rule it breaks (each `must`
 # line below at least once) and nothing else.
@@ -164,6 +166,47 @@ found/case-insensitive)
   check "must|DATA-ID-002|a mutated live id in a read path is rejected*" \
         "must|DATA-ID-002|a mutated live id in an update path is rejected*" \
         "must|DATA-ID-002|a mutated live id in a delete path deletes nothing*" ;;
+rpc/)
+  # id_at on read, update and delete: every call a POST naming the order in
+  # its body; the cleanup deletes through :delete (without the form: 228 cases
+  # not described and every order left behind)
+  expect_code 0
+  check "ran|DATA-ID-002|a mutated live id in a read path is rejected [[]upper-case]" \
+        "ran|DATA-ID-002|a mutated live id in an update path is rejected*" \
+        "ran|DATA-ID-002|a mutated live id in a delete path deletes nothing*" \
+        "ran|DATA-ID-004|another principal cannot read the entity by its id" \
+        "ran|DATA-ID-004|another principal cannot delete the entity by its id" \
+        "ran|DATA-ID-006|the id is unchanged after an update" \
+        "ran|DATA-ID-006|the id of a deleted entity never comes back*" \
+        "ran|nil-max|Nil and Max as read path ids are never answered with an entity*" \
+        "skip|DATA-ID-006|the id is unchanged after an update whose body carries another id|names the entity by the id in its body"
+  left=$(curl -sS "$BASE_URL/_state")
+  [ "$left" = '{"orders": 0}' ] || fail "the run left orders behind: $left"
+  ;;
+rpc/case-insensitive)
+  expect_code 1
+  check "must|DATA-ID-002|a mutated live id in a read path is rejected*" \
+        "must|DATA-ID-002|a mutated live id in an update path is rejected*" \
+        "must|DATA-ID-002|a mutated live id in a delete path deletes nothing*" ;;
+refname/)
+  # references: {parent: {at: /parent_series}}: sent as parent, judged where
+  # answers name it (without `at`, "an optional reference that is set comes
+  # back as that id" fails: nothing at /parent)
+  expect_code 0
+  check "ran|DATA-ID-007|an optional reference that is set comes back as that id" \
+        "ran|DATA-ID-007|an optional reference sent as null comes back null or omitted" \
+        "ran|DATA-ID-002|a mutated optional reference in a create body is rejected*" \
+        "ran|nil-max|Nil and Max as an optional reference are rejected*"
+  sed 's|, at: /parent_series||' "$(dirname "$0")/answer_forms/$mode.target.yaml" >"$WORK/plain.target.yaml"
+  run_idconform --target "$WORK/plain.target.yaml"
+  expect_code 1
+  check "must|DATA-ID-007|an optional reference that is set comes back as that id"
+  ;;
+refname/nil-parent)
+  expect_code 1
+  check "must|DATA-ID-007|an optional reference sent as null comes back null or omitted" \
+        "must|DATA-ID-007|an omitted optional reference comes back null or omitted" \
+        "must|nil-max|*parent_series*" ;;
 timeonread/*)
   # time_field: {in_create: false}: DATA-ID-005 judged on a read-back of the
   # new note (advisory: warnings, never failures, so exit 0 either way)

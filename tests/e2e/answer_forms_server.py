@@ -43,6 +43,20 @@
 #              column filled in by the database).
 #              defects: time-from-id (created_at is the v7 id's timestamp,
 #                       to the millisecond: DATA-ID-005, seen only on read)
+#   rpc        an RPC-style JSON gateway (Twirp, AIP custom methods): every call
+#              is a POST naming the entity by the id in its JSON body:
+#              /v1/orders:create, :get {"id"}, :update {"id", "name"}, :delete
+#              {"id"}, :list. An unknown id answers 404, a non-canonical one 400.
+#              GET /_state says how many orders are left.
+#              defects: case-insensitive (an upper-case id in a body finds the
+#                       order: DATA-ID-002)
+#   refname    a series API whose answers name a reference otherwise than the
+#              create body: POST /v1/series {"title", "parent"} answers
+#              {"id", "title", "parent_series"}; GET/PATCH/DELETE
+#              /v1/series/<id>, GET /v1/series. A parent that is not the
+#              canonical id of one of the principal's series is refused (400).
+#              defects: nil-parent (no parent is answered as the Nil UUID, not
+#                       null: DATA-ID-007)
 #
 # Usage: answer_forms_server.py MODE [--defect NAME] PORT_FILE  (writes the port)
 import json
@@ -141,7 +155,8 @@ class Handler(BaseHTTPRequestHandler):
             print("request for another origin: Host " + self.headers.get("Host", ""), file=sys.stderr, flush=True)
         try:
             {"registry": self.registry, "postgrest": self.postgrest, "location": self.location,
-             "renamed": self.renamed, "timeonread": self.timeonread, "found": self.found}[MODE]()
+             "renamed": self.renamed, "timeonread": self.timeonread, "found": self.found,
+             "rpc": self.rpc, "refname": self.refname}[MODE]()
         except BrokenPipeError:
             pass
 
@@ -406,6 +421,121 @@ class Handler(BaseHTTPRequestHandler):
             if self.command == "DELETE":
                 del keys[key]
                 return self.answer(200, {"found": True})
+        return self.answer(405, {"error": "method not allowed"})
+
+    # ------------------------------------------------------------------ rpc
+    def rpc(self):
+        u = urlsplit(self.path)
+        orders = STORE.rows.setdefault("orders", {})
+        if u.path == "/_state" and self.command == "GET":
+            with LOCK:
+                return self.answer(200, {"orders": len(orders)})
+        who = self.principal()
+        if not who:
+            return self.answer(401, {"code": "unauthenticated"})
+        if self.command != "POST":
+            return self.answer(405, {"code": "method_not_allowed"})
+        call = u.path[len("/v1/orders:"):] if u.path.startswith("/v1/orders:") else None
+        body = self.body_json()
+        if body is None:
+            body = {}
+        if not isinstance(body, dict):
+            return self.answer(400, {"code": "invalid_argument", "msg": "the body is not a JSON object"})
+        if call == "create":
+            if not isinstance(body.get("name"), str):
+                return self.answer(400, {"code": "invalid_argument", "msg": "name is required"})
+            new = uuid7()
+            with LOCK:
+                orders[new] = {"id": new, "name": body["name"], "_owner": who}
+                return self.answer(200, {"id": new, "name": body["name"]})
+        if call == "list":
+            with LOCK:
+                mine = [{"id": r["id"], "name": r["name"]} for r in orders.values() if r["_owner"] == who]
+            return self.answer(200, {"orders": mine})
+        if call not in ("get", "update", "delete"):
+            return self.answer(404, {"code": "bad_route"})
+        oid = body.get("id")
+        if DEFECT == "case-insensitive" and isinstance(oid, str):
+            oid = oid.lower()
+        if not isinstance(oid, str) or not CANON.match(oid):
+            return self.answer(400, {"code": "invalid_argument", "msg": "id must be a canonical UUID"})
+        with LOCK:
+            row = orders.get(oid)
+            if row is None or row["_owner"] != who:
+                return self.answer(404, {"code": "not_found"})
+            if call == "update":
+                if isinstance(body.get("name"), str):
+                    row["name"] = body["name"]
+            elif call == "delete":
+                del orders[oid]
+                return self.answer(200, {})
+            return self.answer(200, {"id": row["id"], "name": row["name"]})
+
+    # -------------------------------------------------------------- refname
+    def refname(self):
+        u = urlsplit(self.path)
+        series = STORE.rows.setdefault("series", {})
+        if u.path == "/_state":
+            with LOCK:
+                return self.answer(200, {"series": len(series)})
+        who = self.principal()
+        if not who:
+            return self.answer(401, {"error": "unauthorized"})
+        parts = u.path.strip("/").split("/")
+        if parts[:2] != ["v1", "series"] or len(parts) > 3:
+            return self.answer(404, {"error": "no such route"})
+        body = self.body_json()
+
+        def public(row):
+            parent = row["parent"]
+            if parent is None and DEFECT == "nil-parent":
+                parent = "00000000-0000-0000-0000-000000000000"
+            return {"id": row["id"], "title": row["title"], "parent_series": parent}
+
+        def parent_of(b):  # (ok, value): a live series of the principal, or null/absent
+            if "parent" not in b or b["parent"] is None:
+                return True, None
+            p = b["parent"]
+            if not isinstance(p, str) or not CANON.match(p) or p not in series or series[p]["_owner"] != who:
+                return False, None
+            return True, p
+
+        if len(parts) == 2:
+            if self.command == "GET":
+                with LOCK:
+                    return self.answer(200, [public(r) for r in series.values() if r["_owner"] == who])
+            if self.command != "POST":
+                return self.answer(405, {"error": "method not allowed"})
+            if not isinstance(body, dict) or not isinstance(body.get("title"), str):
+                return self.answer(400, {"error": "title is required"})
+            with LOCK:
+                ok, parent = parent_of(body)
+                if not ok:
+                    return self.answer(400, {"error": "parent is not a series of yours"})
+                new = uuid7()
+                series[new] = {"id": new, "title": body["title"], "parent": parent, "_owner": who}
+                return self.answer(201, public(series[new]))
+        sid = unquote(parts[2])
+        with LOCK:
+            row = series.get(sid) if CANON.match(sid) else None
+            if row is None or row["_owner"] != who:
+                return self.answer(404, {"error": "series not found"})
+            if self.command == "GET":
+                return self.answer(200, public(row))
+            if self.command == "PATCH":
+                if not isinstance(body, dict):
+                    return self.answer(400, {"error": "a JSON object is required"})
+                if "parent" in body:
+                    ok, parent = parent_of(body)
+                    if not ok:
+                        return self.answer(400, {"error": "parent is not a series of yours"})
+                    row["parent"] = parent
+                if isinstance(body.get("title"), str):
+                    row["title"] = body["title"]
+                return self.answer(200, public(row))
+            if self.command == "DELETE":
+                del series[sid]
+                return self.answer(204)
         return self.answer(405, {"error": "method not allowed"})
 
     # ----------------------------------------------------------- timeonread

@@ -37,7 +37,7 @@ expect_code 0
 junit_valid
 [ "$(junit_xpath 'count(//testcase[failure or error])')" = 0 ] || fail "the conforming schema has failed cases"
 for want in "good.orders.id v7 timestamps [DATA-ID-001]" "good.order_lines key kind [R6]" "good.orders.customer_id reference type [DATA-ID-002]" \
-    "good.customers.id key default [DATA-ID-001]" "good.orders.id values [DATA-ID-001]" "good.orders.customer_id values [DATA-ID-007]" "good.customers.id unique [DATA-ID-006]"; do
+    "good.customers.id key default [DATA-ID-001]" "good.customers.id values [DATA-ID-001]" "good.orders.id values [DATA-ID-003]" "good.orders.customer_id values [DATA-ID-007]" "good.customers.id unique [DATA-ID-006]"; do
   [ "$(junit_xpath "count(//testcase[@name='$want'])")" = 1 ] || fail "no passed case '$want'"
 done
 grep -q "a detail table.s key, allowed (R6)" "$WORK/report.json" || fail "the composite key is not reported as allowed by R6"
@@ -61,7 +61,8 @@ check_defect() {  # SCHEMA RULE LINE [ARGS...]
   echo "ok: $schema fails under $rule"
 }
 check_defect d_r1 R1 "R1: key kinds differ: autoincrement in 1 table; uuid in 2 tables; not uuid: d_r1.invoices"
-check_defect d_default DATA-ID-001 "d_default.customers.id: DATA-ID-001: DEFAULT gen_random_uuid() makes version 4 UUIDs"
+printf 'columns:\n  customers.id: uuidv7\n' >"$WORK/v7.yaml"
+check_defect d_default DATA-ID-001 "d_default.customers.id: DATA-ID-001: DEFAULT gen_random_uuid() makes version 4 UUIDs" --config "$WORK/v7.yaml"
 check_defect d_v4 DATA-ID-001 "d_v4.customers.id: DATA-ID-001: 10 UUIDs not of version 7 in 10 values: v4 10"
 check_defect d_future DATA-ID-001 "d_future.customers.id: DATA-ID-001: 2 v7 timestamps in the future of 12 v7 values; the first at 2100-01-01T00:00:00.001Z"
 check_defect d_mixed DATA-ID-003 "d_mixed.items.batch_uuid: DATA-ID-003: mixed UUID versions in 30 values: v4 10, v7 20"
@@ -75,7 +76,11 @@ check_defect d_r2 R2 "d_r2.tickets.id: R2: DEFAULT fx.ulid(): the database makes
 check_defect d_r4 R4 "d_r4.tickets.id: R4: 2 ULIDs not in lower case in 12 values" --config "$SRC/tests/e2e/db/ulid.yaml"
 # every guess is said
 run_db "$SOCK user=postgres" --schema d_v4
-expect_out "[guessed: a uuid primary key is a technical id, and new ones are uuidv7 (DATA-ID-001)"
+expect_out "[guessed: DEFAULT fx.uuid_generate_v7() makes version 7 UUIDs, so the key holds uuidv7]"
+run_db "$SOCK user=postgres" --schema w_v4
+expect_code 0
+expect_out "w_v4.sessions.id: DATA-ID-001: warning: DEFAULT gen_random_uuid() makes version 4 UUIDs; no kind is declared"
+[ -z "$(failed_rules_other_than none)" ] || fail "an undeclared v4 key table has failures"
 
 # the text-form advisory: a warning beside d_spelling's failure, the CHECK of good.customers.viewable_id said
 run_db "$SOCK user=postgres" --schema d_spelling
@@ -225,10 +230,16 @@ expect_code 0
 expect_out "nowhere.id: skipped: the config declares nowhere.id, which is not a column of the audited schemas: not checked"
 echo "ok: bad input"
 
-# 10. A declared kind: the v4 keys of d_v4 declared uuidv4 pass; declared v7 in text fails.
+# 10. A declared kind: the v4 keys of w_v4 declared uuidv4 pass without the warning; d_v4's v7 default
+# where v4 is declared is DATA-ID-003.
+printf 'columns:\n  sessions.id: uuidv4\n' >"$WORK/v4-sessions.yaml"
 printf 'columns:\n  d_v4.customers.id: uuidv4\n' >"$WORK/v4.yaml"
-run_db "$SOCK user=postgres" --schema d_v4 --config "$WORK/v4.yaml"
+run_db "$SOCK user=postgres" --schema w_v4 --config "$WORK/v4-sessions.yaml"
 expect_code 0
+[ ! -s "$WORK/out" ] || { cat "$WORK/out" >&2; fail "a declared v4 key with a v4 default is still said"; }
+run_db "$SOCK user=postgres" --schema d_v4 --config "$WORK/v4.yaml"
+expect_code 1
+expect_out "d_v4.customers.id: DATA-ID-003: DEFAULT fx.uuid_generate_v7() makes version 7 UUIDs where the column holds uuidv4"
 # 11. Waivers work as for run: the DATA-ID-001 default finding waived.
 cat >"$WORK/waivers.yaml" <<YAML
 waivers:
@@ -238,7 +249,7 @@ waivers:
     owner: dba@example.com
     expires: 2999-12-31
 YAML
-run_db "$SOCK user=postgres" --schema d_default --waivers "$WORK/waivers.yaml" --sarif "$WORK/db.sarif"
+run_db "$SOCK user=postgres" --schema d_default --config "$WORK/v7.yaml" --waivers "$WORK/waivers.yaml" --sarif "$WORK/db.sarif"
 expect_code 0
 grep -q '"waived"' "$WORK/report.json" || fail "the waived finding is not marked waived"
 # SARIF: the waived finding is a suppressed result at its logical location; a failure is an error

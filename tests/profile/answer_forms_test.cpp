@@ -267,7 +267,7 @@ TEST_CASE("expansion: with the id only in the create answer's Location, its othe
     CHECK(c.steps[0].expect.ids.empty());
     CHECK(c.steps[0].captures[0].from == suite::Capture::From::header_id);
     CHECK(c.steps[1].as<suite::HttpRequest>().location_of == "items");
-    CHECK(c.steps[1].expect.ids[0].at.value_or("") == "/${res.optional_ref}");
+    CHECK(c.steps[1].expect.ids[0].at.value_or("") == "${res.optional_ref_at}");
 }
 
 TEST_CASE(
@@ -375,4 +375,78 @@ TEST_CASE("not_found: {status: 200, at: /found, equals: false} on read, update a
                     seen = true;
                 }
     CHECK(seen);
+}
+
+TEST_CASE("id_at on read, update and delete: the id in a JSON body, the path without {id}, errors at their key") {
+    const std::string rpc = "    read: {method: POST, path: \"/items:get\", id_at: /id}\n"
+                            "    update: {method: POST, path: /items, id_at: /id, body: {n: 2}}\n"
+                            "    delete: {method: POST, path: \"/items:delete\", id_at: /item/id, body: {why: t}}\n"
+                            "    location: false\n";
+    const Profile p = loaded(api(rpc));
+    const Resource& r = p.resources[0];
+    CHECK(r.read->id_at == "/id");
+    CHECK(r.update->id_at == "/id");
+    CHECK(r.del->id_at == "/item/id");
+    REQUIRE(r.del->body);
+    // without id_at a read path still needs {id}, and says how to name it in a body
+    only_error(api("    read: {method: POST, path: \"/items:get\"}\n"), 8, 32, "the read path '/items:get' has no '{id}'",
+               "id_at: /id}");
+    only_error(api("    delete: {path: /items}\n"), 8, 20, "the delete path '/items' has no '{id}'",
+               "write id_at: /id (and method: POST)");
+    only_error(api("    read: {path: \"/items:get\", id_at: id}\n"), 8, 39, "bad JSON pointer 'id'", "/id");
+
+    const Expansion e = expanded(api(rpc));
+    // every read, update and delete of the packs is a POST with the id at id_at
+    std::size_t bound = 0;
+    for (const auto& s : e.suites)
+        for (const auto& c : s.cases)
+            for (const auto& st : c.steps) {
+                if (!st.is<suite::HttpRequest>()) continue;
+                const auto& h = st.as<suite::HttpRequest>();
+                if (h.path != "/items:get" && h.path != "/items:delete") continue;
+                ++bound;
+                CHECK(h.method == "POST");
+                REQUIRE(h.json);
+                REQUIRE(!h.set.empty());
+                CHECK(h.set.front().first == (h.path == "/items:get" ? "/id" : "/item/id"));
+                if (h.path == "/items:delete") CHECK(h.json->as_object().contains("why"));
+            }
+    CHECK(bound > 10);
+    // the creates are cleaned up by the POST delete with the id in its body, confirmed by the POST read
+    const suite::Suite& s = instance(e, "data-id-002 items");
+    REQUIRE(s.setup.back().cleanup);
+    const suite::Cleanup& cl = *s.setup.back().cleanup;
+    CHECK(cl.method == "POST");
+    CHECK(cl.body_id_at == "/item/id");
+    CHECK(cl.read_method == "POST");
+    CHECK(cl.read_body_id_at == "/id");
+    // an update that names the entity by /id cannot carry another id there
+    const suite::Case& other =
+        case_named(instance(e, "data-id-006 items"), "the id is unchanged after an update whose body carries another id");
+    CHECK(other.skip.find("names the entity by the id in its body (api.yaml:9:13)") != std::string::npos);
+    CHECK(case_named(instance(e, "data-id-006 items"), "the id is unchanged after an update").skip.empty());
+}
+
+TEST_CASE("a reference named otherwise in answers (at:) is sent under its key and judged at its pointer") {
+    const std::string text = api("    read: {path: \"/items/{id}\"}\n"
+                                 "    references: {parent: {resource: items, at: /parent_series}}\n");
+    const Profile p = loaded(text);
+    REQUIRE(p.resources[0].references.size() == 1);
+    CHECK(p.resources[0].references[0].answer_at() == "/parent_series");
+    const Expansion e = expanded(text);
+    const suite::Suite& s = instance(e, "data-id-007 items");
+    const suite::Case& set = case_named(s, "an optional reference that is set comes back as that id");
+    REQUIRE(set.steps[0].is<suite::HttpRequest>());
+    CHECK(set.steps[0].as<suite::HttpRequest>().set.front().first == "/${res.optional_ref}");  // sent as `parent`
+    REQUIRE(set.steps[0].expect.ids.size() == 1);
+    CHECK(set.steps[0].expect.ids[0].at.value_or("") == "${res.optional_ref_at}");
+    bool var_seen = false;
+    for (const auto& v : s.vars)
+        if (v.name == "res.optional_ref_at") {
+            CHECK(v.value == boost::json::value("/parent_series"));
+            var_seen = true;
+        }
+    CHECK(var_seen);
+    only_error(api("    references: {parent: {resource: items, at: parent_series}}\n"), 8, 48,
+               "bad JSON pointer 'parent_series'", "a JSON pointer starts with '/'");
 }

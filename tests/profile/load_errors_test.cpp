@@ -135,7 +135,9 @@ TEST_CASE("unknown keys at every level, with did-you-mean") {
                    "allowed keys: method, path");
         only_error(with("    list: {path: /r, item: /items}\n"), 7, 22, "unknown key 'item' in list",
                    "did you mean 'items'?");
-        only_error(with("    delete: {path: \"/r/{id}\", body: {}}\n"), 7, 31, "unknown key 'body' in delete",
+        only_error(with("    delete: {path: \"/r/{id}\", items: /x}\n"), 7, 31, "unknown key 'items' in delete",
+                   "allowed keys: method, path");
+        only_error(with("    list: {path: /r, id_at: /id}\n"), 7, 22, "unknown key 'id_at' in list",
                    "allowed keys: method, path");
     }
     SUBCASE("id") {

@@ -1,14 +1,18 @@
 // The run-time halves of the profile's answer forms: the Location book
 // (entities at the URL their create answered, same origin only), reads
 // answering an array (entity_view), captures of the id a header names, and
-// http steps built at a Location.
+// http steps built at a Location, and the cleanup's requests for an entity
+// named by its URL or by the id in a JSON body.
 #include "runner/captures.hpp"
+#include "runner/cleanup.hpp"
 #include "runner/entity_view.hpp"
 #include "runner/locations.hpp"
 #include "runner/steps/env.hpp"
 #include "runner/steps/http.hpp"
 #include "test_support.hpp"
 
+#include <boost/asio/io_context.hpp>
+#include <boost/json/parse.hpp>
 #include <doctest/doctest.h>
 
 using namespace idconform;
@@ -138,4 +142,98 @@ TEST_CASE("a capture of the id a header names takes its last path segment") {
     auto absent = apply_captures({c}, answered(202, ""), scope);
     REQUIRE_FALSE(absent.has_value());
     CHECK(absent.error().find("header Docker-Upload-UUID is absent") != std::string::npos);
+}
+
+TEST_CASE("cleanup: a delete naming the entity in a JSON body is booked with its body, follows a re-key, settles") {
+    suite::Suite s;
+    s.name = "rpc";
+    const TransportFactory factory;
+    boost::asio::io_context io;
+    SuiteRun run(s, factory, io.get_executor());
+    run.env.base_url = base;
+    suite::Cleanup cl;
+    cl.method = "POST";
+    cl.path = "/v1/orders:delete";
+    cl.body_id_at = "/id";
+    cl.body = js(R"({"reason": "idconform"})");
+    cl.read_path = "/v1/orders:get";
+    cl.read_method = "POST";
+    cl.read_body_id_at = "/id";
+    Request create;
+    create.method = "POST";
+    create.url = base + "/v1/orders:create";
+    create.headers = {{"Authorization", "Bearer alice"}, {"Content-Type", "application/json"}};
+    Exchange x = answered(200, R"({"id": ")" + id + R"("})");
+    BodyJson body(*x.response);
+    register_created(run, cl, create, x, body, Scope{}, "create");
+    REQUIRE(run.created.size() == 1);
+    const SuiteRun::Created& c = run.created.front();
+    CHECK(c.problem.empty());
+    CHECK(c.del.request.method == "POST");
+    CHECK(c.del.request.url == base + "/v1/orders:delete");
+    CHECK(js(c.del.request.body) == js(R"({"reason": "idconform", "id": ")" + id + R"("})"));
+    CHECK(c.del.request.headers.size() == 2);  // the principal's, and the body's own content type
+    CHECK(c.del.request.headers[1].value == "application/json");
+    REQUIRE(c.confirm);
+    CHECK(c.confirm->request.method == "POST");
+    CHECK(js(c.confirm->request.body) == js(R"({"id": ")" + id + R"("})"));
+
+    // An update naming it in its body, answered with another id: the delete follows.
+    const std::string other = "01932c07-2a3b-7c4d-8e5f-0a1b2c3d4e60";
+    Request update;
+    update.method = "POST";
+    update.url = base + "/v1/orders:update";
+    update.body = R"({"id": ")" + id + R"(", "name": "n"})";
+    Exchange u = answered(200, R"({"id": ")" + other + R"("})");
+    BodyJson ub(*u.response);
+    follow_rekey(run, steps::Wire::http, update, ub);
+    CHECK(c.id == other);
+    CHECK(c.rekeyed_from == id);
+    CHECK(js(c.del.request.body) == js(R"({"reason": "idconform", "id": ")" + other + R"("})"));
+    CHECK(js(c.confirm->request.body) == js(R"({"id": ")" + other + R"("})"));
+    // Another POST to the same URL naming something else settles nothing; the delete itself does.
+    Request unrelated = c.del.request;
+    unrelated.body = R"({"reason": "idconform", "id": ")" + id + R"("})";
+    note_deleted(run, delete_key(steps::Wire::http, unrelated));
+    CHECK_FALSE(c.deleted);
+    note_deleted(run, delete_key(steps::Wire::http, c.del.request));
+    CHECK(c.deleted);
+}
+
+TEST_CASE("cleanup: a delete by a body without a read has no confirming read, a DELETE by URL is confirmed at its URL") {
+    suite::Suite s;
+    const TransportFactory factory;
+    boost::asio::io_context io;
+    SuiteRun run(s, factory, io.get_executor());
+    run.env.base_url = base;
+    suite::Cleanup rpc;
+    rpc.method = "POST";
+    rpc.path = "/v1/orders:delete";
+    rpc.body_id_at = "/order/id";
+    Request create;
+    create.method = "POST";
+    Exchange x = answered(201, R"({"id": ")" + id + R"("})");
+    BodyJson body(*x.response);
+    register_created(run, rpc, create, x, body, Scope{}, "create");
+    suite::Cleanup plain;
+    plain.path = "/v1/orders/{id}";
+    register_created(run, plain, create, x, body, Scope{}, "create");
+    REQUIRE(run.created.size() == 2);
+    CHECK(js(run.created[0].del.request.body) == js(R"({"order": {"id": ")" + id + R"("}})"));
+    CHECK_FALSE(run.created[0].confirm);
+    CHECK(run.created[1].del.request.method == "DELETE");
+    CHECK(run.created[1].del.request.body.empty());
+    REQUIRE(run.created[1].confirm);
+    CHECK(run.created[1].confirm->request.method == "GET");
+    CHECK(run.created[1].confirm->request.url == base + "/v1/orders/" + id);
+    // a PATCH at its URL re-keys it there, and the read follows
+    Request patch;
+    patch.method = "PATCH";
+    patch.url = base + "/v1/orders/" + id;
+    Exchange p = answered(200, R"({"id": "x y"})");
+    BodyJson pb(*p.response);
+    follow_rekey(run, steps::Wire::http, patch, pb);
+    CHECK(run.created[1].del.request.url == base + "/v1/orders/x%20y");
+    CHECK(run.created[1].confirm->request.url == base + "/v1/orders/x%20y");
+    CHECK(run.created[0].id == id);  // the other entity's delete names another URL
 }
