@@ -7,6 +7,8 @@ The baseline, timed in the same run on the same files: python3's json.load for
 JSON and PyYAML's libyaml loader (CSafeLoader) for YAML, CPU time of the load
 call alone. Further binaries (an older build) are timed beside the first, a
 column of MB/s each, named by the file.
+With BENCH_ROWS=FILE, the largest generated documents' ratios are appended to
+FILE (bench/run_all.sh).
 Usage: bench/lint_speed.py BIN [OTHER...] (env SIZES="1 5 10", REPEAT=3)"""
 import json
 import os
@@ -65,6 +67,7 @@ def main():
     binaries = [os.path.abspath(b) for b in sys.argv[1:]]
     sizes = os.environ.get("SIZES", "1 5 10").split()
     n = int(os.environ.get("REPEAT", "3"))
+    rows = os.environ.get("BENCH_ROWS", "")
     names = ["MB/s " + os.path.basename(b) for b in binaries]
     widths = [max(10, len(n)) for n in names]
     cols = "".join(f" {n:>{w}}" for n, w in zip(names, widths))
@@ -86,6 +89,10 @@ def main():
             if not times[0]:
                 sys.exit(f"{binaries[0]} lint {path}: no result")
             print(f"{name:<34} {mb:>6.2f} {times[0]:>8.3f}{rates} {base:>10.3f} {times[0] / base:>9.2f}", flush=True)
+            if rows and name.startswith(f"generated {sizes[-1]} MB"):
+                with open(rows, "a") as out:  # bench/run_all.sh: baseline time / lint time
+                    what = "json.load" if path.endswith(".json") else "libyaml"
+                    out.write(f"lint\t{name} (CPU)\t{times[0]:.3f} s\t{what} {base:.3f} s\t{base / times[0]:.2f}\t\n")
 
 
 if __name__ == "__main__":

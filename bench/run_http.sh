@@ -163,3 +163,12 @@ BEGIN {
   print "wall: whole idconform process (suite loading and JUnit writing included); run: the runner'"'"'s own"
   print "case time; CPU us: client user+system CPU per case / per wrk request (idconform: whole process)."
 }'
+# Rows for bench/run_all.sh: rates and CPU as "x wrk" (higher is better).
+awk -v n="$cases" -v w1="${wall[1]}" -v c1="${cpu[1]}" -v k1="${wrk_rps[1]}" -v kc1="${wrk_cpu[1]}" \
+    -v w16="${wall[16]}" -v c16="${cpu[16]}" -v k16="${wrk_rps[16]}" -v kc16="${wrk_cpu[16]}" '
+function rows(level, wall, cpu, wrk, wrkcpu,   a, u) {
+  a = n / wall; u = cpu * 1e6 / n
+  printf "http\t-j %d, cases/s (wall)\t%.0f /s\twrk -c%d %.0f req/s\t%.2f\t0.8\n", level, a, level, wrk, a / wrk
+  printf "http\t-j %d, client CPU per case\t%.1f us\twrk -c%d %.1f us/req\t%.2f\t0.5\n", level, u, level, wrkcpu, wrkcpu / u
+}
+BEGIN { rows(1, w1, c1, k1, kc1); rows(16, w16, c16, k16, kc16) }' >>"${BENCH_ROWS:-/dev/null}"

@@ -2,6 +2,7 @@
 # Builds bench/ids_bench in Release (build-bench/ unless BUILD_DIR is set),
 # runs it, and prints the two figures the project tracks: strict check vs RE2
 # (target >= 10x) and UUIDv7 generations per second on one core (target >= 10M/s).
+# With BENCH_ROWS=FILE the ratio is appended to FILE (bench/run_all.sh).
 # Extra CMake arguments may be passed in CMAKE_ARGS; benchmark arguments after --.
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -14,7 +15,7 @@ ninja -C "$build" ids_bench
 json="$build/ids_bench.json"
 "$build/bench/ids_bench" --benchmark_out="$json" --benchmark_out_format=json \
   --benchmark_repetitions="${REPETITIONS:-3}" --benchmark_report_aggregates_only=true "$@"
-python3 - "$json" <<'PY'
+python3 - "$json" "${BENCH_ROWS:-/dev/null}" <<'PY'
 import json, sys
 data = json.load(open(sys.argv[1]))
 rate = {}
@@ -32,4 +33,6 @@ print("recognize()       %12.0f items/s" % rate["BM_recognize"])
 print("strict / RE2      %12.1fx   (target >= 10x: %s)" % (ratio, "met" if ratio >= 10 else "NOT met"))
 print("v7 generation     %12.0f /s     (target >= 10M/s: %s)" % (v7, "met" if v7 >= 10e6 else "NOT met"))
 print("v4 generation     %12.0f /s" % rate["BM_generate_v4"])
+with open(sys.argv[2], "a") as rows:  # for bench/run_all.sh
+    rows.write("ids\tstrict v7 check vs RE2 FullMatch\t%.1f M/s\tRE2 %.1f M/s\t%.2f\t10\n" % (strict / 1e6, re2 / 1e6, ratio))
 PY

@@ -1,19 +1,23 @@
 #!/usr/bin/env bash
 # Scan throughput against ripgrep on the same file, in the same run: generates
-# a >= 1 GB NDJSON export and a CSV export under /tmp (SIZE_MB, default 1100),
+# a NDJSON export and a CSV export under /tmp (SIZE_MB each, default 256),
 # warms the page cache, then times `rg -c` with the DATA-ID-002 v7 pattern and
-# `idconform scan` on each file (best of RUNS each, default 5, interleaved) and prints MB/s and
-# the ratio. Target: idconform >= ripgrep.
+# `idconform scan -q` on each file, RUNS times each (default 7), interleaved
+# (rg, idconform, rg, ...), and prints the medians of wall and CPU time
+# (user + system) with the ratios rg / idconform. Target: idconform >= 2x rg,
+# wall and CPU. With BENCH_ROWS=FILE the ratios are also appended to FILE as
+# rows for bench/run_all.sh.
 # Uses the idconform binary in BUILD_DIR (default build-bench/, configured
-# RelWithDebInfo like a normal build and built if missing); IDCONFORM_BIN overrides.
+# Release and built if missing); IDCONFORM_BIN overrides.
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${BUILD_DIR:-$repo/build-bench}"
-size_mb="${SIZE_MB:-1100}"
-runs="${RUNS:-5}"
+size_mb="${SIZE_MB:-256}"
+runs="${RUNS:-7}"
 dir="${SCAN_DIR:-/tmp/idconform-scan-bench}"
+rows="${BENCH_ROWS:-/dev/null}"
 if [[ -z "${IDCONFORM_BIN:-}" ]]; then
-  cmake -S "$repo" -B "$build" -G Ninja -DBUILD_TESTING=OFF >/dev/null
+  [[ -f "$build/build.ninja" ]] || cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF >/dev/null
   ninja -C "$build" idconform >/dev/null
   IDCONFORM_BIN="$build/harness/cli/idconform"
 fi
@@ -21,52 +25,51 @@ command -v rg >/dev/null || { echo "ripgrep (rg) is needed: apt-get install ripg
 mkdir -p "$dir"
 pattern='[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}'
 
-# wall time (seconds) of one run of a command; its output is discarded
+# "wall cpu" seconds of one run of a command; its output is discarded
 time_of() {
-  local s e
-  s=$(date +%s.%N)
-  "$@" >/dev/null 2>&1 || true
-  e=$(date +%s.%N)
-  echo "$e - $s" | bc -l
+  local t
+  t=$( { TIMEFORMAT='%R %U %S'; time "$@" >/dev/null 2>&1 || true; } 2>&1 )
+  awk '{ printf "%s %.3f\n", $1, $2 + $3 }' <<<"$t"
 }
 
-# best wall times of $runs runs each of rg and idconform, interleaved (rg,
-# idconform, rg, ...): on a shared machine whose speed drifts, both tools then
-# sample the same stretches of time. Prints "rg_best id_best".
-best_pair() {  # file
-  local rb="" ib="" t
-  for _ in $(seq "$runs"); do
-    t=$(time_of rg -c "$pattern" "$1")
-    if [[ -z "$rb" ]] || (( $(echo "$t < $rb" | bc -l) )); then rb=$t; fi
-    t=$(time_of "$IDCONFORM_BIN" scan -q "$1")
-    if [[ -z "$ib" ]] || (( $(echo "$t < $ib" | bc -l) )); then ib=$t; fi
-  done
-  echo "$rb $ib"
-}
+median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 for fmt in ndjson csv; do
-  file="$dir/export.$fmt"
-  if [[ ! -f "$file" || $(stat -c %s "$file") -lt $((size_mb << 20)) ]]; then
+  file="$dir/export-$size_mb.$fmt"
+  if [[ ! -f "$file" ]]; then
     echo "generating $file ($size_mb MiB)..." >&2
     python3 "$repo/bench/scan_gen.py" "$fmt" "$file" "$size_mb"
   fi
   bytes=$(stat -c %s "$file")
   cat "$file" >/dev/null  # page cache: both tools read from memory
-  read -r rg_t id_t < <(best_pair "$file")
+  : >"$dir/rg.$fmt" && : >"$dir/id.$fmt"
+  for _ in $(seq "$runs"); do
+    time_of rg -c "$pattern" "$file" >>"$dir/rg.$fmt"
+    time_of "$IDCONFORM_BIN" scan -q "$file" >>"$dir/id.$fmt"
+  done
+  rg_wall=$(awk '{ print $1 }' "$dir/rg.$fmt" | median)
+  rg_cpu=$(awk '{ print $2 }' "$dir/rg.$fmt" | median)
+  id_wall=$(awk '{ print $1 }' "$dir/id.$fmt" | median)
+  id_cpu=$(awk '{ print $2 }' "$dir/id.$fmt" | median)
   rg_count=$(rg -c "$pattern" "$file" || true)
   set +e
   "$IDCONFORM_BIN" scan -q "$file" 2>"$dir/scan.$fmt.err"
   code=$?
   set -e
   [[ $code -eq 1 ]] || { cat "$dir/scan.$fmt.err" >&2; echo "idconform scan exited $code, expected 1 (violations)" >&2; exit 1; }
-  python3 - "$fmt" "$bytes" "$rg_t" "$id_t" "$rg_count" "$(tail -n 1 "$dir/scan.$fmt.err")" <<'PY'
+  python3 - "$fmt" "$bytes" "$rg_wall" "$rg_cpu" "$id_wall" "$id_cpu" "$rg_count" "$(tail -n 1 "$dir/scan.$fmt.err")" "$runs" "$rows" <<'PY'
 import sys
-fmt, size, rg_t, id_t, rg_count, summary = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4]), sys.argv[5], sys.argv[6]
+fmt, size = sys.argv[1], int(sys.argv[2])
+rg_w, rg_c, id_w, id_c = map(float, sys.argv[3:7])
+rg_count, summary, runs, rows = sys.argv[7], sys.argv[8], sys.argv[9], sys.argv[10]
 mb = size / 1e6
-print(f"{fmt}: {mb:.0f} MB")
-print(f"  rg -c (v7 pattern)   {rg_t:7.2f} s  {mb / rg_t:8.0f} MB/s   ({rg_count} matching lines)")
-print(f"  idconform scan       {id_t:7.2f} s  {mb / id_t:8.0f} MB/s   ({summary})")
-ratio = rg_t / id_t
-print(f"  idconform / rg       {ratio:7.2f}x  (target >= 1: {'met' if ratio >= 1 else 'NOT met'})")
+print(f"{fmt}: {mb:.0f} MB, medians of {runs} interleaved runs")
+print(f"  rg -c (v7 pattern)   wall {rg_w:6.3f} s {mb / rg_w:7.0f} MB/s   CPU {rg_c:6.3f} s   ({rg_count} matching lines)")
+print(f"  idconform scan       wall {id_w:6.3f} s {mb / id_w:7.0f} MB/s   CPU {id_c:6.3f} s   ({summary})")
+for what, r in (("wall", rg_w / id_w), ("CPU", rg_c / max(id_c, 1e-3))):
+    print(f"  rg / idconform {what:<5} {r:6.2f}x  (target >= 2: {'met' if r >= 2 else 'NOT met'})")
+with open(rows, "a") as out:
+    out.write(f"scan\t{fmt} {mb:.0f} MB, wall\t{id_w:.3f} s\trg -c {rg_w:.3f} s\t{rg_w / id_w:.2f}\t2\n")
+    out.write(f"scan\t{fmt} {mb:.0f} MB, CPU\t{id_c:.3f} s\trg -c {rg_c:.3f} s\t{rg_c / max(id_c, 1e-3):.2f}\t2\n")
 PY
 done

@@ -8,6 +8,7 @@
 # idconform and products_server there). Exits non-zero when a run failed or the
 # merged result differs.
 #
+# With BENCH_ROWS=FILE the ratio is appended to FILE (bench/run_all.sh).
 # Knobs: REPEAT (5), CONCURRENCY (4, per process), BUILD_DIR (build), KEEP_TMP (0),
 # GRPC_DELAY_MS (0: every gRPC call of the example server waits this long
 # first, a stand-in for an API whose answers take milliseconds).
@@ -73,7 +74,7 @@ PY
 done
 cases=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["summary"]["tests"])' "$work/full.json")
 shards=$(grep -h "^idconform: shard" "$work/s1.err" "$work/s2.err" | sed 's/^idconform: //' | paste -sd';' -)
-python3 - "$cases" "$shards" "${one[*]}" "${two[*]}" "$grpc_delay" <<'PY'
+python3 - "$cases" "$shards" "${one[*]}" "${two[*]}" "$grpc_delay" "${BENCH_ROWS:-/dev/null}" <<'PY'
 import statistics, sys
 cases, shards = sys.argv[1], sys.argv[2]
 one = [float(x) for x in sys.argv[3].split()]
@@ -85,4 +86,6 @@ print("|---|---|")
 print(f"| 1 process | {m1:.3f} s |")
 print(f"| 2 shards side by side + merge | {m2:.3f} s ({m1 / m2:.2f}x) |")
 print("merged report = unsharded report, case for case: yes")
+with open(sys.argv[6], "a") as rows:  # bench/run_all.sh
+    rows.write(f"shard\t{cases} cases, 2 shards + merge, wall\t{m2:.3f} s\t1 process {m1:.3f} s\t{m1 / m2:.2f}\t\n")
 PY

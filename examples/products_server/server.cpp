@@ -13,6 +13,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/ssl.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -23,6 +24,7 @@
 #include <chrono>
 #include <csignal>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -41,9 +43,15 @@ constexpr auto idle_timeout = 30s;   // a keep-alive connection may idle this lo
 constexpr std::size_t body_limit = 1 << 20;
 
 // Request/response loop over one connection (plain or TLS).
+// `delay` > 0: every answer is written that long after its request was read
+// (a timer on the connection's strand; the server's threads go on serving
+// the other connections), a stand-in for an API whose answers take
+// milliseconds (bench/run_latency.sh).
 template <class Stream>
-asio::awaitable<void> serve(Stream& stream, products::ProductsService& service) {
+asio::awaitable<void> serve(Stream& stream, products::ProductsService& service, std::chrono::milliseconds delay) {
     beast::flat_buffer buffer;
+    std::optional<asio::steady_timer> timer;
+    if (delay.count() > 0) timer.emplace(stream.get_executor());
     for (;;) {
         http::request_parser<http::string_body> parser;
         parser.body_limit(body_limit);
@@ -58,6 +66,11 @@ asio::awaitable<void> serve(Stream& stream, products::ProductsService& service) 
         in.authorization = req[http::field::authorization];
         in.body = req.body();
         products::Response out = service.handle(in);
+        if (timer) {
+            timer->expires_after(delay);
+            auto [timer_ec] = co_await timer->async_wait(use_tuple);
+            (void)timer_ec;
+        }
 
         http::response<http::string_body> res{static_cast<http::status>(out.status), req.version()};
         res.set(http::field::server, "idconform-products");
@@ -76,26 +89,28 @@ asio::awaitable<void> serve(Stream& stream, products::ProductsService& service) 
     }
 }
 
-asio::awaitable<void> plain_session(tcp::socket socket, products::ProductsService& service) {
+asio::awaitable<void> plain_session(tcp::socket socket, products::ProductsService& service,
+                                    std::chrono::milliseconds delay) {
     beast::tcp_stream stream(std::move(socket));
-    co_await serve(stream, service);
+    co_await serve(stream, service, delay);
     beast::error_code ec;
     stream.socket().shutdown(tcp::socket::shutdown_send, ec);
 }
 
-asio::awaitable<void> tls_session(tcp::socket socket, ssl::context& tls, products::ProductsService& service) {
+asio::awaitable<void> tls_session(tcp::socket socket, ssl::context& tls, products::ProductsService& service,
+                                  std::chrono::milliseconds delay) {
     beast::ssl_stream<beast::tcp_stream> stream(std::move(socket), tls);
     stream.next_layer().expires_after(idle_timeout);
     auto [hs_ec] = co_await stream.async_handshake(ssl::stream_base::server, use_tuple);
     if (hs_ec) co_return;
-    co_await serve(stream, service);
+    co_await serve(stream, service, delay);
     stream.next_layer().expires_after(5s);
     auto [sd_ec] = co_await stream.async_shutdown(use_tuple);
     (void)sd_ec;  // peers often close without close_notify
 }
 
 asio::awaitable<void> accept_loop(asio::io_context& ioc, tcp::acceptor& acceptor, ssl::context* tls,
-                                  products::ProductsService& service) {
+                                  products::ProductsService& service, std::chrono::milliseconds delay) {
     for (;;) {
         // Each connection gets its own strand so its stream and timer never
         // run concurrently, whatever the thread count.
@@ -107,9 +122,9 @@ asio::awaitable<void> accept_loop(asio::io_context& ioc, tcp::acceptor& acceptor
         socket.set_option(tcp::no_delay(true), opt_ec);
         const auto executor = socket.get_executor();
         if (tls != nullptr)
-            asio::co_spawn(executor, tls_session(std::move(socket), *tls, service), asio::detached);
+            asio::co_spawn(executor, tls_session(std::move(socket), *tls, service, delay), asio::detached);
         else
-            asio::co_spawn(executor, plain_session(std::move(socket), service), asio::detached);
+            asio::co_spawn(executor, plain_session(std::move(socket), service, delay), asio::detached);
     }
 }
 
@@ -148,6 +163,9 @@ int main(int argc, char** argv) {
     products::GrpcFrontOptions grpc_options;
     app.add_option("--grpc-port", grpc_port, "also serve gRPC (products.v1.Products) on this port (0 = a free one)")
         ->check(CLI::Range(0, 65535));
+    unsigned delay_ms = 0;
+    app.add_option("--delay-ms", delay_ms, "every HTTP answer is sent this long after its request (latency benchmarks)")
+        ->check(CLI::Range(0u, 60000u));
     app.add_option("--grpc-delay-ms", grpc_options.delay_ms, "every gRPC call waits this long first (deadline tests)");
     app.add_flag("--grpc-legacy", grpc_options.legacy,
                  "also serve products.v1.LegacyProducts, whose ids are bytes (a DATA-ID-002 violation)");
@@ -238,7 +256,8 @@ int main(int argc, char** argv) {
         acceptor.close(ignored);
         ioc.stop();
     });
-    asio::co_spawn(ioc, accept_loop(ioc, acceptor, tls ? &*tls : nullptr, service), asio::detached);
+    asio::co_spawn(ioc, accept_loop(ioc, acceptor, tls ? &*tls : nullptr, service, std::chrono::milliseconds(delay_ms)),
+                   asio::detached);
 
     const std::string shown_host = address.is_v6() ? "[" + address.to_string() + "]" : address.to_string();
     if (!defects.empty()) std::cerr << "products_server: defects on: " << defects.names() << '\n';

@@ -293,6 +293,10 @@ std::string_view id_name_stem(std::string_view n) noexcept {
 bool out_of_scope_id_name(std::string_view n) noexcept {
     static constexpr std::string_view scoped_out[] = {"request", "correlation", "trace",      "span",
                                                       "event",   "external",    "idempotency"};
+    // The longest word that can match: "idempotency" + "uuids". A longer
+    // word is never out of scope, so words are lower-cased into a fixed
+    // buffer (no allocation: the file scan asks this for every id-named key).
+    constexpr std::size_t longest = 16;
     auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
     auto is_upper = [](char c) { return c >= 'A' && c <= 'Z'; };
     auto is_lower = [](char c) { return c >= 'a' && c <= 'z'; };
@@ -304,7 +308,8 @@ bool out_of_scope_id_name(std::string_view n) noexcept {
         }
         return false;
     };
-    std::string word;
+    char word[longest];
+    std::size_t len = 0;  // > longest: the word is too long to match
     for (std::size_t i = 0; i <= n.size(); ++i) {
         const char c = i < n.size() ? n[i] : '_';
         // a word ends at a separator, before an upper-case letter after a
@@ -313,11 +318,14 @@ bool out_of_scope_id_name(std::string_view n) noexcept {
         const bool sep = !(is_upper(c) || is_lower(c) || (c >= '0' && c <= '9'));
         const bool camel = i > 0 && is_upper(c) && i < n.size() &&
                            (is_lower(n[i - 1]) || (is_upper(n[i - 1]) && i + 1 < n.size() && is_lower(n[i + 1])));
-        if ((sep || camel) && !word.empty()) {
-            if (out(word)) return true;
-            word.clear();
+        if ((sep || camel) && len > 0) {
+            if (len <= longest && out(std::string_view(word, len))) return true;
+            len = 0;
         }
-        if (!sep) word += lower(c);
+        if (!sep) {
+            if (len < longest) word[len] = lower(c);
+            ++len;
+        }
     }
     return false;
 }

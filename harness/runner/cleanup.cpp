@@ -8,8 +8,16 @@
 #include "runner/steps/http.hpp"
 #include "runner/steps/request_parts.hpp"
 
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
+
+#include <algorithm>
+#include <set>
 
 namespace idconform::runner {
 
@@ -268,7 +276,81 @@ void follow_rekey(SuiteRun& run, steps::Wire wire, const Request& req, BodyJson&
     }
 }
 
-awaitable<std::optional<CaseResult>> cleanup_created(SuiteRun& run, RateLimiter& limiter, bool* unreachable) {
+namespace {
+
+// What one delete of the cleanup met: the delete's exchange and, for a
+// failed HTTP delete, the read that asks whether the entity is still there.
+struct DeleteOutcome {
+    Exchange x;
+    Request read;
+    std::optional<Exchange> back;
+};
+
+awaitable<DeleteOutcome> delete_one(SuiteRun& run, RateLimiter& limiter, const SuiteRun::Created& c) {
+    DeleteOutcome o;
+    if (limiter.active()) co_await limiter.acquire();
+    o.x = co_await run.send(c.del.request);
+    if (c.wire != steps::Wire::http || !c.confirm || (!o.x.error && o.x.response->status / 100 == 2)) co_return o;
+    // A 404 may be another principal's refusal, a 401 an expired token, a
+    // 5xx a delete that happened anyway: only a read says whether it is
+    // still there. (A gRPC delete has no read to ask; without a read the
+    // entity may remain.)
+    o.read = c.confirm->request;
+    if (limiter.active()) co_await limiter.acquire();
+    o.back = co_await run.send(o.read);
+    co_return o;
+}
+
+// Whether the entity is gone after that outcome: the delete answered 2xx (a
+// gRPC NOT_FOUND is taken at its word), or the read 404/410 or the profile's
+// 2xx "nothing there".
+bool gone_after(const DeleteOutcome& o, const SuiteRun::Created& c) {
+    if (!o.x.error && o.x.response->status / 100 == 2) return true;
+    if (c.wire != steps::Wire::http) return !o.x.error && o.x.response->status == 404;
+    if (!o.back) return false;  // no read can confirm it
+    const int st = o.back->error ? 0 : o.back->response->status;
+    return st == 404 || st == 410 || read_says_gone(*o.back, c.read_not_found);
+}
+
+// Deletes that may run side by side: entities made by the same create (one
+// collection, one delete method), which reference each other rarely; a
+// dependent of another resource is always in a group of its own, before it.
+std::string delete_group(const SuiteRun::Created& c) {
+    const Request& d = c.del.request;
+    const std::string where = c.wire == steps::Wire::http ? d.url.substr(0, d.url.rfind('/')) : d.url;
+    return std::to_string(static_cast<int>(c.wire)) + " " + d.transport + " " + d.method + " " + where;
+}
+
+// Runs the deletes of a batch side by side (one coroutine each) and waits for all.
+awaitable<void> delete_batch(SuiteRun& run, RateLimiter& limiter, const std::vector<const SuiteRun::Created*>& batch,
+                             std::vector<DeleteOutcome>& out) {
+    out.assign(batch.size(), DeleteOutcome{});
+    if (batch.size() == 1) {
+        out[0] = co_await delete_one(run, limiter, *batch[0]);
+        co_return;
+    }
+    std::size_t running = batch.size();
+    boost::asio::steady_timer done(run.executor, std::chrono::steady_clock::time_point::max());
+    for (std::size_t i = 0; i < batch.size(); ++i)
+        boost::asio::co_spawn(
+            run.executor,
+            [&, i]() -> awaitable<void> {
+                out[i] = co_await delete_one(run, limiter, *batch[i]);
+                if (--running == 0) done.cancel();
+            },
+            boost::asio::detached);
+    // Deletes that did not wait for anything (a transport that answers at
+    // once) are done already: only wait for the ones still out.
+    if (running > 0) {
+        boost::system::error_code ec;
+        co_await done.async_wait(boost::asio::redirect_error(boost::asio::use_awaitable, ec));
+    }
+}
+
+}  // namespace
+
+awaitable<std::optional<CaseResult>> cleanup_created(SuiteRun& run, RateLimiter& limiter, bool* unreachable,
+                                                     int concurrency) {
     CaseResult r;
     r.suite = run.suite->name;
     r.name = "cleanup";
@@ -284,18 +366,81 @@ awaitable<std::optional<CaseResult>> cleanup_created(SuiteRun& run, RateLimiter&
         add_evidence(rec, c.wire, run.env, run.scope.secrets());
         r.steps.push_back(std::move(rec));
     };
+    // What one delete met, in the report (in the order of the records, whatever
+    // order the deletes of a batch finished in).
+    auto settle = [&](const SuiteRun::Created& c, DeleteOutcome o) {
+        sent_any = true;
+        ++done;
+        if (!o.x.error || (o.back && !o.back->error)) answered_any = true;
+        if (gone_after(o, c)) return;
+        const std::string what = "what " + entity_label(c) + " created";
+        const std::string del = c.del.request.method + " " + answered(o.x);
+        if (c.wire != steps::Wire::http) {
+            ++unknown;
+            r.detail += "may remain: " + what + ": the delete " + del + "\n";
+            record("delete " + what, std::move(o.x), c, c.del.request);
+            return;
+        }
+        if (!o.back) {
+            ++unknown;
+            r.detail += "may remain: " + what + ": the delete " + del +
+                        ", and no read can confirm it (the profile's delete names the entity in its body and the "
+                        "resource has no read)\n";
+            record("delete " + what, std::move(o.x), c, c.del.request);
+            return;
+        }
+        const Request& read = o.read;
+        const int st = o.back->error ? 0 : o.back->response->status;
+        if (st / 100 == 2) {
+            ++remain;
+            r.detail += "remains on the target: " + what + ": " + del + ", and " + read.method + " " + read.url +
+                        " answered " + std::to_string(st) + "\n";
+        } else {
+            ++unknown;
+            r.detail += "may remain: " + what + ": " + del + ", and the read to confirm (" + read.method + " " +
+                        read.url + ") " + answered(*o.back) + "\n";
+        }
+        record("delete " + what, std::move(o.x), c, c.del.request);
+        record("read " + what + " back", std::move(*o.back), c, o.read);
+    };
     // Last created first: a dependent goes before what it references, so a
     // target that restricts (or cascades) deletes of referenced entities
-    // does not turn every later delete into a failure.
+    // does not turn every later delete into a failure. With concurrency N,
+    // up to N consecutive deletes of one group (delete_group) go out side by
+    // side; one refused (answered, its entity not gone) is sent again alone
+    // once the batch is done (an entity of the batch may have referenced it).
+    std::vector<const SuiteRun::Created*> batch;
+    std::vector<DeleteOutcome> outcomes;
+    std::set<std::string> batch_keys;
+    std::string batch_group;
+    auto flush = [&]() -> awaitable<void> {
+        if (batch.empty()) co_return;
+        co_await delete_batch(run, limiter, batch, outcomes);
+        for (std::size_t i = 0; i < batch.size(); ++i) note_deleted(run, batch[i]->key);
+        for (std::size_t i = 0; i < batch.size(); ++i) {
+            // Only a refusal is sent again (what an entity of the batch still
+            // referencing this one makes), not a delete the target did not answer.
+            if (batch.size() > 1 && !outcomes[i].x.error && !gone_after(outcomes[i], *batch[i])) {
+                outcomes[i] = co_await delete_one(run, limiter, *batch[i]);
+                note_deleted(run, batch[i]->key);
+            }
+            settle(*batch[i], std::move(outcomes[i]));
+        }
+        batch.clear();
+        batch_keys.clear();
+    };
+    const std::size_t width = static_cast<std::size_t>(std::max(1, concurrency));
     for (auto it = run.created.rbegin(); it != run.created.rend(); ++it) {
         const SuiteRun::Created& c = *it;
         if (c.by_design) {
             // The profile says the API cannot delete it: the run's notes say
             // once what was left behind; not a problem of this cleanup.
+            co_await flush();
             run.left_behind.push_back(SuiteRun::LeftBehind{c.problem, c.id});
             continue;
         }
         if (!c.problem.empty()) {
+            co_await flush();
             ++undeletable;
             ++done;
             StepRecord rec;
@@ -305,66 +450,26 @@ awaitable<std::optional<CaseResult>> cleanup_created(SuiteRun& run, RateLimiter&
             r.detail += "not deleted: what " + entity_label(c) + " created: " + c.problem + "\n";
             continue;
         }
-        if (c.deleted) continue;
-        // A copy: settling the key below marks this record (and every earlier
-        // creation under the same URL, which one delete of it settles too).
-        const Request req = c.del.request;
-        const std::string key = c.key;
+        // Settled by an earlier delete of its key (every earlier creation
+        // under the same URL, which one delete of it settles too), or by one
+        // in the batch going out.
+        if (c.deleted || batch_keys.count(c.key) != 0) continue;
         if (run.cleanup_deadline && std::chrono::steady_clock::now() >= *run.cleanup_deadline) {
             // An interrupted run's cleanup is bounded: say what it did not get to.
+            co_await flush();
             ++unknown;
             ++done;
             r.detail += "may remain: what " + entity_label(c) + " created: not deleted, the interrupted run's cleanup "
-                        "deadline passed (" + req.method + " " + req.url + ")\n";
+                        "deadline passed (" + c.del.request.method + " " + c.del.request.url + ")\n";
             continue;
         }
-        if (limiter.active()) co_await limiter.acquire();
-        Exchange x = co_await run.send(req);
-        sent_any = true;
-        note_deleted(run, key);
-        ++done;
-        if (!x.error) answered_any = true;
-        if (!x.error && x.response->status / 100 == 2) continue;
-        // A 404 may be another principal's refusal, a 401 an expired token, a
-        // 5xx a delete that happened anyway: only a read says whether it is
-        // still there. A gRPC delete has no read to ask: its NOT_FOUND (a
-        // status of its own, not a route missing) is taken at its word.
-        const std::string what = "what " + entity_label(c) + " created";
-        const std::string del = req.method + " " + answered(x);
-        if (c.wire != steps::Wire::http) {
-            if (!x.error && x.response->status == 404) continue;
-            ++unknown;
-            r.detail += "may remain: " + what + ": the delete " + del + "\n";
-            record("delete " + what, std::move(x), c, req);
-            continue;
-        }
-        if (!c.confirm) {
-            ++unknown;
-            r.detail += "may remain: " + what + ": the delete " + del +
-                        ", and no read can confirm it (the profile's delete names the entity in its body and the "
-                        "resource has no read)\n";
-            record("delete " + what, std::move(x), c, req);
-            continue;
-        }
-        const Request read = c.confirm->request;
-        if (limiter.active()) co_await limiter.acquire();
-        Exchange back = co_await run.send(read);
-        if (!back.error) answered_any = true;
-        const int st = back.error ? 0 : back.response->status;
-        if (st == 404 || st == 410) continue;  // gone: deleted after all
-        if (read_says_gone(back, c.read_not_found)) continue;  // the profile's 2xx "nothing there" (200 [])
-        if (st / 100 == 2) {
-            ++remain;
-            r.detail += "remains on the target: " + what + ": " + del + ", and " + read.method + " " + read.url + " answered " +
-                        std::to_string(st) + "\n";
-        } else {
-            ++unknown;
-            r.detail += "may remain: " + what + ": " + del + ", and the read to confirm (" + read.method + " " + read.url + ") " +
-                        answered(back) + "\n";
-        }
-        record("delete " + what, std::move(x), c, req);
-        record("read " + what + " back", std::move(back), c, read);
+        std::string group = delete_group(c);
+        if (!batch.empty() && (group != batch_group || batch.size() >= width)) co_await flush();
+        batch_group = std::move(group);
+        batch.push_back(&c);
+        batch_keys.insert(c.key);
     }
+    co_await flush();
     const bool quiet = sent_any && !answered_any;  // the target no longer answers
     if (unreachable) *unreachable = quiet;
     const std::size_t failed = remain + unknown + undeletable;

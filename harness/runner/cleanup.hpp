@@ -47,7 +47,11 @@ void follow_rekey(SuiteRun& run, steps::Wire wire, const Request& req, BodyJson&
 // Returns an error case naming those problems, or nullopt when nothing
 // remains. `unreachable` (if given) is set when the cleanup sent requests
 // and the target answered none of them (a transport problem, exit 3).
+// `concurrency` (the run's -j): up to that many consecutive deletes of
+// entities made by the same create go out side by side (a latency-bound
+// target); the report is the same as one by one.
 [[nodiscard]] boost::asio::awaitable<std::optional<CaseResult>> cleanup_created(SuiteRun& run, RateLimiter& limiter,
-                                                                                bool* unreachable = nullptr);
+                                                                                bool* unreachable = nullptr,
+                                                                                int concurrency = 1);
 
 }  // namespace idconform::runner

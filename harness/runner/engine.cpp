@@ -681,7 +681,7 @@ awaitable<void> Engine::finish_suite(SuiteRun& run, bool setup_failed, Report& r
         // Entities left behind by a target that answers are an <error> of the
         // cleanup case, not a transport error: exit 3 only when it did not answer.
         bool unreachable = false;
-        cleanup_result = co_await cleanup_created(run, limiter_, &unreachable);
+        cleanup_result = co_await cleanup_created(run, limiter_, &unreachable, opts_.concurrency);
         if (cleanup_result && unreachable) count_error(ErrorCause::transport);
         for (auto& l : run.left_behind) left_behind_.push_back(std::move(l));
         run.shutdown();

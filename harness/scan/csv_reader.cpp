@@ -6,6 +6,7 @@
 #include "scan/detail.hpp"
 
 #include "core/diagnostic.hpp"
+#include "ids/canonical.hpp"
 
 #include <cstring>
 
@@ -175,6 +176,15 @@ private:
         const bool named = named_[column] != 0;
         if (named && (text == "0" || text == "-0")) {
             report(shape_zero(true), fline, fcol, wheres_[column]);
+            return;
+        }
+        // Cheap filters first, as the JSON readers do: a non-empty text of
+        // fewer than 26 bytes is no id in any spelling (ids::looks_like_id),
+        // and a canonical RFC 9562 UUID has nothing more to say than its version.
+        if (text.size() < 26 && (!text.empty() || !named)) return;
+        if (text.size() == 36 && ids::detail::canonical36(text.data()) &&
+            (text[19] == '8' || text[19] == '9' || text[19] == 'a' || text[19] == 'b')) {
+            track(column, text, fline, fcol);
             return;
         }
         int version = -1;

@@ -20,6 +20,7 @@ bool JsonReader::fast_line() {
     seen_ = 0;
     tracked_in_record_ = 0;
     fsl_ = 0;
+    fname_ord_ = 0;
     Frame* f = fast_push(false, -1, false);
     ++p;
     std::uint64_t values = 0;
@@ -43,7 +44,7 @@ member:
         if (k.size() > scratch_cap - 1) return false;  // the scalar reader keeps a prefix of a longer name
         if (!fast_key(*f, k, readable16)) return false;
         // every id-named key ends in 'd' or 'D': most keys need no call
-        f->named = !k.empty() && (k.back() == 'd' || k.back() == 'D') && id_named(k);
+        f->named = !k.empty() && (k.back() == 'd' || k.back() == 'D') && fast_named(k, readable16);
         f->declared = has_fields ? declared_index(fast_shape()) : -1;
         p = q + 1;
     }
@@ -208,7 +209,7 @@ const char* JsonReader::fast_decode(const char* s, const char* lim) noexcept {
 }
 
 // push() on the fast path's shape; nullptr when the shape would not fit.
-JsonReader::Frame* JsonReader::fast_push(bool array, int declared, bool named) {
+inline JsonReader::Frame* JsonReader::fast_push(bool array, int declared, bool named) {
     if (array && fsl_ + 2 > fast_shape_cap) return nullptr;
     if (depth_ == frames_.size()) frames_.emplace_back();
     Frame& f = frames_[depth_++];
@@ -227,7 +228,7 @@ JsonReader::Frame* JsonReader::fast_push(bool array, int declared, bool named) {
 
 // The member name k replaces the last one in the shape (escaped as a JSON
 // pointer: '~' -> "~0", '/' -> "~1"); false when it would not fit.
-bool JsonReader::fast_key(const Frame& f, std::string_view k, bool readable16) noexcept {
+inline bool JsonReader::fast_key(const Frame& f, std::string_view k, bool readable16) noexcept {
     std::size_t n = f.base_len;
     if (n + 1 + 2 * k.size() > fast_shape_cap) return false;
     fshape_[n++] = '/';

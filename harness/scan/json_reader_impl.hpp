@@ -322,9 +322,9 @@ private:
 
     [[nodiscard]] std::string_view fast_shape() const noexcept { return {fshape_, fsl_}; }
 
-    Frame* fast_push(bool array, int declared, bool named);  // json_fast_path.cpp
+    [[gnu::always_inline]] inline Frame* fast_push(bool array, int declared, bool named);  // json_fast_path.cpp
 
-    bool fast_key(const Frame& f, std::string_view k, bool readable16) noexcept;  // json_fast_path.cpp
+    [[gnu::always_inline]] inline bool fast_key(const Frame& f, std::string_view k, bool readable16) noexcept;  // json_fast_path.cpp
 
     // Blanks inside the line ('\n' is not one: it ends the line and fails every expectation).
     static unsigned char fast_ws(const char*& p) noexcept {
@@ -336,6 +336,32 @@ private:
 
     static bool fast_delimiter(char c) noexcept {
         return c == ',' || c == '}' || c == ']' || c == ' ' || c == '\t' || c == '\r' || c == '\n';
+    }
+
+    // The fast path's per-ordinal cache of id_named() (ids::data_id_named:
+    // two name rules, the second by words): the n-th id-looking member name
+    // of a record is almost always the previous record's n-th.
+    struct NameSlot {
+        char key[32];
+        std::size_t len = SIZE_MAX;  // SIZE_MAX: empty
+        bool named = false;
+    };
+    static constexpr std::size_t name_slots = 64;
+    NameSlot fnames_[name_slots];
+    std::size_t fname_ord_ = 0;  // reset per record by fast_line()
+    // readable16: 16 bytes at k.data() may be read (a short name is then
+    // compared with one SSE2 compare instead of a memcmp call).
+    bool fast_named(std::string_view k, bool readable16) noexcept {
+        const std::size_t n = fname_ord_++;
+        if (n >= name_slots || k.size() > sizeof(NameSlot::key)) return id_named(k);
+        NameSlot& slot = fnames_[n];
+        if (slot.len == k.size() && (k.size() <= 16 && readable16 ? same_shape(slot.key, k.data(), k.size())
+                                                                   : std::memcmp(slot.key, k.data(), k.size()) == 0))
+            return slot.named;
+        slot.named = id_named(k);
+        std::memcpy(slot.key, k.data(), k.size());
+        slot.len = k.size();
+        return slot.named;
     }
 
     // The fast path's per-ordinal cache (see track()): fixed-size shapes

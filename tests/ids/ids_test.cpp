@@ -369,6 +369,13 @@ TEST_CASE("out_of_scope_id_name: request, trace, event and other systems' ids by
     for (const char* k : {"id", "order_id", "orderID", "preventionId", "contractId", "spanishId", "eventualityId", "requester_id",
                           "externality", "tracer", ""})
         CHECK_MESSAGE(!out_of_scope_id_name(k), k);
+    // words are compared in a 16-byte buffer: the longest word that can match
+    // ("idempotency" + "uuids") still does, a longer one never
+    CHECK(out_of_scope_id_name("idempotencyuuids"));
+    CHECK(out_of_scope_id_name("the_IdempotencyUUIDs"));
+    CHECK_FALSE(out_of_scope_id_name("idempotencyuuidsx"));
+    CHECK_FALSE(out_of_scope_id_name("requestidentifiers_id"));
+    CHECK(out_of_scope_id_name("averyveryverylongwordbeforeit_trace_id"));
     CHECK(idconform::ids::data_id_named("ownerUUID"));
     CHECK_FALSE(idconform::ids::data_id_named("traceID"));
     CHECK_FALSE(idconform::ids::data_id_named("name"));
