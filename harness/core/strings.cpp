@@ -28,6 +28,33 @@ std::string file_uri(std::string_view path) {
     return (!p.empty() && p[0] == '/' ? "file://" : "") + percent_encode(p, "/");
 }
 
+namespace {
+
+int hex_digit(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+}  // namespace
+
+std::string percent_decode(std::string_view s) {
+    std::string out;
+    out.reserve(s.size());
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const int h = s[i] == '%' && i + 2 < s.size() ? hex_digit(s[i + 1]) : -1;
+        const int l = h >= 0 ? hex_digit(s[i + 2]) : -1;
+        if (l >= 0) {
+            out += static_cast<char>(h * 16 + l);
+            i += 2;
+        } else {
+            out += s[i];
+        }
+    }
+    return out;
+}
+
 std::string percent_encode(std::string_view s, std::string_view keep) {
     static constexpr char hex[] = "0123456789ABCDEF";
     std::string out;

@@ -17,6 +17,10 @@ namespace idconform {
 // '_', '~') and those in `keep`, as %XX with upper-case hex.
 [[nodiscard]] std::string percent_encode(std::string_view s, std::string_view keep = {});
 
+// Decodes every %XX (either case of hex); a '%' not followed by two hex
+// digits stays as it is. No '+' for space: that is forms, not URIs.
+[[nodiscard]] std::string percent_decode(std::string_view s);
+
 // A file path as a URI reference (SARIF artifact locations, links to the
 // docs): '\\' written '/', every byte but the unreserved ones and '/'
 // percent-encoded, `file://` before an absolute path; a relative path stays relative.

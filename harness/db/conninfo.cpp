@@ -2,6 +2,7 @@
 #include "db/conninfo.hpp"
 
 #include "core/redact.hpp"
+#include "core/strings.hpp"
 
 #include <cctype>
 
@@ -11,28 +12,7 @@ namespace {
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 
-int hex_value(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
 
-std::string percent_decode(std::string_view s) {
-    std::string out;
-    for (std::size_t i = 0; i < s.size(); ++i) {
-        if (s[i] == '%' && i + 2 < s.size()) {
-            const int h = hex_value(s[i + 1]), l = hex_value(s[i + 2]);
-            if (h >= 0 && l >= 0) {
-                out += static_cast<char>(h * 16 + l);
-                i += 2;
-                continue;
-            }
-        }
-        out += s[i];
-    }
-    return out;
-}
 
 // One keyword=value pair of a key/value conninfo, as libpq reads it: the
 // value is a run of non-space characters or a single-quoted string with \'

@@ -2,6 +2,7 @@
 // across files. See spec.hpp.
 #include "schema/spec.hpp"
 
+#include "core/strings.hpp"
 #include "schema/json_tree.hpp"
 #include "schema/yaml_tree.hpp"
 
@@ -19,25 +20,7 @@ namespace fs = std::filesystem;
 namespace {
 
 
-int hexval(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
 
-std::string percent_decode(std::string_view s) {
-    std::string out;
-    for (std::size_t i = 0; i < s.size(); ++i) {
-        if (s[i] == '%' && i + 2 < s.size() && hexval(s[i + 1]) >= 0 && hexval(s[i + 2]) >= 0) {
-            out += static_cast<char>(hexval(s[i + 1]) * 16 + hexval(s[i + 2]));
-            i += 2;
-        } else {
-            out += s[i];
-        }
-    }
-    return out;
-}
 
 std::string unescape_token(std::string_view t) {
     std::string out;

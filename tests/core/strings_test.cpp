@@ -40,3 +40,18 @@ TEST_CASE("file_uri: absolute paths get file://, relative ones stay relative, th
     CHECK(file_uri("/d\xc3\xa9j\xc3\xa0.yaml") == "file:///d%C3%A9j%C3%A0.yaml");
     CHECK(file_uri("").empty());
 }
+
+TEST_CASE("percent_decode: every %XX in either case, a stray '%' kept, no '+' for space, the inverse of percent_encode") {
+    CHECK(idconform::percent_decode("p%40ss%2fw%2Fd") == "p@ss/w/d");
+    CHECK(idconform::percent_decode("100%") == "100%");
+    CHECK(idconform::percent_decode("%4") == "%4");
+    CHECK(idconform::percent_decode("%zz%41") == "%zzA");
+    CHECK(idconform::percent_decode("a+b") == "a+b");
+    CHECK(idconform::percent_decode("%00x") == std::string("\0x", 2));
+    const std::string all = [] {
+        std::string s;
+        for (int c = 0; c < 256; ++c) s += static_cast<char>(c);
+        return s;
+    }();
+    CHECK(idconform::percent_decode(idconform::percent_encode(all)) == all);
+}
