@@ -143,6 +143,26 @@ class Handler(BaseHTTPRequestHandler):
         if data and self.command != "HEAD":
             self.wfile.write(data)
 
+    def enter(self, table, route):
+        """The prelude of a collection API at /v1/ROUTE: GET /_state counts
+        TABLE, a request without a principal is 401, another path 404.
+        Returns (rows, principal, path parts, body), or None once answered."""
+        u = urlsplit(self.path)
+        rows = STORE.rows.setdefault(table, {})
+        if u.path == "/_state":
+            with LOCK:
+                self.answer(200, {table: len(rows)})
+            return None
+        who = self.principal()
+        if not who:
+            self.answer(401, {"error": "unauthorized"})
+            return None
+        parts = u.path.strip("/").split("/")
+        if parts[:2] != ["v1", route] or len(parts) > 3:
+            self.answer(404, {"error": "no such route"})
+            return None
+        return rows, who, parts, self.body_json()
+
     def origin(self):
         return "http://127.0.0.1:%d" % self.server.server_address[1]
 
@@ -485,18 +505,10 @@ class Handler(BaseHTTPRequestHandler):
 
     # -------------------------------------------------------------- refname
     def refname(self):
-        u = urlsplit(self.path)
-        series = STORE.rows.setdefault("series", {})
-        if u.path == "/_state":
-            with LOCK:
-                return self.answer(200, {"series": len(series)})
-        who = self.principal()
-        if not who:
-            return self.answer(401, {"error": "unauthorized"})
-        parts = u.path.strip("/").split("/")
-        if parts[:2] != ["v1", "series"] or len(parts) > 3:
-            return self.answer(404, {"error": "no such route"})
-        body = self.body_json()
+        entered = self.enter("series", "series")
+        if entered is None:
+            return
+        series, who, parts, body = entered
 
         def public(row):
             parent = row["parent"]
@@ -552,18 +564,10 @@ class Handler(BaseHTTPRequestHandler):
 
     # --------------------------------------------------------------- upsert
     def upsert(self):
-        u = urlsplit(self.path)
-        docs = STORE.rows.setdefault("docs", {})
-        if u.path == "/_state":
-            with LOCK:
-                return self.answer(200, {"docs": len(docs)})
-        who = self.principal()
-        if not who:
-            return self.answer(401, {"error": "unauthorized"})
-        parts = u.path.strip("/").split("/")
-        if parts[:2] != ["v1", "docs"] or len(parts) > 3:
-            return self.answer(404, {"error": "no such route"})
-        body = self.body_json()
+        entered = self.enter("docs", "docs")
+        if entered is None:
+            return
+        docs, who, parts, body = entered
 
         def public(row):
             return {"id": row["id"], "text": row["text"]}
@@ -608,19 +612,11 @@ class Handler(BaseHTTPRequestHandler):
 
     # ---------------------------------------------------------------- lines
     def lines(self):
-        u = urlsplit(self.path)
-        orders = STORE.rows.setdefault("orders", {})
+        entered = self.enter("orders", "orders")
+        if entered is None:
+            return
+        orders, who, parts, body = entered
         used = STORE.rows.setdefault("line_ids", {})
-        if u.path == "/_state":
-            with LOCK:
-                return self.answer(200, {"orders": len(orders)})
-        who = self.principal()
-        if not who:
-            return self.answer(401, {"error": "unauthorized"})
-        parts = u.path.strip("/").split("/")
-        if parts[:2] != ["v1", "orders"] or len(parts) > 3:
-            return self.answer(404, {"error": "no such route"})
-        body = self.body_json()
         if len(parts) == 2:
             if self.command != "POST":
                 return self.answer(405, {"error": "method not allowed"})
