@@ -252,11 +252,20 @@ void follow_rekey(SuiteRun& run, steps::Wire wire, const Request& req, BodyJson&
         }
         return holds_string(*message, id);
     };
+    // Whether the request body holds `id` at `pointer` (where a body names
+    // its entity), not merely somewhere (a reference to it).
+    auto names_at = [&](const std::string& id, const std::string& pointer) {
+        (void)names(id);  // parses the body once
+        boost::system::error_code ec;
+        const json::value* v = message->find_pointer(pointer, ec);
+        return v && v->is_string() && v->as_string() == id;
+    };
     for (auto& c : run.created) {
         if (c.wire != wire || !c.problem.empty() || c.id_at.empty() || c.deleted || !c.del.rebuilds()) continue;
         if (wire == steps::Wire::http) {
             const bool by_url = !c.del.url_prefix.empty() && req.method != "POST" && c.del.request.url == req.url;
-            const bool by_body = !c.del.body_id_at.empty() && names(c.id);
+            const bool by_body = !c.del.body_id_at.empty() &&
+                                 (names_at(c.id, c.del.body_id_at) || names_at(c.id, c.id_at));
             if (!by_url && !by_body) continue;
         } else {
             const Request& d = c.del.request;

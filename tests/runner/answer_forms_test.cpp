@@ -237,3 +237,31 @@ TEST_CASE("cleanup: a delete by a body without a read has no confirming read, a 
     CHECK(run.created[1].confirm->request.url == base + "/v1/orders/x%20y");
     CHECK(run.created[0].id == id);  // the other entity's delete names another URL
 }
+
+TEST_CASE("cleanup: an update naming an entity deleted by a body re-keys it only where a body names its entity") {
+    suite::Suite s;
+    const TransportFactory factory;
+    boost::asio::io_context io;
+    SuiteRun run(s, factory, io.get_executor());
+    run.env.base_url = base;
+    suite::Cleanup cl;
+    cl.method = "POST";
+    cl.path = "/v1/orders:delete";
+    cl.body_id_at = "/id";
+    Request create;
+    create.method = "POST";
+    Exchange x = answered(200, R"({"id": ")" + id + R"("})");
+    BodyJson body(*x.response);
+    register_created(run, cl, create, x, body, Scope{}, "create");
+    // another order's update whose body references this one: not a re-key
+    const std::string other = "01932c07-2a3b-7c4d-8e5f-0a1b2c3d4e61";
+    Request update;
+    update.method = "POST";
+    update.url = base + "/v1/orders:update";
+    update.body = R"({"id": ")" + other + R"(", "parent": ")" + id + R"("})";
+    Exchange u = answered(200, R"({"id": ")" + other + R"("})");
+    BodyJson ub(*u.response);
+    follow_rekey(run, steps::Wire::http, update, ub);
+    CHECK(run.created.front().id == id);
+    CHECK(run.created.front().rekeyed_from.empty());
+}
