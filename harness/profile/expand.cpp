@@ -24,7 +24,7 @@ namespace json = boost::json;
 namespace expansion {
 
 suite::StatusExpect::NotFound as_status_not_found(const NotFound& nf) {
-    return suite::StatusExpect::NotFound{nf.status, nf.body, nf.at, nf.equals};
+    return suite::StatusExpect::NotFound{nf.status, nf.body, nf.at, nf.equals, nf.empty};
 }
 
 const Resource* find_resource(const Profile& p, const std::string& name) {

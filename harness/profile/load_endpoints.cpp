@@ -293,8 +293,9 @@ void Loader::list_filter(const Val& v, Endpoint& ep) {
 // empty array); or `{status: 200, at: /found, equals: false}`, a member of
 // the answer that says so. The negative checks then accept that answer too.
 void Loader::not_found(const Val& v, Endpoint& ep) {
-    const char* const example = "{status: 200, body: []} or {status: 200, at: /found, equals: false}";
-    auto m = r_.mapping(v, "not_found", {"status", "body", "at", "equals"}, example);
+    const char* const example =
+        "{status: 200, body: []}, {status: 200, at: /found, equals: false} or {status: 204, empty: true}";
+    auto m = r_.mapping(v, "not_found", {"status", "body", "at", "equals", "empty"}, example);
     if (!m) return;
     NotFound nf;
     nf.pos = r_.pos(v);
@@ -315,7 +316,16 @@ void Loader::not_found(const Val& v, Endpoint& ep) {
     const Entry* body = m->find("body");
     const Entry* at = m->find("at");
     const Entry* equals = m->find("equals");
-    if (body && (at || equals)) {
+    const Entry* empty = m->find("empty");
+    if (empty) {  // an answer with no body: nothing else to compare
+        if (auto b = r_.boolean(empty->val(), "empty"); b && !*b)
+            r_.error(empty->val(), "not_found: empty: false says nothing",
+                     "leave it out and give body: or at: with equals:, or write empty: true for an answer with no body");
+        else if (b) nf.empty = true;
+        if (const Entry* other = body ? body : at ? at : equals)
+            r_.error(other->key_val(), "not_found has 'empty' and '" + other->key + "'",
+                     "an empty answer has no body to compare: keep empty: true alone, or drop it");
+    } else if (body && (at || equals)) {
         r_.error((at ? at : equals)->key_val(), "not_found has 'body' and '" + std::string(at ? "at" : "equals") + "'",
                  "keep one: body: the whole answer, or at: with equals: a member of it that says nothing was found");
     } else if (body) {

@@ -28,6 +28,10 @@ struct NotFound {
     boost::json::value body;  // the exact JSON answer
     std::string at;           // or: the JSON pointer of a member that says it ({"found": false}: /found)
     boost::json::value equals;  // with `at`: the member's value that means "nothing there"
+    // `empty: true`: an answer of `status` with no body, which the API gives
+    // for nothing as for something (PostgREST's 204 to a filtered DELETE):
+    // it says nothing either way; the read a case makes after it judges.
+    bool empty = false;
 };
 
 struct Endpoint {

@@ -138,8 +138,10 @@ CheckResult not_contains_check(const CheckContext& ctx, const suite::BodyExpect&
 
 }  // namespace
 
-bool says_not_found(const suite::StatusExpect::NotFound& nf, int status, const json::value* body) {
-    if (status != nf.status || !body) return false;
+bool says_not_found(const suite::StatusExpect::NotFound& nf, int status, const json::value* body, bool no_body) {
+    if (status != nf.status) return false;
+    if (nf.empty) return no_body;
+    if (!body) return false;
     if (nf.at.empty()) return json_equal(*body, nf.body);
     boost::system::error_code ec;
     const json::value* v = body->find_pointer(nf.at, ec);
@@ -147,6 +149,7 @@ bool says_not_found(const suite::StatusExpect::NotFound& nf, int status, const j
 }
 
 std::string not_found_text(const suite::StatusExpect::NotFound& nf) {
+    if (nf.empty) return std::to_string(nf.status) + " with no body";
     return std::to_string(nf.status) + " with " +
            (nf.at.empty() ? excerpt(json::serialize(nf.body)) : nf.at + " = " + excerpt(json::serialize(nf.equals)));
 }
@@ -422,9 +425,11 @@ std::vector<CheckResult> evaluate(const suite::Expect& e, const Exchange& x, con
         if (const auto& nf = e.status->not_found; nf && !e.status->negate) {
             want += " or " + not_found_text(*nf) + " (the profile's not-found answer)";
             if (!m && resp.status == nf->status) {
-                const json::value* b = body.get();
-                m = says_not_found(*nf, resp.status, b);
-                got += " with " + (b ? excerpt(json::serialize(*b)) : "a body that is not JSON");
+                const json::value* b = nf->empty ? nullptr : body.get();
+                m = says_not_found(*nf, resp.status, b, resp.body.empty() && resp.body_bytes == 0);
+                got += " with " + (resp.body.empty() && resp.body_bytes == 0 ? std::string("no body")
+                                   : b                                      ? excerpt(json::serialize(*b))
+                                                                            : std::string("a body that is not JSON"));
             }
         }
         out.push_back(make(ctx, *e.status, "status", want, got, e.status->negate ? !m : m));

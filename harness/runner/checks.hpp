@@ -76,7 +76,10 @@ struct CheckContext {
 [[nodiscard]] bool json_equal(const boost::json::value& a, const boost::json::value& b);
 // Whether an answer (its status, its body parsed, nullptr when not JSON) is
 // the profile's 2xx "nothing there" answer.
-[[nodiscard]] bool says_not_found(const suite::StatusExpect::NotFound& nf, int status, const boost::json::value* body);
+// `body` is the parsed answer (nullptr when it is not JSON); `no_body`: the
+// answer has no body at all (what `empty: true` wants).
+[[nodiscard]] bool says_not_found(const suite::StatusExpect::NotFound& nf, int status, const boost::json::value* body,
+                                  bool no_body = false);
 // "200 with []", "200 with /found = false": for messages.
 [[nodiscard]] std::string not_found_text(const suite::StatusExpect::NotFound& nf);
 

@@ -73,7 +73,7 @@ std::string entity_label(const SuiteRun::Created& c) {
 bool read_says_gone(const Exchange& x, const std::optional<suite::StatusExpect::NotFound>& nf) {
     if (!nf || x.error || x.response->status != nf->status) return false;
     BodyJson body(*x.response);
-    return says_not_found(*nf, x.response->status, body.get());
+    return says_not_found(*nf, x.response->status, body.get(), x.response->body_bytes == 0);
 }
 
 std::string answered(const Exchange& x) {

@@ -375,7 +375,8 @@ void Engine::judge_answer(SuiteRun& run, const suite::Step& st, const Request& r
     // principal being refused, and so may the profile's 2xx "nothing there"
     // ({"found": false} to a delete of another principal's entity).
     const auto& nf = st.expect.status ? st.expect.status->not_found : std::nullopt;
-    const bool said_not_found = nf && says_not_found(*nf, status, body.get());
+    const bool said_not_found =
+        nf && says_not_found(*nf, status, nf->empty ? nullptr : body.get(), x.response && x.response->body_bytes == 0);
     // (a POST too: an RPC-style delete names the entity in its body, and only
     // a request equal to a recorded delete matches its key)
     if (st.is<suite::HttpRequest>() && req.method != "GET" && req.method != "HEAD" && status / 100 == 2 &&

@@ -104,6 +104,7 @@ struct StatusExpect : Positioned {
         boost::json::value body;
         std::string at;             // "" = the whole body is `body`
         boost::json::value equals;  // with `at`: the member's value
+        bool empty = false;         // an answer of `status` with no body (the profile's `empty: true`)
     };
     std::optional<NotFound> not_found;
 };

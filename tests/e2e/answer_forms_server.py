@@ -20,6 +20,8 @@
 #              category_id=eq.<id>, strict uuid input (400 otherwise).
 #              defects: lenient-uuid (PostgreSQL's uuid input: upper case,
 #                       braces and no hyphens are read as the same id: DATA-ID-002)
+#   postgrest204  the same, with PostgREST's own answer to a DELETE whose
+#              filter matches nothing: 204, as for one that deleted a row.
 #   location   POST /v1/widgets answers 202 with an empty body and an
 #              absolute Location (the only place of the new id); GET/PATCH/
 #              DELETE at that URL; the widget's tracking_id (UUIDv4) is only in
@@ -185,7 +187,8 @@ class Handler(BaseHTTPRequestHandler):
         if not self.headers.get("Host", "").startswith("127.0.0.1"):
             print("request for another origin: Host " + self.headers.get("Host", ""), file=sys.stderr, flush=True)
         try:
-            {"registry": self.registry, "postgrest": self.postgrest, "location": self.location,
+            {"registry": self.registry, "postgrest": self.postgrest, "postgrest204": self.postgrest,
+             "location": self.location,
              "renamed": self.renamed, "timeonread": self.timeonread, "found": self.found,
              "rpc": self.rpc, "refname": self.refname, "upsert": self.upsert,
              "lines": self.lines}[MODE]()
@@ -294,6 +297,8 @@ class Handler(BaseHTTPRequestHandler):
                 return self.pg_error(400, "21000", "UPDATE/DELETE requires a WHERE clause")
             with LOCK:
                 hit = visible()
+                if not hit and self.command == "DELETE" and MODE == "postgrest204":
+                    return self.answer(204)  # PostgREST's own answer: a filter that matched nothing deleted nothing
                 if not hit:  # this API refuses to change nothing (a pre-request check)
                     return self.pg_error(404, "PGRST116", "The result contains 0 rows")
                 row = hit[0]

@@ -503,3 +503,20 @@ TEST_CASE("client_ids: a fresh id at each sub-object pointer of every create, du
                "nothing of the ids' form; add pattern: (an RE2 expression of the ids) to the id",
                "uuidv7, uuidv4, ulid");
 }
+
+TEST_CASE("not_found: {status: 204, empty: true}: an answer with no body, alone, errors at their key") {
+    const Profile p = loaded(api("    delete: {path: \"/items/{id}\", not_found: {status: 204, empty: true}}\n"));
+    REQUIRE(p.resources[0].del->not_found);
+    CHECK(p.resources[0].del->not_found->empty);
+    CHECK(p.resources[0].del->not_found->status == 204);
+    only_error(api("    delete: {path: \"/items/{id}\", not_found: {status: 204, empty: true, body: []}}\n"), 8, 73,
+               "not_found has 'empty' and 'body'", "keep empty: true alone");
+    only_error(api("    delete: {path: \"/items/{id}\", not_found: {status: 204, empty: false}}\n"), 8, 67,
+               "not_found: empty: false says nothing", "empty: true");
+    const Expansion e = expanded(api("    read: {path: \"/items/{id}\"}\n"
+                                     "    delete: {path: \"/items/{id}\", not_found: {status: 204, empty: true}}\n"));
+    const suite::Case& c = case_named(instance(e, "data-id-004 items"), "another principal cannot delete the entity by its id");
+    REQUIRE(c.steps[0].expect.status);
+    REQUIRE(c.steps[0].expect.status->not_found);
+    CHECK(c.steps[0].expect.status->not_found->empty);
+}

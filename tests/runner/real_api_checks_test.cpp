@@ -96,6 +96,22 @@ TEST_CASE("a not-found answer told by a member's value ({\"found\": false}) matc
     CHECK(evaluate(e, answered(200, "{}"), c.ctx).front().expected.find("200 with /found = false") != std::string::npos);
 }
 
+TEST_CASE("a not-found answer with no body (empty: true) matches its status with nothing in it, and only that") {
+    suite::Expect e;
+    suite::StatusExpect s;
+    s.classes = {4};
+    s.not_found = suite::StatusExpect::NotFound{204, {}, {}, {}, true};
+    e.status = s;
+    Ctx c;
+    auto ok = [&](int status, const std::string& body) { return evaluate(e, answered(status, body), c.ctx).front().ok; };
+    CHECK(ok(404, "{}"));
+    CHECK(ok(204, ""));
+    CHECK_FALSE(ok(204, "{}"));  // a body: not the empty answer
+    CHECK_FALSE(ok(200, ""));
+    const auto out = evaluate(e, answered(200, ""), c.ctx).front();
+    CHECK(out.expected.find("204 with no body (the profile's not-found answer)") != std::string::npos);
+}
+
 TEST_CASE("a negative status check accepts the profile's 2xx not-found answer, and only that") {
     suite::Expect e;
     suite::StatusExpect s;
