@@ -240,6 +240,11 @@ std::optional<Endpoint> Loader::endpoint(const Val& v, const Operation& op) {
                      std::string("say where the entity's id goes in the body, e.g. ") + op.key + ": " + op.example);
         }
     }
+    // A read or delete sends a body only around the id it names there.
+    if (const auto* x = m->find("body"); x && !op.has_body && ep.id_at.empty())
+        r_.error(x->key_val(), std::string("a ") + op.key + " body is sent only with id_at",
+                 std::string("say where the id goes in it, e.g. ") + op.key +
+                     ": {method: POST, path: /v1/orders:get, id_at: /id, body: {...}}; or drop the body");
     if (diags_->size() != before) return std::nullopt;
     return ep;
 }

@@ -396,6 +396,8 @@ TEST_CASE("id_at on read, update and delete: the id in a JSON body, the path wit
     only_error(api("    delete: {path: /items}\n"), 8, 20, "the delete path '/items' has no '{id}'",
                "write id_at: /id (and method: POST)");
     only_error(api("    read: {path: \"/items:get\", id_at: id}\n"), 8, 39, "bad JSON pointer 'id'", "/id");
+    only_error(api("    delete: {path: \"/items/{id}\", body: {why: t}}\n"), 8, 35, "a delete body is sent only with id_at",
+               "or drop the body");
 
     const Expansion e = expanded(api(rpc));
     // every read, update and delete of the packs is a POST with the id at id_at
