@@ -55,4 +55,10 @@ inline bool canonical36(const char* p) noexcept {
 }
 #endif
 
+// canonical36 and the RFC 9562 variant (the byte at 19 is 8, 9, a or b): a
+// UUID whose only remaining question is its version (the file scan's shortcut).
+inline bool canonical_rfc36(const char* p) noexcept {
+    return canonical36(p) && (p[19] == '8' || p[19] == '9' || p[19] == 'a' || p[19] == 'b');
+}
+
 }  // namespace idconform::ids::detail

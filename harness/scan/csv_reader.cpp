@@ -182,8 +182,7 @@ private:
         // fewer than 26 bytes is no id in any spelling (ids::looks_like_id),
         // and a canonical RFC 9562 UUID has nothing more to say than its version.
         if (text.size() < 26 && (!text.empty() || !named)) return;
-        if (text.size() == 36 && ids::detail::canonical36(text.data()) &&
-            (text[19] == '8' || text[19] == '9' || text[19] == 'a' || text[19] == 'b')) {
+        if (text.size() == 36 && ids::detail::canonical_rfc36(text.data())) {
             track(column, text, fline, fcol);
             return;
         }

@@ -79,7 +79,7 @@ value: {
             if (fs.kind == "uuid" && !fast_track(sv)) return false;
         } else if (shape_on && total <= scratch_cap - 1 && may_be_id(sv, f->named)) {
             int version = -1;
-            if (sv.size() == 36 && canonical36(sv.data()) && (sv[19] == '8' || sv[19] == '9' || sv[19] == 'a' || sv[19] == 'b'))
+            if (sv.size() == 36 && ids::detail::canonical_rfc36(sv.data()))
                 version = 1;  // any: fast_track reads it from the text
             else if (shape_string(sv, f->named, &version))
                 return false;
