@@ -12,10 +12,6 @@
 
 #include <unistd.h>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 #include <algorithm>
 #include <array>
 #include <filesystem>
@@ -365,25 +361,6 @@ bool append_escaped(std::string& out, std::string_view v, bool attribute) {
     }();
     for (std::size_t i = 0; i < v.size(); ++i) {
         std::size_t j = i;
-#if defined(__SSE2__)
-        // 16 bytes at a time: the bytes `plain` refuses, as one mask (as
-        // signed bytes, 0x80..0xff are negative: one compare finds them with
-        // the controls)
-        for (; j + 16 <= v.size(); j += 16) {
-            const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(v.data() + j));
-            const __m128i odd =
-                _mm_or_si128(_mm_cmplt_epi8(x, _mm_set1_epi8(0x20)), _mm_cmpeq_epi8(x, _mm_set1_epi8(0x7f)));
-            const __m128i markup = _mm_or_si128(
-                _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('&')), _mm_cmpeq_epi8(x, _mm_set1_epi8('<'))),
-                _mm_or_si128(
-                    _mm_cmpeq_epi8(x, _mm_set1_epi8('>')),
-                    _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\'')))));
-            if (const unsigned m = static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(odd, markup))); m != 0) {
-                j += static_cast<std::size_t>(__builtin_ctz(m));
-                break;
-            }
-        }
-#endif
         while (j < v.size() && plain[static_cast<unsigned char>(v[j])]) ++j;
         out.append(v.data() + i, j - i);  // runs of plain text in one go
         if (j == v.size()) break;
