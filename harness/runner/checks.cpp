@@ -426,8 +426,8 @@ std::vector<CheckResult> evaluate(const suite::Expect& e, const Exchange& x, con
             want += " or " + not_found_text(*nf) + " (the profile's not-found answer)";
             if (!m && resp.status == nf->status) {
                 const json::value* b = nf->empty ? nullptr : body.get();
-                m = says_not_found(*nf, resp.status, b, resp.body.empty() && resp.body_bytes == 0);
-                got += " with " + (resp.body.empty() && resp.body_bytes == 0 ? std::string("no body")
+                m = says_not_found(*nf, resp.status, b, resp.body_bytes == 0);
+                got += " with " + (resp.body_bytes == 0 ? std::string("no body")
                                    : b                                      ? excerpt(json::serialize(*b))
                                                                             : std::string("a body that is not JSON"));
             }

@@ -24,6 +24,15 @@ namespace {
 const std::string base = "http://127.0.0.1:8080";
 const std::string id = "01932c07-2a3b-7c4d-8e5f-0a1b2c3d4e5f";
 
+// A suite's run state with no transport, for the cleanup's bookkeeping.
+struct CleanupRun {
+    suite::Suite s;
+    const TransportFactory factory;
+    boost::asio::io_context io;
+    SuiteRun run{s, factory, io.get_executor()};
+    CleanupRun() { run.env.base_url = base; }
+};
+
 }  // namespace
 
 TEST_CASE("a relative Location is resolved against the create's URL, another id takes the created id's place") {
@@ -145,12 +154,8 @@ TEST_CASE("a capture of the id a header names takes its last path segment") {
 }
 
 TEST_CASE("cleanup: a delete naming the entity in a JSON body is booked with its body, follows a re-key, settles") {
-    suite::Suite s;
-    s.name = "rpc";
-    const TransportFactory factory;
-    boost::asio::io_context io;
-    SuiteRun run(s, factory, io.get_executor());
-    run.env.base_url = base;
+    CleanupRun f;
+    SuiteRun& run = f.run;
     suite::Cleanup cl;
     cl.method = "POST";
     cl.path = "/v1/orders:delete";
@@ -201,11 +206,8 @@ TEST_CASE("cleanup: a delete naming the entity in a JSON body is booked with its
 }
 
 TEST_CASE("cleanup: a delete by a body without a read has no confirming read, a DELETE by URL is confirmed at its URL") {
-    suite::Suite s;
-    const TransportFactory factory;
-    boost::asio::io_context io;
-    SuiteRun run(s, factory, io.get_executor());
-    run.env.base_url = base;
+    CleanupRun f;
+    SuiteRun& run = f.run;
     suite::Cleanup rpc;
     rpc.method = "POST";
     rpc.path = "/v1/orders:delete";
@@ -239,11 +241,8 @@ TEST_CASE("cleanup: a delete by a body without a read has no confirming read, a 
 }
 
 TEST_CASE("cleanup: an update naming an entity deleted by a body re-keys it only where a body names its entity") {
-    suite::Suite s;
-    const TransportFactory factory;
-    boost::asio::io_context io;
-    SuiteRun run(s, factory, io.get_executor());
-    run.env.base_url = base;
+    CleanupRun f;
+    SuiteRun& run = f.run;
     suite::Cleanup cl;
     cl.method = "POST";
     cl.path = "/v1/orders:delete";
