@@ -136,6 +136,12 @@ constexpr std::array<DefectInfo, defect_count> registry{{
      "viewable ids with I, L, O or U pass the format check and fail in the decoder: 500"},
     {Defect::viewable_malformed_400, "viewable-malformed-400", "VIEWABLE-MALFORMED",
      "a malformed viewable id gets 400 instead of 404"},
+    {Defect::ticket_id_lenient, "ticket-id-lenient", "DATA-ID-002",
+     "a ticket id in the URL is read as a number: 017, 17.0 and \" 17 \" find ticket 17"},
+    {Defect::ticket_ids_reused, "ticket-ids-reused", "DATA-ID-006",
+     "a new ticket takes the highest live id plus one, so a deleted newest ticket's id comes back"},
+    {Defect::grpc_ticket_no_owner, "grpc-ticket-no-owner", "DATA-ID-004",
+     "GetTicket over gRPC answers any caller's ticket (the HTTP API checks the owner)"},
 }};
 
 // The table is indexed by the enum: catch a reordering at compile time.

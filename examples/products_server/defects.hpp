@@ -92,6 +92,10 @@ enum class Defect : std::size_t {
     viewable_accepts_lowercase,
     viewable_accepts_ilou,
     viewable_malformed_400,
+    // tickets (--tickets: integer ids over HTTP and gRPC)
+    ticket_id_lenient,
+    ticket_ids_reused,
+    grpc_ticket_no_owner,
     count_  // keep last
 };
 

@@ -4,6 +4,7 @@
 
 #include "products/v1/legacy.grpc.pb.h"
 #include "products/v1/products.grpc.pb.h"
+#include "products/v1/tickets.grpc.pb.h"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -91,7 +92,11 @@ public:
         in.target = target;
         in.authorization = auth;
         in.body = body;
-        Response r = service_.handle(in);
+        return answer(service_.handle(in), out);
+    }
+
+    // The gRPC answer to an HTTP answer of the service.
+    static grpc::Status answer(const Response& r, pb::Message* out) {
         if (r.status / 100 != 2) return error_status(r);
         if (!out || r.body.empty()) return grpc::Status::OK;
         boost::system::error_code ec;
@@ -170,6 +175,37 @@ private:
     const Forwarder& f_;
 };
 
+// Integer ids (tickets.proto): the id travels as an int64 (uint64 in
+// DeleteTicket) and becomes its decimal text in the HTTP path.
+class TicketsImpl final : public v1::Tickets::Service {
+public:
+    explicit TicketsImpl(const Forwarder& f) : f_(f) {}
+
+    grpc::Status CreateTicket(grpc::ServerContext* ctx, const v1::CreateTicketRequest* req, v1::Ticket* out) override {
+        return f_.forward(ctx, "POST", "/v1/tickets", json::serialize(body_of(*req)), out);
+    }
+    grpc::Status GetTicket(grpc::ServerContext* ctx, const v1::GetTicketRequest* req, v1::Ticket* out) override {
+        if (f_.service().defects().has(Defect::grpc_ticket_no_owner))
+            return Forwarder::answer(f_.service().ticket_of_any_owner(req->id()), out);
+        return f_.forward(ctx, "GET", "/v1/tickets/" + std::to_string(req->id()), "", out);
+    }
+    grpc::Status UpdateTicket(grpc::ServerContext* ctx, const v1::UpdateTicketRequest* req, v1::Ticket* out) override {
+        json::object body = body_of(*req);
+        body.erase("id");
+        return f_.forward(ctx, "PATCH", "/v1/tickets/" + std::to_string(req->id()), json::serialize(body), out);
+    }
+    grpc::Status DeleteTicket(grpc::ServerContext* ctx, const v1::DeleteTicketRequest* req, pb::Empty*) override {
+        return f_.forward(ctx, "DELETE", "/v1/tickets/" + std::to_string(req->id()), "", nullptr);
+    }
+    grpc::Status ListTickets(grpc::ServerContext* ctx, const v1::ListTicketsRequest*,
+                             v1::ListTicketsResponse* out) override {
+        return f_.forward(ctx, "GET", "/v1/tickets", "", out);
+    }
+
+private:
+    const Forwarder& f_;
+};
+
 // Ids as 16 raw bytes: the deliberate DATA-ID-002 violation of legacy.proto.
 class LegacyImpl final : public v1::LegacyProducts::Service {
 public:
@@ -203,7 +239,7 @@ bool read_file(const std::string& path, std::string& out) {
 
 class Front final : public GrpcFront {
 public:
-    Front(ProductsService& s, const GrpcFrontOptions& o) : forwarder_(s, o.delay_ms), products_(forwarder_), legacy_(forwarder_) {}
+    Front(ProductsService& s, const GrpcFrontOptions& o) : forwarder_(s, o.delay_ms), products_(forwarder_), legacy_(forwarder_), tickets_(forwarder_) {}
 
     bool start(const GrpcFrontOptions& o, std::string& error) {
         std::shared_ptr<grpc::ServerCredentials> creds;
@@ -224,6 +260,7 @@ public:
         b.AddListeningPort(o.host + ":" + std::to_string(o.port), creds, &port_);
         b.RegisterService(&products_);
         if (o.legacy) b.RegisterService(&legacy_);
+        if (o.tickets) b.RegisterService(&tickets_);
         server_ = b.BuildAndStart();
         if (!server_ || port_ == 0) {
             error = "cannot listen on " + o.host + ":" + std::to_string(o.port);
@@ -241,6 +278,7 @@ private:
     Forwarder forwarder_;
     ProductsImpl products_;
     LegacyImpl legacy_;
+    TicketsImpl tickets_;
     std::unique_ptr<grpc::Server> server_;
     int port_ = 0;
 };

@@ -20,6 +20,7 @@ struct GrpcFrontOptions {
     std::string key_file;
     unsigned delay_ms = 0;      // every call waits this long first (deadline tests)
     bool legacy = false;        // also serve products.v1.LegacyProducts (ids as bytes/int64: a DATA-ID-002 violation)
+    bool tickets = false;       // also serve products.v1.Tickets (integer ids; --tickets)
 };
 
 class GrpcFront {

@@ -169,6 +169,9 @@ int main(int argc, char** argv) {
     app.add_option("--grpc-delay-ms", grpc_options.delay_ms, "every gRPC call waits this long first (deadline tests)");
     app.add_flag("--grpc-legacy", grpc_options.legacy,
                  "also serve products.v1.LegacyProducts, whose ids are bytes (a DATA-ID-002 violation)");
+    bool tickets = false;
+    app.add_flag("--tickets", tickets,
+                 "also serve /v1/tickets and products.v1.Tickets: a resource with integer ids (conformant)");
     app.add_option("--forbid-list", forbid_list,
                    "the product list answers 403 to this principal (repeatable; conformant: a role that may not list)");
     app.add_flag("--order-viewable-ids", order_viewable_ids,
@@ -212,6 +215,8 @@ int main(int argc, char** argv) {
     if (!export_dir.empty()) service.set_export_dir(export_dir);
     if (!forbid_list.empty()) service.forbid_list({forbid_list.begin(), forbid_list.end()});
     service.set_order_viewable_ids(order_viewable_ids);
+    service.set_tickets(tickets);
+    grpc_options.tickets = tickets;
     std::optional<ssl::context> tls;
     if (!cert_file.empty()) {
         tls.emplace(ssl::context::tls_server);

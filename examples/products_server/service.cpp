@@ -190,6 +190,7 @@ Response ProductsService::dispatch(const Request& request) {
     if (auto r = route_orders(request, path, query)) return std::move(*r);
     if (auto r = route_staff(request, path)) return std::move(*r);
     if (auto r = route_viewable(request, path)) return std::move(*r);
+    if (auto r = route_tickets(request, path)) return std::move(*r);
 
     // Route first (unknown route 404, wrong method 405), then authenticate.
     enum class Route { categories, category, products, product, exports } route;

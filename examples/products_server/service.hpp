@@ -82,6 +82,14 @@ struct Order {
     std::string viewable_id;      // only with --order-viewable-ids: a TR-XXXXXXX beside the ULID key
 };
 
+// A support ticket (tickets.cpp, only with --tickets): an integer id.
+struct Ticket {
+    std::int64_t id = 0;
+    std::string owner;
+    std::string title;
+    std::string created_at;
+};
+
 class ProductsService {
 public:
     explicit ProductsService(DefectSet defects = {});
@@ -113,6 +121,11 @@ public:
     // Conformant too: every order also carries a viewable id (TR-XXXXXXX) beside
     // its ULID key, a field the profile declares (`viewable:`), not R1's.
     void set_order_viewable_ids(bool on) { order_viewable_ids_ = on; }
+    // Serve /v1/tickets (integer ids; tickets.cpp). Set before serving.
+    void set_tickets(bool on) { tickets_on_ = on; }
+    // The ticket whatever its owner: what GetTicket answers over gRPC with
+    // the grpc-ticket-no-owner defect (the HTTP API always checks the owner).
+    [[nodiscard]] Response ticket_of_any_owner(std::int64_t id) const { return get_ticket({}, id); }
 
 private:
     Response dispatch(const Request& request);
@@ -131,10 +144,18 @@ private:
     // Extra APIs in files of their own; each returns nullopt for a path it
     // does not serve. orders.cpp: /v1/orders, /v1/jobs, /v1/order-confirmations
     // (ULID ids); staff.cpp: /v1/staff (UUIDv8 legacy ids); viewable.cpp:
-    // /v1/products/by-viewable/{vid} and the viewable id of products.
+    // /v1/products/by-viewable/{vid} and the viewable id of products;
+    // tickets.cpp: /v1/tickets (integer ids).
     std::optional<Response> route_orders(const Request& request, std::string_view path, std::string_view query);
     std::optional<Response> route_staff(const Request& request, std::string_view path);
     std::optional<Response> route_viewable(const Request& request, std::string_view path);
+    std::optional<Response> route_tickets(const Request& request, std::string_view path);
+    std::optional<std::int64_t> ticket_id(std::string_view text) const;
+    Response create_ticket(std::string_view owner, std::string_view body);
+    Response get_ticket(std::string_view owner, std::int64_t id) const;  // owner "": any
+    Response list_tickets(std::string_view owner) const;
+    Response patch_ticket(std::string_view owner, std::int64_t id, std::string_view body);
+    Response delete_ticket(std::string_view owner, std::int64_t id);
     Response create_order(std::string_view owner, std::string_view body);
     Response get_order(std::string_view owner, std::string_view path_id);
     Response find_orders(std::string_view owner, std::string_view query);
@@ -198,6 +219,12 @@ private:
     std::map<idconform::ids::Ulid, Order> orders_;
     std::set<idconform::ids::Ulid> deleted_orders_;
     std::map<std::string, idconform::ids::Ulid, std::less<>> jobs_;  // job id text -> order
+
+    // tickets (tickets.cpp), guarded by tickets_mutex_
+    bool tickets_on_ = false;
+    mutable std::shared_mutex tickets_mutex_;
+    std::map<std::int64_t, Ticket> tickets_;
+    std::int64_t last_ticket_id_ = 0;
 
     // legacy staff (staff.cpp)
     std::string legacy_salt_;                      // PRODUCTS_LEGACY_SALT, or a built-in example salt

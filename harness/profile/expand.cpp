@@ -171,6 +171,16 @@ suite::Cleanup Instance::cleanup_of(const Resource& r) {
         cl.method = r.del->method;
         cl.body_id_at = r.del->id_at;  // a delete by its id in a JSON body
         cl.body = r.del->body;
+    } else if (r.grpc && r.grpc->del) {
+        // No HTTP delete, but a gRPC one: it deletes what HTTP made too (a
+        // gRPC delete is taken at its word, no read confirms it).
+        cl.pos = r.grpc->del->pos;
+        cl.grpc_method = r.grpc->del->method;
+        cl.grpc_id_field = r.grpc->del->id_field;
+        cl.read_path.clear();
+        cl.read_not_found.reset();
+        cl.across = "made over HTTP with the gRPC method " + cl.grpc_method + ", as the profile declares no HTTP " +
+                    "delete for '" + r.name + "' (" + r.grpc->del->pos.str() + ")";
     } else if (!r.cannot_delete.empty()) {
         cl.pos = r.cannot_delete_pos;
         cl.by_design = true;
@@ -227,13 +237,22 @@ suite::Cleanup Instance::grpc_cleanup_of(const Resource& r) {
         cl.pos = r.grpc->del->pos;
         cl.grpc_method = r.grpc->del->method;
         cl.grpc_id_field = r.grpc->del->id_field;
+    } else if (r.del) {
+        // No gRPC delete, but an HTTP one: it deletes what gRPC made too,
+        // the id read from the gRPC answer (no header, no Location there).
+        cl = cleanup_of(r);
+        cl.id_at = r.id.pointer;
+        cl.id_header.clear();
+        cl.at_location = false;
+        cl.across = "made over gRPC with the HTTP request " + cl.method + " " + cl.path +
+                    ", as the profile declares no gRPC delete for '" + r.name + "' (" + r.del->pos.str() + ")";
     } else if (!r.cannot_delete.empty()) {
         cl = cleanup_of(r);  // left behind by design, over either transport
         cl.read_path.clear();
         cl.read_not_found.reset();
     } else {
         cl.pos = r.pos;
-        cl.impossible = "the profile declares no gRPC delete operation for '" + r.name + "'";
+        cl.impossible = "the profile declares no delete operation for '" + r.name + "', over gRPC or HTTP";
     }
     return cl;
 }

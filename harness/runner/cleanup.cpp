@@ -62,6 +62,21 @@ std::string encoded_segment(const std::string& id) {
     return seg ? *seg : id;
 }
 
+// HTTP request headers as gRPC metadata: lower-case names, without the
+// headers of HTTP's own framing and content negotiation.
+std::vector<Header> as_metadata(const std::vector<Header>& headers) {
+    std::vector<Header> out;
+    for (const auto& h : headers) {
+        std::string name = h.name;
+        for (char& ch : name) ch = ch >= 'A' && ch <= 'Z' ? static_cast<char>(ch - 'A' + 'a') : ch;
+        if (name == "content-type" || name == "content-length" || name == "host" || name == "accept" ||
+            name == "connection" || name == "te" || name == "transfer-encoding" || name == "user-agent")
+            continue;
+        out.push_back({std::move(name), h.value});
+    }
+    return out;
+}
+
 std::string entity_label(const SuiteRun::Created& c) {
     std::string out = "'" + c.origin + "'";
     if (!c.id.empty()) out += " (id " + c.id + (c.rekeyed_from.empty() ? "" : ", re-keyed from " + c.rekeyed_from) + ")";
@@ -130,12 +145,24 @@ void register_created(SuiteRun& run, const suite::Cleanup& cl, const Request& re
         c.wire = steps::Wire::grpc;
         c.id = id;
         c.id_at = id_at;
-        c.del.request.transport = req.transport;
-        c.del.request.url = req.url;
+        c.across = cl.across;
         c.del.request.method = cl.grpc_method;
-        c.del.request.headers = req.headers;
+        c.del.request.secret_headers = req.secret_headers;
+        if (req.transport == "grpc" || req.transport == "grpcs") {
+            c.del.request.transport = req.transport;
+            c.del.request.url = req.url;
+            c.del.request.headers = req.headers;
+        } else {
+            // Made over HTTP: the delete goes to the target's gRPC address,
+            // with the creating request's headers as metadata.
+            c.del.request.url = run.env.grpc_url;
+            c.del.request.transport = run.env.grpc_url.rfind("grpcs://", 0) == 0 ? "grpcs" : "grpc";
+            c.del.request.headers = as_metadata(req.headers);
+            if (run.env.grpc_url.empty()) c.problem = "no way to delete " + id + ": the target has no grpc: section";
+        }
         c.del.body_id_at = cl.grpc_id_field;
-        if (!put_id_in_body(c.del, id)) c.problem = "no way to delete " + id + ": cannot write its id at " + cl.grpc_id_field;
+        if (c.problem.empty() && !put_id_in_body(c.del, id))
+            c.problem = "no way to delete " + id + ": cannot write its id at " + cl.grpc_id_field;
         c.key = delete_key(c.wire, c.del.request);
         c.origin = step_name;
         run.created.push_back(std::move(c));
@@ -146,7 +173,7 @@ void register_created(SuiteRun& run, const suite::Cleanup& cl, const Request& re
     // RPC-style body) filled in below.
     auto booked = [&](const std::string& method) {
         EntityRequest e;
-        e.request.transport = req.transport;
+        e.request.transport = "http";  // also for an entity made over gRPC (Cleanup::across)
         e.request.method = method;
         for (const auto& h : req.headers)
             if (!steps::iequals(h.name, "content-type")) e.request.headers.push_back(h);
@@ -157,6 +184,7 @@ void register_created(SuiteRun& run, const suite::Cleanup& cl, const Request& re
     c.id = id;
     c.id_at = id_at;
     c.origin = step_name;
+    c.across = cl.across;
     c.del = booked(cl.method);
     c.read_not_found = cl.read_not_found;
     auto book = [&] {
@@ -381,7 +409,10 @@ awaitable<std::optional<CaseResult>> cleanup_created(SuiteRun& run, RateLimiter&
         sent_any = true;
         ++done;
         if (!o.x.error || (o.back && !o.back->error)) answered_any = true;
-        if (gone_after(o, c)) return;
+        if (gone_after(o, c)) {
+            if (!c.across.empty()) ++run.deleted_across[c.across];
+            return;
+        }
         const std::string what = "what " + entity_label(c) + " created";
         const std::string del = c.del.request.method + " " + answered(o.x);
         if (c.wire != steps::Wire::http) {

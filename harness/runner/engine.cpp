@@ -246,6 +246,9 @@ awaitable<void> Engine::run_all(const std::vector<suite::Suite>& suites) {
     if (!shape_.empty()) report_.summary.suites.push_back(report_shape_findings());
     report_.summary.seconds = seconds_since(t0);
     report_.summary.notes = left_behind_notes(left_behind_);
+    for (const auto& [how, n] : deleted_across_)
+        report_.summary.notes.push_back("the cleanup deleted " + std::to_string(n) + (n == 1 ? " entity " : " entities ") +
+                                        how);
     if (!stopped_.empty())
         report_.summary.notes.insert(report_.summary.notes.begin(),
                                      preflight_stop_note(stopped_, not_started_by_preflight));
@@ -685,6 +688,7 @@ awaitable<void> Engine::finish_suite(SuiteRun& run, bool setup_failed, Report& r
         cleanup_result = co_await cleanup_created(run, limiter_, &unreachable, opts_.concurrency);
         if (cleanup_result && unreachable) count_error(ErrorCause::transport);
         for (auto& l : run.left_behind) left_behind_.push_back(std::move(l));
+        for (const auto& [how, n] : run.deleted_across) deleted_across_[how] += n;
         run.shutdown();
     }
     if (s.scan && !setup_failed) {

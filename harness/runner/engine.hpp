@@ -106,6 +106,7 @@ private:
         else if (c != ErrorCause::cleanup) ++report_.suite_errors;
     }
     std::vector<SuiteRun::LeftBehind> left_behind_;  // of every suite, for the run's notes
+    std::map<std::string, std::size_t> deleted_across_;  // of every suite (SuiteRun::deleted_across)
     ShapeFindings shape_;                            // of every suite, reported after them
     int interrupted_ = 0;                            // the signal that interrupted the run, 0: none
     std::size_t not_run_ = 0, suites_not_started_ = 0;  // what the interrupt left out

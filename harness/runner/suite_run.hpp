@@ -63,6 +63,7 @@ struct SuiteRun {
         // delete by a JSON body without a read), and its 2xx "not there" answer.
         std::optional<EntityRequest> confirm;
         std::optional<suite::StatusExpect::NotFound> read_not_found;
+        std::string across;  // the delete goes over another transport than the create: how (suite::Cleanup::across)
     };
     // An entity the profile says the API cannot delete, left behind by the
     // cleanup: why (the profile's reason and line) and its id.
@@ -71,6 +72,9 @@ struct SuiteRun {
         std::string id;
     };
     std::vector<LeftBehind> left_behind;  // filled by the cleanup, gathered into the run's notes
+    // Entities the cleanup deleted over another transport than the one that
+    // made them, per way (Created::across): gathered into the run's notes.
+    std::map<std::string, std::size_t> deleted_across;
     // Entities this suite created, one record per creation (not per id), in
     // order: the cleanup deletes them last first.
     std::vector<Created> created;

@@ -294,10 +294,15 @@ struct Cleanup : Positioned {
     // `not_found:` of that read, e.g. 200 with []), besides 404/410.
     std::string read_path;
     std::optional<StatusExpect::NotFound> read_not_found;
-    // Set by the profile expander for entities made over gRPC: the delete is
-    // this unary method on the creating step's target, the id at this field.
+    // Set by the profile expander: the delete is this unary gRPC method, the
+    // id at this field (on the creating step's target, or the target's gRPC
+    // address for an entity made over HTTP).
     std::string grpc_method;
     std::string grpc_id_field = "/id";
+    // Set by the profile expander when the delete goes over another
+    // transport than the create (the resource declares its delete over one
+    // only): how, in words, for the run's notes.
+    std::string across;
     // Set by the profile expander: the created id is in this answer header
     // (its last path segment), not at id_at; the resource the entity is of
     // (its Location is recorded under that name); delete at that Location.

@@ -54,10 +54,11 @@ conformant)
   echo "ok: packs pass against the conformant server and clean up after themselves"
   ;;
 cleanup)
-  # A profile without a delete endpoint for categories: the run cannot
-  # clean up what it created and must say so.
+  # A profile without a delete endpoint for categories (over HTTP or gRPC):
+  # the run cannot clean up what it created and must say so.
   start_server
-  grep -v 'delete: {path: "/v1/categories/{id}"}' "$PROFILE" >"$WORK/no-delete.target.yaml"
+  grep -v -e 'delete: {path: "/v1/categories/{id}"}' -e 'delete: {method: products.v1.Products/DeleteCategory}' \
+    "$PROFILE" >"$WORK/no-delete.target.yaml"
   run_idconform --target "$WORK/no-delete.target.yaml" --filter 'a create mints*'
   junit_valid
   [ "$(junit_xpath "count(//testcase[@name='cleanup'][error])")" != 0 ] || fail "undeletable entities are not reported"

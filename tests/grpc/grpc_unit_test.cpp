@@ -323,6 +323,37 @@ TEST_CASE("misfit: the member whose value its field's type cannot hold, nested o
     CHECK_FALSE(codec.misfit(*req, "not json"));
 }
 
+TEST_CASE("misfit: an integer member that would arrive as another value's text is not sent as written") {
+    std::string error;
+    auto s = FileSchema::load({fixtures + "/protos/testpkg/numbered.proto"}, {fixtures + "/protos"}, error);
+    REQUIRE_MESSAGE(s, error);
+    const Codec codec(s->pool());
+    const pb::Descriptor* req = s->pool()->FindMessageTypeByName("testpkg.NumberedRequest");
+    REQUIRE(req);
+    // protobuf takes "017" for 17: a mutated id would reach the server as the live one
+    const auto zero = codec.misfit(*req, R"({"id":"017","note":"017"})");
+    REQUIRE(zero);
+    CHECK(zero->pointer == "/id");
+    CHECK(zero->reason == "field id of testpkg.NumberedRequest is int64: '017' would arrive as 17, so the request "
+                          "would not carry what it means");
+    // the same in a nested int32, a repeated int64 (at its element) and a uint64
+    const auto nested = codec.misfit(*req, R"({"id":"5","filter":{"owner_id":"07"}})");
+    REQUIRE(nested);
+    CHECK(nested->pointer == "/filter/owner_id");
+    CHECK(nested->reason.find("is int32: '07' would arrive as 7") != std::string::npos);
+    const auto tagged = codec.misfit(*req, R"({"tag_ids":["3","04"]})");
+    REQUIRE(tagged);
+    CHECK(tagged->pointer == "/tag_ids/1");
+    const auto parent = codec.misfit(*req, R"({"parent_id":"007"})");
+    REQUIRE(parent);
+    CHECK(parent->reason.find("is uint64: '007' would arrive as 7") != std::string::npos);
+    // what arrives as written: canonical decimal text, numbers, zero, the extremes
+    CHECK_FALSE(codec.misfit(*req, R"({"id":"17","note":"x","filter":{"owner_id":-3},"tag_ids":["1",2]})"));
+    CHECK_FALSE(codec.misfit(*req, R"({"id":"0"})"));
+    CHECK_FALSE(codec.misfit(*req, R"({"id":0,"parent_id":"18446744073709551615"})"));
+    CHECK_FALSE(codec.misfit(*req, R"({"id":"-9223372036854775808"})"));
+}
+
 TEST_CASE("the gRPC transport says which request cannot be sent, from the .proto files, without a network") {
     boost::asio::io_context io;
     transport::Options opts;

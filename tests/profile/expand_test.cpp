@@ -130,3 +130,89 @@ TEST_CASE("an operation the resource does not declare stays a call, a create wit
     }
     CHECK(steps[4].name == "kept");
 }
+
+namespace {
+
+// The cleanups of every create step of the instances whose name has `part`.
+std::vector<suite::Cleanup> cleanups_of(const Expansion& e, std::string_view part) {
+    std::vector<suite::Cleanup> out;
+    for (const auto& s : e.suites) {
+        if (s.name.find(part) == std::string::npos) continue;
+        for (const auto& c : s.cases)
+            for (const auto& st : c.steps)
+                if (st.cleanup) out.push_back(*st.cleanup);
+    }
+    return out;
+}
+
+std::string integer_ids_profile(bool http_delete, bool grpc_delete) {
+    std::string t =
+        "name: tickets\n"
+        "base_url: http://127.0.0.1:9\n"
+        "principals: {alice: {}}\n"
+        "packs: [nil-max]\n"
+        "grpc: {address: \"127.0.0.1:9\"}\n"
+        "resources:\n"
+        "  tickets:\n"
+        "    create: {path: /v1/tickets, body: {title: t}}\n"
+        "    read: {path: \"/v1/tickets/{id}\"}\n"
+        "    id: {at: /id, kind: existing, pattern: \"^[1-9][0-9]*$\"}\n";
+    if (http_delete) t += "    delete: {path: \"/v1/tickets/{id}\"}\n";
+    t += "    grpc:\n"
+         "      create: {method: t.v1.Tickets/CreateTicket, body: {title: t}}\n"
+         "      read: {method: t.v1.Tickets/GetTicket}\n";
+    if (grpc_delete) t += "      delete: {method: t.v1.Tickets/DeleteTicket, id_field: /ticket_id}\n";
+    return t;
+}
+
+}  // namespace
+
+TEST_CASE("a resource that deletes over one transport only: what the other one makes is deleted over it, saying so") {
+    TempPack pack;
+    SUBCASE("gRPC delete only: entities made over HTTP are deleted with the gRPC method") {
+        const LoadResult lr = load_profile_text(integer_ids_profile(false, true), "tickets.yaml");
+        REQUIRE(lr.profile);
+        const Expansion e = expand(*lr.profile, pack.dir.string());
+        const auto http = cleanups_of(e, "pk tickets");
+        REQUIRE_FALSE(http.empty());
+        for (const auto& cl : http) {
+            if (!cl.grpc_method.empty() && cl.across.empty()) continue;  // the gRPC instance's own
+            CHECK(cl.impossible.empty());
+            CHECK(cl.grpc_method == "t.v1.Tickets/DeleteTicket");
+            CHECK(cl.grpc_id_field == "/ticket_id");
+            CHECK(cl.read_path.empty());  // a gRPC delete is taken at its word
+            CHECK(cl.across.find("made over HTTP with the gRPC method t.v1.Tickets/DeleteTicket, as the profile "
+                                 "declares no HTTP delete for 'tickets' (tickets.yaml:") == 0);
+        }
+    }
+    SUBCASE("HTTP delete only: entities made over gRPC are deleted with the HTTP request, their id from the gRPC answer") {
+        const LoadResult lr = load_profile_text(integer_ids_profile(true, false), "tickets.yaml");
+        REQUIRE(lr.profile);
+        const Expansion e = expand(*lr.profile, pack.dir.string());
+        const auto grpc = cleanups_of(e, "over grpc");
+        REQUIRE_FALSE(grpc.empty());
+        for (const auto& cl : grpc) {
+            CHECK(cl.impossible.empty());
+            CHECK(cl.grpc_method.empty());
+            CHECK(cl.path == "/v1/tickets/{id}");
+            CHECK(cl.method == "DELETE");
+            CHECK(cl.id_at == "/id");
+            CHECK(cl.across.find("made over gRPC with the HTTP request DELETE /v1/tickets/{id}, as the profile "
+                                 "declares no gRPC delete for 'tickets' (tickets.yaml:") == 0);
+        }
+    }
+    SUBCASE("both: each transport deletes what it made, nothing is said") {
+        const LoadResult lr = load_profile_text(integer_ids_profile(true, true), "tickets.yaml");
+        REQUIRE(lr.profile);
+        const Expansion e = expand(*lr.profile, pack.dir.string());
+        for (const auto& cl : cleanups_of(e, "tickets")) CHECK(cl.across.empty());
+    }
+    SUBCASE("neither: the gRPC instance says it has no delete over either") {
+        const LoadResult lr = load_profile_text(integer_ids_profile(false, false), "tickets.yaml");
+        REQUIRE(lr.profile);
+        const Expansion e = expand(*lr.profile, pack.dir.string());
+        const auto grpc = cleanups_of(e, "over grpc");
+        REQUIRE_FALSE(grpc.empty());
+        CHECK(grpc.front().impossible == "the profile declares no delete operation for 'tickets', over gRPC or HTTP");
+    }
+}

@@ -108,18 +108,66 @@ bool Codec::binary_to_json(const pb::Descriptor& type, const std::string& wire, 
 }
 
 std::optional<Unsendable> Codec::misfit(const pb::Descriptor& type, const std::string& text) const {
+    if (text.empty()) return std::nullopt;
     std::string wire, error;
-    if (text.empty() || json_to_binary(type, text, wire, error)) return std::nullopt;
+    const bool converts = json_to_binary(type, text, wire, error);
     boost::system::error_code ec;
     const json::value v = json::parse(text, ec);
     if (ec || !v.is_object()) return std::nullopt;
-    return misfit_in(type, v.as_object(), "");
+    return misfit_in(type, v.as_object(), "", converts);
+}
+
+namespace {
+
+bool integer_field(const pb::FieldDescriptor& f) {
+    switch (f.cpp_type()) {
+        case pb::FieldDescriptor::CPPTYPE_INT32:
+        case pb::FieldDescriptor::CPPTYPE_INT64:
+        case pb::FieldDescriptor::CPPTYPE_UINT32:
+        case pb::FieldDescriptor::CPPTYPE_UINT64: return true;
+        default: return false;
+    }
+}
+
+// A member value as the decimal text it stands for: a string as written, an
+// integer in its shortest form; nullopt for anything else.
+std::optional<std::string> written_as(const json::value& v) {
+    if (v.is_string()) return std::string(v.as_string());
+    if (v.is_int64()) return std::to_string(v.as_int64());
+    if (v.is_uint64()) return std::to_string(v.as_uint64());
+    if (v.is_double()) return json::serialize(v);  // 17.0: never the text an integer field gives back
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> Codec::arrives_as(const pb::Descriptor& d, const pb::FieldDescriptor& f,
+                                             const json::object& one) const {
+    std::string wire, back;
+    pb::util::JsonParseOptions in;
+    if (!pb::util::JsonToBinaryString(resolver_.get(), type_url(d), json::serialize(one), &wire, in).ok())
+        return std::nullopt;
+    pb::util::JsonPrintOptions out;
+    out.preserve_proto_field_names = true;
+    out.always_print_primitive_fields = true;  // a 0 is printed, not left out
+    if (!pb::util::BinaryToJsonString(resolver_.get(), type_url(d), wire, &back, out).ok()) return std::nullopt;
+    boost::system::error_code ec;
+    const json::value v = json::parse(back, ec);
+    const json::value* got = ec || !v.is_object() ? nullptr : v.as_object().if_contains(f.name());
+    if (!got) return std::nullopt;
+    if (got->is_array()) {  // a repeated field: its one element
+        if (got->as_array().size() != 1) return std::nullopt;
+        got = &got->as_array()[0];
+    }
+    return written_as(*got);
 }
 
 // Each scalar member is converted alone, as the one member of its message:
-// the first that protobuf refuses is the one that does not fit.
-std::optional<Unsendable> Codec::misfit_in(const pb::Descriptor& d, const json::object& o,
-                                           const std::string& where) const {
+// the first that protobuf refuses is the one that does not fit. When the
+// whole message converts, an integer member whose value comes back as
+// another number's text is the one that does not arrive as written.
+std::optional<Unsendable> Codec::misfit_in(const pb::Descriptor& d, const json::object& o, const std::string& where,
+                                           bool converts) const {
     if (special_json(d)) return std::nullopt;
     for (const auto& kv : o) {
         const std::string key(kv.key());
@@ -128,15 +176,39 @@ std::optional<Unsendable> Codec::misfit_in(const pb::Descriptor& d, const json::
         const std::string here = where + "/" + key;
         if (f->type() == pb::FieldDescriptor::TYPE_MESSAGE && !f->is_map() && !special_json(*f->message_type())) {
             if (kv.value().is_object()) {
-                if (auto m = misfit_in(*f->message_type(), kv.value().as_object(), here)) return m;
+                if (auto m = misfit_in(*f->message_type(), kv.value().as_object(), here, converts)) return m;
             } else if (f->is_repeated() && kv.value().is_array()) {
                 std::size_t i = 0;
                 for (const auto& item : kv.value().as_array()) {
                     if (item.is_object())
-                        if (auto m = misfit_in(*f->message_type(), item.as_object(), here + "/" + std::to_string(i)))
+                        if (auto m = misfit_in(*f->message_type(), item.as_object(), here + "/" + std::to_string(i),
+                                               converts))
                             return m;
                     ++i;
                 }
+            }
+            continue;
+        }
+        if (converts) {
+            if (!integer_field(*f) || f->is_map()) continue;
+            auto check = [&](const json::value& value, const std::string& at) -> std::optional<Unsendable> {
+                const auto written = written_as(value);
+                if (!written) return std::nullopt;
+                json::object one;
+                one[kv.key()] = f->is_repeated() ? json::value(json::array{value}) : value;
+                const auto arrived = arrives_as(d, *f, one);
+                if (!arrived || *arrived == *written) return std::nullopt;
+                return Unsendable{at, "field " + f->name() + " of " + d.full_name() + " is " +
+                                          (f->is_repeated() ? "repeated " : "") + std::string(f->type_name()) + ": '" +
+                                          *written + "' would arrive as " + *arrived +
+                                          ", so the request would not carry what it means"};
+            };
+            if (f->is_repeated() && kv.value().is_array()) {
+                std::size_t i = 0;
+                for (const auto& item : kv.value().as_array())
+                    if (auto m = check(item, here + "/" + std::to_string(i++))) return m;
+            } else if (auto m = check(kv.value(), here)) {
+                return m;
             }
             continue;
         }

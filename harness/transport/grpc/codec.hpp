@@ -34,14 +34,24 @@ public:
                                       std::string& out, std::string& error) const;
     // The member of the request JSON whose value its field's type cannot
     // hold (a UUID string in an int64 field, a number in a string field),
-    // nested messages included; nullopt when the message converts, or when
-    // what is wrong is something else (no JSON, an unknown field).
+    // or holds only as another value (the text "017" in an int64 field
+    // arrives as 17: the request would not say what was meant), nested
+    // messages included; nullopt when every member arrives as written, or
+    // when what is wrong is something else (no JSON, an unknown field).
     [[nodiscard]] std::optional<Unsendable> misfit(const google::protobuf::Descriptor& type,
                                                    const std::string& json) const;
 
 private:
+    // `converts`: the whole message converted, so only values that arrive
+    // changed are looked for.
     [[nodiscard]] std::optional<Unsendable> misfit_in(const google::protobuf::Descriptor& d,
-                                                      const boost::json::object& o, const std::string& where) const;
+                                                      const boost::json::object& o, const std::string& where,
+                                                      bool converts) const;
+    // What an integer field holds when the one member `one` is sent, as
+    // decimal text; nullopt when it does not convert.
+    [[nodiscard]] std::optional<std::string> arrives_as(const google::protobuf::Descriptor& d,
+                                                        const google::protobuf::FieldDescriptor& f,
+                                                        const boost::json::object& one) const;
     std::unique_ptr<google::protobuf::util::TypeResolver> resolver_;
 };
 
