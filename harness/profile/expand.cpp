@@ -141,6 +141,7 @@ suite::Suite Instance::build() {
     if (over_grpc_) drop_unsendable_vectors();
     else {
         answer_forms::add_read_backs(r_, s_.vars, s_);
+        answer_forms::add_unchanged_reads(r_, s_);
         answer_forms::add_location_probe(r_, s_);
     }
     own_setup();
@@ -153,7 +154,25 @@ suite::Suite Instance::build() {
     return std::move(s_);
 }
 
-suite::Cleanup Instance::cleanup_of(const Resource& r) {
+suite::Cleanup Instance::cleanup_of(const Resource& r) const {
+    suite::Cleanup cl = plain_cleanup(r);
+    add_made(r, cl);
+    return cl;
+}
+
+void Instance::add_made(const Resource& r, suite::Cleanup& cl) const {
+    for (const auto& m : p_.resources) {
+        if (!m.made_by || m.made_by->resource != r.name) continue;
+        suite::Cleanup made = plain_cleanup(m);
+        made.id_at = m.made_by->at;  // in the creator's answer
+        made.id_header.clear();
+        made.at_location = false;
+        made.resource.clear();  // the creator's Location is not its
+        cl.made.push_back(std::move(made));
+    }
+}
+
+suite::Cleanup Instance::plain_cleanup(const Resource& r) {
     suite::Cleanup cl;
     cl.id_at = r.id.pointer;
     // A failed delete is confirmed by the resource's read, whose 2xx
@@ -230,7 +249,7 @@ void Instance::drop_unsendable_vectors() {
     }
 }
 
-suite::Cleanup Instance::grpc_cleanup_of(const Resource& r) {
+suite::Cleanup Instance::grpc_cleanup_of(const Resource& r) const {
     suite::Cleanup cl;
     cl.id_at = r.id.pointer;
     if (r.grpc && r.grpc->del) {
@@ -240,20 +259,21 @@ suite::Cleanup Instance::grpc_cleanup_of(const Resource& r) {
     } else if (r.del) {
         // No gRPC delete, but an HTTP one: it deletes what gRPC made too,
         // the id read from the gRPC answer (no header, no Location there).
-        cl = cleanup_of(r);
+        cl = plain_cleanup(r);
         cl.id_at = r.id.pointer;
         cl.id_header.clear();
         cl.at_location = false;
         cl.across = "made over gRPC with the HTTP request " + cl.method + " " + cl.path +
                     ", as the profile declares no gRPC delete for '" + r.name + "' (" + r.del->pos.str() + ")";
     } else if (!r.cannot_delete.empty()) {
-        cl = cleanup_of(r);  // left behind by design, over either transport
+        cl = plain_cleanup(r);  // left behind by design, over either transport
         cl.read_path.clear();
         cl.read_not_found.reset();
     } else {
         cl.pos = r.pos;
         cl.impossible = "the profile declares no delete operation for '" + r.name + "', over gRPC or HTTP";
     }
+    add_made(r, cl);
     return cl;
 }
 
@@ -475,9 +495,48 @@ void Instance::legacy_ids() {
     s_.vector_sets["legacy_ids"] = std::move(set);
 }
 
+// The entity of `t` that a create of its creator makes as a side effect
+// (`made_by`): that create, with the new entity's id at made_by.at; its
+// cleanup deletes both, the creator's entity (the file in the folder) first.
+void Instance::ensure_made(const Resource& t, std::vector<suite::Step>& steps) {
+    const Resource* creator = find_resource(p_, t.made_by->resource);
+    if (!creator || !creator->create) return;  // the loader says so
+    for (const auto& ref : creator->references)
+        if (ref.required) ensure_created(ref.resource, steps);
+    suite::Step st;
+    st.pos = t.made_by->pos;
+    st.name = "create a '" + creator->name + "' entity, which makes a '" + t.name + "' entity for the references of '" +
+              r_.name + "'";
+    suite::HttpRequest& h = st.as<suite::HttpRequest>();
+    h.pos = creator->create->pos;
+    h.method = creator->create->method;
+    h.path = creator->create->path;
+    h.json = body_with_refs(*creator, creator->create->body, true);
+    h.headers = creator->create->headers;
+    h.principal = "owner";
+    st.expect.pos = creator->create->pos;
+    suite::StatusExpect status;
+    status.pos = creator->create->pos;
+    status.classes = {2};
+    st.expect.status = status;
+    suite::Capture made;
+    made.pos = t.made_by->pos;
+    made.var = "entity." + t.name;
+    made.from = suite::Capture::From::json;
+    made.path = t.made_by->at;
+    st.captures.push_back(made);
+    st.cleanup = cleanup_of(*creator);  // and what it made
+    answer_forms::adapt_create_answer(*creator, st);
+    steps.push_back(std::move(st));
+}
+
 void Instance::ensure_created(const std::string& target, std::vector<suite::Step>& steps) {
     if (!created_.insert(target).second) return;
     const Resource* t = find_resource(p_, target);
+    if (t && !t->create && t->made_by) {
+        ensure_made(*t, steps);
+        return;
+    }
     if (!t || !t->create) return;  // the loader rejects unknown resources; no create: nothing to do
     for (const auto& ref : t->references)
         if (ref.required) ensure_created(ref.resource, steps);

@@ -34,9 +34,12 @@ bool id_in_header(const Resource& r, suite::Operation op) {
 }
 
 // Whether the answers of `op` name the id elsewhere than at `at`: in the
-// header, or (a create's) at `create_at`.
+// header, or (a create's, and a put's: a create with the client's id, whose
+// answer has the create answer's shape, as CouchDB's {"ok", "id", "rev"}) at
+// `create_at`.
 bool id_elsewhere(const Resource& r, suite::Operation op) {
-    return id_in_header(r, op) || (op == suite::Operation::create && !r.id.create_pointer.empty());
+    const bool creates = op == suite::Operation::create || op == suite::Operation::put;
+    return id_in_header(r, op) || (creates && !r.id.create_pointer.empty());
 }
 
 // The step's expectations and captures of the own id moved to where the
@@ -94,7 +97,119 @@ std::string lacks_reason(const Resource& r, const Lacks& l) {
     return "the create answer of '" + r.name + "' lacks " + fields + " (in_create: false)";
 }
 
+// The text values of `v` (its string leaves), in order.
+void strings_of(const boost::json::value& v, std::vector<std::string>& out) {
+    if (v.is_string()) out.emplace_back(v.as_string());
+    else if (v.is_object())
+        for (const auto& kv : v.as_object()) strings_of(kv.value(), out);
+    else if (v.is_array())
+        for (const auto& e : v.as_array()) strings_of(e, out);
+}
+
+// A text the update body of `r` writes that the create body does not: what a
+// read finds in the entity once an update was applied. "" when there is none.
+std::string update_marker(const Resource& r) {
+    if (!r.update || !r.update->body) return {};
+    std::vector<std::string> wrote, created;
+    strings_of(*r.update->body, wrote);
+    if (r.create && r.create->body) strings_of(*r.create->body, created);
+    for (const auto& w : wrote) {
+        if (w.size() < 4 || w.find("${") != std::string::npos) continue;  // too short to be told apart; a template
+        const bool in_create = std::any_of(created.begin(), created.end(),
+                                           [&](const std::string& c) { return c.find(w) != std::string::npos; });
+        if (!in_create) return w;
+    }
+    return {};
+}
+
 }  // namespace
+
+void add_unchanged_reads(const Resource& r, suite::Suite& s) {
+    if (!r.update || !r.update->not_found || !r.update->not_found->empty) return;
+    const std::string blind = "the update of '" + r.name + "' answers " + std::to_string(r.update->not_found->status) +
+                              " with no body whether or not it matched (not_found, " + r.update->not_found->pos.str() +
+                              ")";
+    const std::string marker = update_marker(r);
+    const std::string owner = s.principals.count("owner") ? "owner" : "";
+    for (auto& c : s.cases) {
+        if (!c.skip.empty()) continue;
+        for (std::size_t i = 0; i < c.steps.size(); ++i) {
+            suite::Step& st = c.steps[i];
+            if (!st.is<suite::OpCall>()) continue;
+            const suite::OpCall call = st.as<suite::OpCall>();
+            if (call.op != suite::Operation::update || call.via_other) continue;
+            if (!st.expect.status || !suite::is_refusal(*st.expect.status)) {
+                // An update that succeeds answers no body either: what its
+                // checks and captures want of the answer is read back.
+                if (st.expect.ids.empty() && !st.expect.body && st.captures.empty()) continue;
+                suite::Step back;
+                back.pos = st.pos;
+                back.name = "read the entity after the update (its answer has no body)";
+                suite::OpCall read;
+                read.pos = st.pos;
+                read.op = suite::Operation::read;
+                read.id = call.id;
+                read.principal = call.principal;
+                back.request = std::move(read);
+                suite::StatusExpect ok;
+                ok.pos = st.pos;
+                ok.exact = {200};
+                back.expect.status = ok;
+                back.expect.ids = std::move(st.expect.ids);
+                back.expect.body = std::move(st.expect.body);
+                back.expect.rule = st.expect.rule;
+                back.captures = std::move(st.captures);
+                st.expect.ids.clear();
+                st.expect.body.reset();
+                st.captures.clear();
+                c.steps.insert(c.steps.begin() + static_cast<std::ptrdiff_t>(i) + 1, std::move(back));
+                ++i;
+                continue;
+            }
+            // The entity the update aimed at: the live id a mutation was made
+            // of, or the id itself; none for a vector's value (Nil, Max).
+            std::string live = call.id;
+            if (c.for_each && call.id == "${" + c.for_each->as + "}")
+                live = c.for_each->source == suite::ForEach::Source::mutations ? c.for_each->set : std::string();
+            // No entity has a vector's id (Nil, Max): an update that matched
+            // nothing changed nothing, so its 204 is the refusal it says it is.
+            if (live.empty()) continue;
+            std::string why;
+            if (c.for_each && !r.cannot_delete.empty())
+                why = "'" + r.name + "' cannot be deleted, so every element of the case shares one entity and a "
+                      "read cannot tell which update changed it";
+            else if (!r.read) why = "the profile declares no read of '" + r.name + "' to tell whether it changed anything";
+            else if (marker.empty())
+                why = "the update body of '" + r.name + "' (" + r.update->pos.str() +
+                      ") writes no text the create body does not, so a read cannot tell whether it was applied";
+            if (!why.empty()) {
+                c.skip = "not applicable: " + blind + ", and " + why;
+                c.skip_cause = SkipCause::not_applicable;
+                break;
+            }
+            suite::Step back;
+            back.pos = st.pos;
+            back.name = "read the entity after the refused update: the update was not applied";
+            suite::OpCall read;
+            read.pos = st.pos;
+            read.op = suite::Operation::read;
+            read.id = live;
+            read.principal = owner.empty() ? call.principal : owner;
+            back.request = std::move(read);
+            suite::StatusExpect ok;
+            ok.pos = st.pos;
+            ok.exact = {200};
+            back.expect.status = ok;
+            suite::BodyExpect body;
+            body.pos = st.pos;
+            body.not_contains = {marker};
+            back.expect.body = body;
+            back.expect.rule = st.expect.rule;
+            c.steps.insert(c.steps.begin() + static_cast<std::ptrdiff_t>(i) + 1, std::move(back));
+            ++i;
+        }
+    }
+}
 
 void add_read_backs(const Resource& r, const std::vector<suite::Variable>& vars, suite::Suite& s) {
     const Lacks lacks = create_lacks(r);

@@ -48,9 +48,13 @@ public:
 
     suite::Suite build();
 
-    // How the end of the suite deletes an entity of `r` that a step created;
-    // without a delete operation the cleanup reports it as left behind.
-    static suite::Cleanup cleanup_of(const Resource& r);
+    // How the end of the suite deletes an entity of `r` that a step created,
+    // and what its create makes with it (made_by); without a delete
+    // operation the cleanup reports it as left behind.
+    suite::Cleanup cleanup_of(const Resource& r) const;
+    static suite::Cleanup plain_cleanup(const Resource& r);
+    // The cleanups of the entities a create of `r` makes as a side effect.
+    void add_made(const Resource& r, suite::Cleanup& cl) const;
 
     const std::optional<Endpoint>* endpoint(suite::Operation op) const;
 
@@ -68,7 +72,7 @@ public:
     void grpc_vars(std::vector<suite::Variable>& vars) const;
 
     // The gRPC delete of an entity of `r`, or why there is none.
-    static suite::Cleanup grpc_cleanup_of(const Resource& r);
+    suite::Cleanup grpc_cleanup_of(const Resource& r) const;
 
     // A call bound to a gRPC method: the message is the operation's body
     // (create/update/put) with the id written at its id field and list
@@ -158,6 +162,7 @@ private:
     // Emits setup steps that create one `target` entity (after what its own
     // required references need) and capture its id as entity.<target>.
     void ensure_created(const std::string& target, std::vector<suite::Step>& steps);
+    void ensure_made(const Resource& t, std::vector<suite::Step>& steps);
 
     const Profile& p_;
     const Resource& r_;

@@ -65,6 +65,9 @@ Instance::Unset Instance::undescribed(const std::string& need) const {
             if (v == base + x) return true;
         return false;
     };
+    if (r_.made_by && !over_grpc_ && is("create", {"_method", "_body"}))
+        return not_applicable("the API has no create of '" + r_.name + "': a create of '" + r_.made_by->resource +
+                              "' makes one (made_by, " + r_.made_by->pos.str() + ")");
     for (const auto& t : suite::operation_table) {
         const std::string op = t.name;
         if (is(op, {"_method", "_body", "_items", "_filter", "_replaces", "_rejects_existing"}))

@@ -7,6 +7,8 @@
 #include "suite/input_guard.hpp"
 #include "suite/target_reader.hpp"
 
+#include <boost/json/serialize.hpp>
+
 #include <algorithm>
 #include <filesystem>
 #include <map>
@@ -186,11 +188,56 @@ void Loader::check_references(const Profile& p) {
         const auto from = index_of(site.from);
         const auto to = index_of(site.resource);
         if (!from || !to) continue;  // a resource that failed to load was reported already
-        if (!p.resources[*to].create) {
+        if (!p.resources[*to].create && !p.resources[*to].made_by) {
             r_.error(site.at,
                      "required reference '" + site.field + "' points to '" + site.resource + "', which has no 'create'",
                      "the harness creates the referenced entity first; add create: to '" + site.resource +
                          "' or make the reference required: false");
+            continue;
+        }
+        edges[*from].push_back(&site);
+    }
+    // `made_by`: the creating resource exists, is another one, and creates;
+    // the made resource's entities need it, as a required reference would.
+    for (const auto& site : made_by_sites_) {
+        const auto from = index_of(site.from);
+        if (std::find(written_names_.begin(), written_names_.end(), site.resource) == written_names_.end()) {
+            r_.error(site.at, "unknown resource '" + site.resource + "' in made_by of '" + site.from + "'",
+                     detail::suggest(site.resource, written_names_, "resources of the profile"));
+            continue;
+        }
+        if (site.resource == site.from) {
+            r_.error(site.at, "'" + site.from + "' is made_by itself",
+                     "name the other resource whose create makes one, e.g. made_by: {resource: files, at: /folder_id}");
+            continue;
+        }
+        const auto to = index_of(site.resource);
+        if (!from || !to) continue;
+        if (p.resources[*from].create) {
+            r_.error(site.at, "resource '" + site.from + "' has both 'create' and 'made_by'",
+                     "keep create: when the API creates them itself; made_by: when only a create of '" +
+                         site.resource + "' makes one");
+            continue;
+        }
+        if (!p.resources[*to].create) {
+            r_.error(site.at, "'" + site.from + "' is made_by '" + site.resource + "', which has no 'create'",
+                     "made_by names the resource whose create makes one; add create: to '" + site.resource + "'");
+            continue;
+        }
+        // The run deletes the entity it takes to be made by its create: one
+        // that existed before (a create naming a folder that is there) must
+        // never be it.
+        const auto& creator = p.resources[*to];
+        const bool makes_new = p.resources[*from].made_by->fresh ||
+                               (creator.create->body &&
+                                boost::json::serialize(*creator.create->body).find("${gen:") != std::string::npos);
+        if (p.resources[*from].del && !makes_new) {
+            r_.error(site.at,
+                     "the run would delete the '" + site.from + "' entity a create of '" + site.resource +
+                         "' makes, which may be one that existed before",
+                     "make each create of '" + site.resource + "' make a new one: a fresh name in its body, e.g. "
+                     "notebook: \"idconform-${gen:uuidv7}\", or say made_by: {..., fresh: true} if every create "
+                     "makes a new one");
             continue;
         }
         edges[*from].push_back(&site);
@@ -211,8 +258,11 @@ void Loader::check_references(const Profile& p) {
                 for (auto it = start; it != chain.end(); ++it) loop += p.resources[*it].name + " -> ";
                 loop += p.resources[to].name;
                 r_.error(site->at, "required references form a cycle: " + loop,
-                         "none of these resources can be created first; make one of the references (e.g. '" +
-                             site->field + "' here) required: false");
+                         site->field == "made_by"
+                             ? "none of these resources can be created first; make the reference to '" +
+                                   site->from + "' required: false"
+                             : "none of these resources can be created first; make one of the references (e.g. '" +
+                                   site->field + "' here) required: false");
             } else if (marks[to] == Mark::unseen) {
                 self(self, to);
             }

@@ -14,7 +14,8 @@ namespace {
 const std::vector<std::string> resource_keys = [] {
     std::vector<std::string> keys = {"create", "read",     "update", "delete",     "list",       "put",
                                      "id",     "location", "fields", "references", "time_field", "lookup",
-                                     "action", "job",      "legacy", "viewable",   "grpc", "client_ids"};
+                                     "action", "job",      "legacy", "viewable",   "grpc", "client_ids",
+                                     "made_by"};
     for (const auto& k : forms::resource_keys()) keys.push_back(k);  // load_forms.cpp
     return keys;
 }();
@@ -94,6 +95,33 @@ void Loader::resources(const Entry& e, Profile& p) {
                  "/v1/products, body: {name: idconform-probe}}");
 }
 
+// `made_by: {resource: files, at: /folder_id}` (the names are checked once
+// every resource is read, check_references).
+void Loader::made_by(const Entry& x, Resource& res) {
+    const char* const example = "made_by: {resource: files, at: /folder_id}";
+    auto m = r_.mapping(x.val(), "made_by", {"resource", "at", "fresh"}, example);
+    if (!m) return;
+    const auto* resource = m->find("resource");
+    const auto* at = m->find("at");
+    if (!resource || !at) {
+        r_.error(x.key_val(), std::string("made_by needs ") + (resource ? "'at'" : "'resource'"),
+                 std::string("name the resource whose create makes one and where its create answer names the id, "
+                             "e.g. ") + example);
+        return;
+    }
+    Resource::MadeBy mb;
+    mb.pos = r_.pos(x.key_val());
+    auto name = r_.string(resource->val(), "resource", example);
+    auto pointer = r_.string(at->val(), "at", example);
+    if (!name || !pointer || !member_pointer(at->val(), *pointer, "at", "/folder_id")) return;
+    mb.resource = *name;
+    mb.at = *pointer;
+    if (const auto* f = m->find("fresh"))
+        if (auto b = r_.boolean(f->val(), "fresh")) mb.fresh = *b;
+    made_by_sites_.push_back(ReferenceSite{res.name, "made_by", *name, true, resource->val().mark});
+    res.made_by = std::move(mb);
+}
+
 std::optional<Resource> Loader::resource(const Entry& entry) {
     auto m = r_.mapping(entry.val(), "resource", resource_keys,
                         "{create: {path: /v1/products}, read: {path: \"/v1/products/{id}\"}}");
@@ -133,6 +161,7 @@ std::optional<Resource> Loader::resource(const Entry& entry) {
     if (const auto* x = m->find("fields")) fields(x->val(), res);
     if (const auto* x = m->find("client_ids")) client_ids(x->val(), res);
     if (const auto* x = m->find("references")) references(x->val(), res);
+    if (const auto* x = m->find("made_by")) made_by(*x, res);
     if (const auto* x = m->find("grpc")) res.grpc = grpc_ops(*x, res.name);
     if (const auto* x = m->find("time_field")) {
         // time_field: /created_at, or {at: /created_at, in_create: false}

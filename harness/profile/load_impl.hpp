@@ -66,6 +66,7 @@ private:
     std::vector<ReferenceSite> sites_;
     std::vector<std::string> written_names_;               // every resource name, also of resources that failed to load
     std::vector<std::pair<std::string, Val>> grpc_sites_;  // resources with a grpc: section
+    std::vector<ReferenceSite> made_by_sites_;             // `made_by:` of each resource (from = the made resource)
 
     // ---------------------------------------------- gRPC (load_grpc.cpp)
 
@@ -125,6 +126,7 @@ private:
     void fields(const Val& v, Resource& res);
     void client_ids(const Val& v, Resource& res);
     void references(const Val& v, Resource& res);
+    void made_by(const Entry& x, Resource& res);
 
     // ------------------- answer forms of real APIs (load_answer_forms.cpp)
 

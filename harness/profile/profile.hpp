@@ -176,6 +176,19 @@ struct Resource {
     // `refused: [401, 404]`: how the API refuses another principal access
     // to an entity of this resource; unset: the profile's `refused:`.
     std::optional<std::vector<int>> refused;
+    // `made_by: {resource: files, at: /folder_id}`: the API has no create of
+    // these; one comes into being when an entity of `resource` is created (a
+    // folder made by uploading a file into it), whose create answer names its
+    // id at `at`. References to it are filled from such a create, and the run
+    // deletes the one it made (so the create must make a new one each time:
+    // a fresh name in its body, or `fresh: true`).
+    struct MadeBy {
+        SourcePos pos;
+        std::string resource;
+        std::string at;
+        bool fresh = false;  // `fresh: true`: every create of `resource` makes a new one
+    };
+    std::optional<MadeBy> made_by;
 };
 
 // A principal (headers templates, e.g. Bearer ${env:TOKEN_A}; none for

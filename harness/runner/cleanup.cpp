@@ -100,6 +100,14 @@ std::string answered(const Exchange& x) {
 
 void register_created(SuiteRun& run, const suite::Cleanup& cl, const Request& req, const Exchange& x,
                       BodyJson& body, const Scope& scope, const std::string& step_name) {
+    // What the create made besides its entity (made_by: the folder of an
+    // upload) is booked first, so that it is deleted after the entity in it;
+    // an answer without its id made none.
+    for (const auto& made : cl.made) {
+        const std::string at = resolve_pointer(made.id_at, scope);
+        if (at.empty() || id_in(body, at).empty()) continue;
+        register_created(run, made, req, x, body, scope, step_name + " (what it made, at " + at + ")");
+    }
     // A resource whose new id is only in an answer header (a registry's
     // Docker-Upload-UUID, or Location) has no id in the body to follow.
     const std::string id_at = cl.id_header.empty() ? resolve_pointer(cl.id_at, scope) : std::string();

@@ -319,6 +319,11 @@ struct Cleanup : Positioned {
     std::string read_method = "GET";
     std::string read_body_id_at;
     std::optional<boost::json::value> read_body;
+    // Set by the profile expander: what the create makes besides its own
+    // entity (a profile's `made_by`: the folder an upload makes), each deleted
+    // after it, its id at its own `id_at` of the same answer (none there:
+    // nothing was made).
+    std::vector<Cleanup> made;
 };
 
 // A file to scan (an export the target wrote): every violation of the

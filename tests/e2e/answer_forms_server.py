@@ -20,8 +20,9 @@
 #              category_id=eq.<id>, strict uuid input (400 otherwise).
 #              defects: lenient-uuid (PostgreSQL's uuid input: upper case,
 #                       braces and no hyphens are read as the same id: DATA-ID-002)
-#   postgrest204  the same, with PostgREST's own answer to a DELETE whose
-#              filter matches nothing: 204, as for one that deleted a row.
+#   postgrest204  the same, with PostgREST's own answers to a DELETE, and to a
+#              PATCH without Prefer: return=representation, whose filter matches
+#              nothing: 204, as for one that changed a row.
 #   location   POST /v1/widgets answers 202 with an empty body and an
 #              absolute Location (the only place of the new id); GET/PATCH/
 #              DELETE at that URL; the widget's tracking_id (UUIDv4) is only in
@@ -70,6 +71,9 @@
 #              a canonical UUIDv7 (or is Nil/Max) is refused (400), as is a
 #              line id already used; GET, DELETE /v1/orders/<id>.
 #              defects: empty-line-id (a line id "" is stored: DATA-ID-007)
+#   notebooks  notebooks that only a note's create makes, and tasks that
+#              reference them (answer_forms_made.py).
+#              defects: empty-notebook (a task's notebook "" is stored: DATA-ID-007)
 #
 # Usage: answer_forms_server.py MODE [--defect NAME] PORT_FILE  (writes the port)
 import json
@@ -83,6 +87,7 @@ import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, unquote, urlsplit
 from fixture_ids import uuid7  # this folder is on sys.path when run as a script
+import answer_forms_made  # the notebooks mode
 
 CANON = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$")
 LOCK = threading.Lock()
@@ -191,7 +196,7 @@ class Handler(BaseHTTPRequestHandler):
              "location": self.location,
              "renamed": self.renamed, "timeonread": self.timeonread, "found": self.found,
              "rpc": self.rpc, "refname": self.refname, "upsert": self.upsert,
-             "lines": self.lines}[MODE]()
+             "lines": self.lines, "notebooks": self.notebooks}[MODE]()
         except BrokenPipeError:
             pass
 
@@ -297,8 +302,9 @@ class Handler(BaseHTTPRequestHandler):
                 return self.pg_error(400, "21000", "UPDATE/DELETE requires a WHERE clause")
             with LOCK:
                 hit = visible()
-                if not hit and self.command == "DELETE" and MODE == "postgrest204":
-                    return self.answer(204)  # PostgREST's own answer: a filter that matched nothing deleted nothing
+                minimal = "return=representation" not in self.headers.get("Prefer", "")
+                if not hit and MODE == "postgrest204" and (self.command == "DELETE" or minimal):
+                    return self.answer(204)  # PostgREST's own answer: a filter that matched nothing changed nothing
                 if not hit:  # this API refuses to change nothing (a pre-request check)
                     return self.pg_error(404, "PGRST116", "The result contains 0 rows")
                 row = hit[0]
@@ -309,6 +315,8 @@ class Handler(BaseHTTPRequestHandler):
                     for k, v in body.items():
                         if k in ("name", "price"):
                             row[k] = v
+                if MODE == "postgrest204" and minimal:
+                    return self.answer(204)  # Prefer: return=minimal, PostgREST's default
                 out = public(row)
                 return self.answer(200, out if single else [out])
         return self.pg_error(405, "PGRST117", "Unsupported HTTP method")
@@ -614,6 +622,10 @@ class Handler(BaseHTTPRequestHandler):
                 del docs[did]
                 return self.answer(204)
         return self.answer(405, {"error": "method not allowed"})
+
+    # ------------------------------------------------------------ notebooks
+    def notebooks(self):
+        answer_forms_made.serve(self, STORE, LOCK, CANON, uuid7, DEFECT)
 
     # ---------------------------------------------------------------- lines
     def lines(self):

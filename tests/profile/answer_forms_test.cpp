@@ -68,8 +68,8 @@ TEST_CASE("id: {create_at: ...}: the create answer names the new id at another m
                "'create_at' and 'header' both say where the create answer names the new id", "keep one");
     only_error(api("    id: {at: /id, create_at: /id}\n"), 8, 30,
                "create_at /id is where every answer has the id already (at: /id)", "drop create_at");
-    only_error(api("    id: {create_at: /id}\n"), 8, 21, "create_at /id is where every answer has the id already (at: /id)",
-               "drop create_at");
+    only_error(api("    id: {create_at: /id}\n"), 8, 21,
+               "create_at /id is where every answer has the id already (at: /id)", "drop create_at");
     only_error(api("    id: {at: /id, create_at: orderID}\n"), 8, 30, "bad JSON pointer 'orderID'",
                "a JSON pointer starts with '/'");
     only_error(api("    id: {at: /id, create_at: \"\"}\n"), 8, 30, "empty JSON pointer for 'create_at'", "/orderID");
@@ -319,16 +319,17 @@ TEST_CASE("time_field: {at: ..., in_create: false}: judged on a read-back, error
     CHECK(plain.resources[0].time_in_create);
     only_error(api("    time_field: {at: /created_at, in_create: false}\n"), 8, 5,
                "'items' has the time field /created_at only in read answers, but no read endpoint", "read: {path:");
-    only_error(api(read + "    time_field: {in_create: false}\n"), 9, 5, "time_field needs 'at', the time field's JSON pointer",
+    only_error(api(read + "    time_field: {in_create: false}\n"), 9, 5,
+               "time_field needs 'at', the time field's JSON pointer",
                "time_field: {at: /created_at, in_create: false}");
-    only_error(api(read + "    time_field: {at: /created_at, in_create: maybe}\n"), 9, 46, "expected a boolean here, found 'maybe'",
-               "");
+    only_error(api(read + "    time_field: {at: /created_at, in_create: maybe}\n"), 9, 46,
+               "expected a boolean here, found 'maybe'", "");
     only_error(api(read + "    time_field: {at: created_at}\n"), 9, 22, "bad JSON pointer 'created_at'",
                "a JSON pointer starts with '/'");
 
     // the expansion: DATA-ID-005 reads the new entity back and judges its time field there
     const Expansion e = expanded(api(read + "    delete: {path: \"/items/{id}\"}\n    location: false\n"
-                                        "    time_field: {at: /created_at, in_create: false}\n"));
+                                            "    time_field: {at: /created_at, in_create: false}\n"));
     const suite::Case* c = nullptr;
     for (const auto& s : e.suites)
         for (const auto& k : s.cases)
@@ -343,9 +344,10 @@ TEST_CASE("time_field: {at: ..., in_create: false}: judged on a read-back, error
 }
 
 TEST_CASE("not_found: {status: 200, at: /found, equals: false} on read, update and delete, errors at their key") {
-    const Profile p = loaded(api("    read: {path: \"/items/{id}\", not_found: {status: 200, at: /found, equals: false}}\n"
-                                 "    update: {path: \"/items/{id}\", body: {n: 2}, not_found: {status: 200, at: /found, equals: false}}\n"
-                                 "    delete: {path: \"/items/{id}\", not_found: {status: 200, at: /ttl, equals: -1}}\n"));
+    const Profile p = loaded(
+        api("    read: {path: \"/items/{id}\", not_found: {status: 200, at: /found, equals: false}}\n"
+            "    update: {path: \"/items/{id}\", body: {n: 2}, not_found: {status: 200, at: /found, equals: false}}\n"
+            "    delete: {path: \"/items/{id}\", not_found: {status: 200, at: /ttl, equals: -1}}\n"));
     const Resource& r = p.resources[0];
     REQUIRE(r.read->not_found);
     CHECK(r.read->not_found->at == "/found");
@@ -365,8 +367,9 @@ TEST_CASE("not_found: {status: 200, at: /found, equals: false} on read, update a
                "missing required key 'body' in not_found", "at: and equals:");
 
     // the expansion: a refusal the delete case wants accepts the value form
-    const Expansion e = expanded(api("    read: {path: \"/items/{id}\", not_found: {status: 200, at: /found, equals: false}}\n"
-                                     "    delete: {path: \"/items/{id}\", not_found: {status: 200, at: /found, equals: false}}\n"));
+    const Expansion e =
+        expanded(api("    read: {path: \"/items/{id}\", not_found: {status: 200, at: /found, equals: false}}\n"
+                     "    delete: {path: \"/items/{id}\", not_found: {status: 200, at: /found, equals: false}}\n"));
     bool seen = false;
     for (const auto& s : e.suites)
         for (const auto& c : s.cases)
@@ -380,10 +383,11 @@ TEST_CASE("not_found: {status: 200, at: /found, equals: false} on read, update a
 }
 
 TEST_CASE("id_at on read, update and delete: the id in a JSON body, the path without {id}, errors at their key") {
-    const std::string rpc = "    read: {method: POST, path: \"/items:get\", id_at: /id}\n"
-                            "    update: {method: POST, path: /items, id_at: /id, body: {n: 2}}\n"
-                            "    delete: {method: POST, path: \"/items:delete\", id_at: /item/id, body: {why: t}}\n"
-                            "    location: false\n";
+    const std::string rpc =
+        "    read: {method: POST, path: \"/items:get\", id_at: /id}\n"
+        "    update: {method: POST, path: /items, id_at: /id, body: {n: 2}}\n"
+        "    delete: {method: POST, path: \"/items:delete\", id_at: /item/id, body: {why: t}}\n"
+        "    location: false\n";
     const Profile p = loaded(api(rpc));
     const Resource& r = p.resources[0];
     CHECK(r.read->id_at == "/id");
@@ -391,13 +395,13 @@ TEST_CASE("id_at on read, update and delete: the id in a JSON body, the path wit
     CHECK(r.del->id_at == "/item/id");
     REQUIRE(r.del->body);
     // without id_at a read path still needs {id}, and says how to name it in a body
-    only_error(api("    read: {method: POST, path: \"/items:get\"}\n"), 8, 32, "the read path '/items:get' has no '{id}'",
-               "id_at: /id}");
+    only_error(api("    read: {method: POST, path: \"/items:get\"}\n"), 8, 32,
+               "the read path '/items:get' has no '{id}'", "id_at: /id}");
     only_error(api("    delete: {path: /items}\n"), 8, 20, "the delete path '/items' has no '{id}'",
                "write id_at: /id (and method: POST)");
     only_error(api("    read: {path: \"/items:get\", id_at: id}\n"), 8, 39, "bad JSON pointer 'id'", "/id");
-    only_error(api("    delete: {path: \"/items/{id}\", body: {why: t}}\n"), 8, 35, "a delete body is sent only with id_at",
-               "or drop the body");
+    only_error(api("    delete: {path: \"/items/{id}\", body: {why: t}}\n"), 8, 35,
+               "a delete body is sent only with id_at", "or drop the body");
 
     const Expansion e = expanded(api(rpc));
     // every read, update and delete of the packs is a POST with the id at id_at
@@ -425,15 +429,16 @@ TEST_CASE("id_at on read, update and delete: the id in a JSON body, the path wit
     CHECK(cl.read_method == "POST");
     CHECK(cl.read_body_id_at == "/id");
     // an update that names the entity by /id cannot carry another id there
-    const suite::Case& other =
-        case_named(instance(e, "data-id-006 items"), "the id is unchanged after an update whose body carries another id");
+    const suite::Case& other = case_named(instance(e, "data-id-006 items"),
+                                          "the id is unchanged after an update whose body carries another id");
     CHECK(other.skip.find("names the entity by the id in its body (api.yaml:9:13)") != std::string::npos);
     CHECK(case_named(instance(e, "data-id-006 items"), "the id is unchanged after an update").skip.empty());
 }
 
 TEST_CASE("a reference named otherwise in answers (at:) is sent under its key and judged at its pointer") {
-    const std::string text = api("    read: {path: \"/items/{id}\"}\n"
-                                 "    references: {parent: {resource: items, at: /parent_series}}\n");
+    const std::string text =
+        api("    read: {path: \"/items/{id}\"}\n"
+            "    references: {parent: {resource: items, at: /parent_series}}\n");
     const Profile p = loaded(text);
     REQUIRE(p.resources[0].references.size() == 1);
     CHECK(p.resources[0].references[0].answer_at() == "/parent_series");
@@ -459,7 +464,8 @@ TEST_CASE("put: {replaces: true}: a PUT to a live id replaces it, and DATA-ID-00
     const std::string put = "    read: {path: \"/items/{id}\"}\n    put: {path: \"/items/{id}\", replaces: true}\n";
     CHECK(loaded(api(put)).resources[0].put->replaces);
     CHECK_FALSE(loaded(api("    put: {path: \"/items/{id}\"}\n")).resources[0].put->replaces);
-    only_error(api("    put: {path: \"/items/{id}\", replaces: yes-please}\n"), 8, 42, "expected a boolean here, found 'yes-please'", "");
+    only_error(api("    put: {path: \"/items/{id}\", replaces: yes-please}\n"), 8, 42,
+               "expected a boolean here, found 'yes-please'", "");
     only_error(api("    read: {path: \"/items/{id}\", replaces: true}\n"), 8, 33, "unknown key 'replaces' in read", "");
     auto skip_of = [](const Expansion& e, const std::string& name) {
         return case_named(instance(e, "data-id-006 items"), name).skip;
@@ -494,7 +500,8 @@ TEST_CASE("client_ids: a fresh id at each sub-object pointer of every create, du
     CHECK(*h.json == boost::json::parse(R"({"lines": [{"sku": "a", "id": "${gen:uuidv7}"}]})"));
     REQUIRE(!h.set.empty());
     CHECK(h.set.back().first == "${res.client_id_at}");
-    CHECK(case_named(instance(e, "nil-max orders"), "Nil and Max as a client-chosen sub-object id are rejected").skip.empty());
+    CHECK(case_named(instance(e, "nil-max orders"), "Nil and Max as a client-chosen sub-object id are rejected")
+              .skip.empty());
     // without client_ids the cases say what to add
     const Expansion plain = expanded(api(""));
     CHECK(case_named(instance(plain, "data-id-007 items"),
@@ -515,10 +522,148 @@ TEST_CASE("not_found: {status: 204, empty: true}: an answer with no body, alone,
                "not_found has 'empty' and 'body'", "keep empty: true alone");
     only_error(api("    delete: {path: \"/items/{id}\", not_found: {status: 204, empty: false}}\n"), 8, 67,
                "not_found: empty: false says nothing", "empty: true");
-    const Expansion e = expanded(api("    read: {path: \"/items/{id}\"}\n"
-                                     "    delete: {path: \"/items/{id}\", not_found: {status: 204, empty: true}}\n"));
-    const suite::Case& c = case_named(instance(e, "data-id-004 items"), "another principal cannot delete the entity by its id");
+    const Expansion e =
+        expanded(api("    read: {path: \"/items/{id}\"}\n"
+                     "    delete: {path: \"/items/{id}\", not_found: {status: 204, empty: true}}\n"));
+    const suite::Case& c =
+        case_named(instance(e, "data-id-004 items"), "another principal cannot delete the entity by its id");
     REQUIRE(c.steps[0].expect.status);
     REQUIRE(c.steps[0].expect.status->not_found);
     CHECK(c.steps[0].expect.status->not_found->empty);
+}
+
+TEST_CASE("an update answering 204 with no body whatever it matched: refused updates are read back, so are checks") {
+    const std::string blind =
+        "    read: {path: \"/items/{id}\"}\n"
+        "    update: {path: \"/items?id=eq.{id}\", body: {n: idconform-renamed},\n"
+        "             not_found: {status: 204, empty: true}}\n";
+    // two principals, so that DATA-ID-004 runs (line 3, the lines keep their numbers)
+    auto two = [](std::string text) { return text.replace(text.find("{a: {}}"), 7, "{a: {}, b: {}}"); };
+    const Expansion e = expanded(two(api(blind)));
+    // a mutated id: the 204 is accepted, and the live entity must not hold the update's text
+    const suite::Case& m =
+        case_named(instance(e, "data-id-002 items"), "a mutated live id in an update path is rejected");
+    REQUIRE(m.skip.empty());
+    REQUIRE(m.steps.size() == 2);
+    REQUIRE(m.steps[0].expect.status);
+    REQUIRE(m.steps[0].expect.status->not_found);
+    CHECK(m.steps[0].expect.status->not_found->empty);
+    const suite::Step& back = m.steps[1];
+    CHECK(back.name == "read the entity after the refused update: the update was not applied");
+    const auto& read = back.as<suite::HttpRequest>();
+    CHECK(read.method == "GET");
+    REQUIRE(read.path_params.size() == 1);
+    CHECK(read.path_params[0].second == "${live_id}");  // the live id, not the mutation
+    CHECK(read.principal == "owner");
+    REQUIRE(back.expect.body);
+    CHECK(back.expect.body->not_contains == std::vector<std::string>{"idconform-renamed"});
+    // another principal's update: read back as the owner
+    const suite::Case& o =
+        case_named(instance(e, "data-id-004 items"), "another principal cannot update the entity by its id");
+    REQUIRE(o.steps.size() == 2);
+    CHECK(o.steps[0].as<suite::HttpRequest>().principal == "other");
+    CHECK(o.steps[1].as<suite::HttpRequest>().principal == "owner");
+    // Nil and Max: no entity has them, nothing to read back
+    CHECK(case_named(instance(e, "nil-max items"), "Nil and Max as update path ids are rejected").steps.size() == 1);
+    // an update expected to succeed: its answer's id checks move to a read right after it
+    const suite::Case& u = case_named(instance(e, "data-id-006 items"), "the id is unchanged after an update");
+    REQUIRE(u.steps.size() == 3);
+    CHECK(u.steps[0].expect.ids.empty());
+    CHECK(u.steps[1].name == "read the entity after the update (its answer has no body)");
+    REQUIRE(u.steps[1].expect.ids.size() == 1);
+    CHECK(u.steps[1].expect.ids[0].equals.value_or("") == "${live_id}");
+    // an update body with no text of its own: a refused update cannot be judged
+    const Expansion same =
+        expanded(two(api("    read: {path: \"/items/{id}\"}\n"
+                         "    update: {path: \"/items?id=eq.{id}\", body: {n: 1},\n"
+                         "             not_found: {status: 204, empty: true}}\n")));
+    const suite::Case& s =
+        case_named(instance(same, "data-id-004 items"), "another principal cannot update the entity by its id");
+    INFO(s.skip);
+    CHECK(s.skip.find("not applicable: the update of 'items' answers 204 with no body whether or not it matched "
+                      "(not_found, api.yaml:10:25)") == 0);
+    CHECK(s.skip.find("writes no text the create body does not") != std::string::npos);
+    // without the form nothing changes
+    const Expansion plain =
+        expanded(two(api("    read: {path: \"/items/{id}\"}\n    update: {path: \"/items/{id}\", body: {n: x}}\n")));
+    CHECK(case_named(instance(plain, "data-id-004 items"), "another principal cannot update the entity by its id")
+              .steps.size() == 1);
+}
+
+namespace {
+
+// A notes API whose note create makes a notebook; `notebooks` (line 9) is
+// written with `made` and tasks reference it.
+std::string notebooks(const std::string& made, const std::string& notes_extra = "") {
+    return "name: api\n"                                                                      // 1
+           "base_url: http://127.0.0.1:9\n"                                                   // 2
+           "principals: {a: {}}\n"                                                            // 3
+           "packs: [data-id]\n"                                                               // 4
+           "resources:\n"                                                                     // 5
+           "  notes:\n"                                                                       // 6
+           "    create: {path: /notes, body: {title: t, notebook: \"n-${gen:uuidv7}\"}}\n" +  // 7
+           notes_extra +                                                                      // (8)
+           "  notebooks:\n" +                                                                 // 8 or 9
+           made +                                                                             //
+           "  tasks:\n"
+           "    create: {path: /tasks, body: {title: t}}\n"
+           "    references: {notebook_id: {resource: notebooks, required: true}}\n";
+}
+
+}  // namespace
+
+TEST_CASE("made_by: a resource only another's create makes, filled into references, errors at their key") {
+    const std::string made =
+        "    made_by: {resource: notes, at: /notebook_id}\n"
+        "    read: {path: \"/notebooks/{id}\"}\n"
+        "    delete: {path: \"/notebooks/{id}\"}\n";
+    const Profile p =
+        loaded(notebooks(made, "    read: {path: \"/notes/{id}\"}\n    delete: {path: \"/notes/{id}\"}\n"));
+    REQUIRE(p.resources[1].made_by);
+    CHECK(p.resources[1].made_by->resource == "notes");
+    CHECK(p.resources[1].made_by->at == "/notebook_id");
+    const Expansion e =
+        expanded(notebooks(made, "    read: {path: \"/notes/{id}\"}\n    delete: {path: \"/notes/{id}\"}\n"));
+    const suite::Suite& s = instance(e, "data-id-007 tasks");
+    // setup: a note's create gives the notebook's id; its cleanup deletes the note, then the notebook
+    REQUIRE_FALSE(s.setup.empty());
+    const suite::Step& make = s.setup[0];
+    CHECK(make.name == "create a 'notes' entity, which makes a 'notebooks' entity for the references of 'tasks'");
+    CHECK(make.as<suite::HttpRequest>().path == "/notes");
+    REQUIRE(make.captures.size() == 1);
+    CHECK(make.captures[0].var == "entity.notebooks");
+    CHECK(make.captures[0].path == "/notebook_id");
+    REQUIRE(make.cleanup);
+    CHECK(make.cleanup->path == "/notes/{id}");
+    REQUIRE(make.cleanup->made.size() == 1);
+    CHECK(make.cleanup->made[0].path == "/notebooks/{id}");
+    CHECK(make.cleanup->made[0].id_at == "/notebook_id");
+    // every create of notes deletes what it made too (the notes pack instance's own)
+    const suite::Case& c = case_named(instance(e, "data-id-006 notes"), "back-to-back creates give distinct ids");
+    REQUIRE(c.steps[0].cleanup);
+    CHECK(c.steps[0].cleanup->made.size() == 1);
+    // no pack instance of notebooks (nothing creates one by itself)
+    CHECK_FALSE(find_instance(e, "data-id-007 notebooks"));
+    // errors
+    only_error(notebooks("    made_by: {resource: nots, at: /notebook_id}\n    read: {path: \"/notebooks/{id}\"}\n"), 9,
+               25, "unknown resource 'nots' in made_by of 'notebooks'", "notes");
+    only_error(notebooks("    made_by: {resource: notebooks, at: /notebook_id}\n"), 9, 25,
+               "'notebooks' is made_by itself", "the other resource");
+    only_error(notebooks("    create: {path: /notebooks}\n    made_by: {resource: notes, at: /notebook_id}\n"), 10, 25,
+               "resource 'notebooks' has both 'create' and 'made_by'", "keep create:");
+    // the run deletes what it takes to be made: each create must make a new one
+    const std::string deletes =
+        "    made_by: {resource: notes, at: /notebook_id}\n    delete: {path: \"/notebooks/{id}\"}\n";
+    std::string same_name = notebooks(deletes);
+    same_name.replace(same_name.find("\"n-${gen:uuidv7}\""), 17, "n");
+    only_error(same_name, 9, 25,
+               "the run would delete the 'notebooks' entity a create of 'notes' makes, which may be one that existed "
+               "before",
+               "a fresh name in its body");
+    std::string fresh = same_name;
+    fresh.replace(fresh.find("/notebook_id}"), 13, "/notebook_id, fresh: true}");
+    CHECK(loaded(fresh).resources[1].made_by->fresh);
+    only_error(notebooks("    made_by: {resource: notes}\n"), 9, 5, "made_by needs 'at'", "made_by: {resource:");
+    only_error(notebooks("    made_by: {resource: notes, at: notebook_id}\n"), 9, 36, "bad JSON pointer 'notebook_id'",
+               "/");
 }

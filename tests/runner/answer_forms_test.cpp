@@ -264,3 +264,36 @@ TEST_CASE("cleanup: an update naming an entity deleted by a body re-keys it only
     CHECK(run.created.front().id == id);
     CHECK(run.created.front().rekeyed_from.empty());
 }
+
+TEST_CASE("cleanup: what a create made besides its entity (made_by) is booked first, so deleted after it") {
+    CleanupRun f;
+    SuiteRun& run = f.run;
+    suite::Cleanup note;
+    note.path = "/v1/notes/{id}";
+    suite::Cleanup book;
+    book.path = "/v1/notebooks/{id}";
+    book.id_at = "/notebook_id";
+    note.made.push_back(book);
+    Request create;
+    create.method = "POST";
+    create.url = base + "/v1/notes";
+    const std::string notebook = "01932c07-2a3b-7c4d-8e5f-0a1b2c3d4e62";
+    Exchange x = answered(201, R"({"id": ")" + id + R"(", "notebook_id": ")" + notebook + R"("})");
+    x.response->headers.push_back({"Location", "/v1/notes/" + id});
+    BodyJson body(*x.response);
+    register_created(run, note, create, x, body, Scope{}, "create");
+    REQUIRE(run.created.size() == 2);
+    CHECK(run.created[0].id == notebook);  // the cleanup deletes last booked first: the note, then its notebook
+    CHECK(run.created[0].del.request.url == base + "/v1/notebooks/" + notebook);
+    CHECK(run.created[0].origin == "create (what it made, at /notebook_id)");
+    CHECK(run.created[1].id == id);
+    CHECK(run.created[1].del.request.url == base + "/v1/notes/" + id);
+    // an answer without the made id made nothing: only the note (never the Location's id for it)
+    Exchange alone = answered(201, R"({"id": ")" + id + R"("})");
+    alone.response->headers.push_back({"Location", "/v1/notes/" + id});
+    BodyJson alone_body(*alone.response);
+    register_created(run, note, create, alone, alone_body, Scope{}, "create");
+    REQUIRE(run.created.size() == 3);
+    CHECK(run.created[2].id == id);
+    CHECK(run.created[2].del.request.url == base + "/v1/notes/" + id);
+}
