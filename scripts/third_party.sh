@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The third-party API servers the end-to-end tests run idconform against
-# (servers nobody on this project wrote): json-server 0.17 and 1.0, and the
-# Mockoon CLI. Each is pinned, with its whole dependency tree, by the
+# (servers nobody on this project wrote): json-server 0.17 and 1.0,
+# json-server-auth (0.17 with users and guarded routes), the Mockoon CLI,
+# PouchDB Server (CouchDB's HTTP API, in memory) and LoopBack 4's
+# Todo example application. Each is pinned, with its whole dependency tree, by the
 # package.json and package-lock.json in tests/third_party/<name>/, and
 # installed with `npm ci` from the npm registry into a cache folder outside
 # the work tree (one per name and lock file, so a new pin installs anew).
@@ -13,7 +15,7 @@
 set -euo pipefail
 
 third_party_src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/tests/third_party"
-third_party_names=(json-server-0.17 json-server-1 mockoon)
+third_party_names=(json-server-0.17 json-server-1 mockoon json-server-auth pouchdb-server loopback-todo)
 
 # The install folder of NAME: keyed by a hash of its lock file.
 third_party_dir() {
@@ -39,7 +41,12 @@ third_party_install() {
     rm -rf "$dir.tmp"
     mkdir -p "$dir.tmp"
     cp "$third_party_src/$name/package.json" "$third_party_src/$name/package-lock.json" "$dir.tmp/"
-    (cd "$dir.tmp" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+    local flags=()
+    # PouchDB Server's sqlite3 (for its --sqlite option, which the tests do not
+    # use) would compile from source for a minute; the leveldown binaries it
+    # loads ship prebuilt inside their package and need no install script.
+    [ "$name" = pouchdb-server ] && flags+=(--ignore-scripts)
+    (cd "$dir.tmp" && npm ci "${flags[@]}" --no-audit --no-fund --loglevel=error >/dev/null)
     rm -rf "$dir"
     mv "$dir.tmp" "$dir"
     touch "$dir/.installed"

@@ -186,6 +186,31 @@ TEST_CASE("id allow_null: null and absent") {
     CHECK(check_text(e, json::value(v7_text), c).ok);
 }
 
+TEST_CASE("id allow_null: an answer with no body has no id, which allow_null accepts") {
+    Ctx c;
+    suite::Expect e;
+    e.ids.push_back(id_at("/id", "any"));
+    // 204 No Content to an update: without allow_null the id is missing
+    auto out = evaluate(e, answered(204, ""), c.ctx);
+    REQUIRE(out.size() == 1);
+    CHECK_FALSE(out[0].ok);
+    CHECK(out[0].actual == "the body is empty (no JSON at all)");
+    e.ids[0].allow_null = true;
+    out = evaluate(e, answered(204, ""), c.ctx);
+    REQUIRE(out.size() == 1);
+    CHECK(out[0].ok);
+    CHECK(out[0].actual == "(absent)");
+    // a body that is not JSON is no absent id
+    out = evaluate(e, answered(200, "<html>ok</html>"), c.ctx);
+    REQUIRE(out.size() == 1);
+    CHECK_FALSE(out[0].ok);
+    // and a body that names another id still fails
+    e.ids[0].equals = v7_text;
+    out = evaluate(e, answered(200, R"({"id":")" + v4_text + "\"}"), c.ctx);
+    REQUIRE(out.size() == 1);
+    CHECK_FALSE(out[0].ok);
+}
+
 TEST_CASE("id equals: exact text of the interpolated template") {
     Ctx c;
     c.scope.set("created", json::value(v7_text));
