@@ -5,10 +5,7 @@
 # server's real violations under their rules (the `must` lines of
 # third_party/NAME.expect, each at least once) and no failure or error that
 # no line of that file names: nothing fails that the server does not break
-# (a line "existing: ..." holds for the `existing` variant only). A `gap` line
-# is a false verdict the profile language cannot yet avoid (its comment says
-# which form is missing): allowed, counted apart, and required like `must`, so
-# the line must go when the form comes.
+# (a line "existing: ..." holds for the `existing` variant only).
 # With `existing`, the profile declares the resources' ids as an existing
 # non-UUID format (DATA-ID-001's exception): DATA-ID-001 is not applicable,
 # saying why, and the other rules still run.
@@ -146,14 +143,10 @@ for tc in ET.parse(junit).iter("testcase"):
         for l in hit:
             l[3] += 1
 for kind, rule, pattern, n in lines:
-    if kind not in ("must", "may", "gap"):
-        problems.append("%s: unknown kind '%s' (must, may or gap)" % (expect, kind))
+    if kind not in ("must", "may"):
+        problems.append("%s: unknown kind '%s' (must or may)" % (expect, kind))
     if kind == "must" and n == 0:
         problems.append("not reported: %s %s" % (rule, pattern))
-    if kind == "gap" and n == 0:
-        problems.append("the false verdict %s %s is no longer reported: drop its gap line" % (rule, pattern))
-with open(expect + ".gaps", "w") as out:
-    out.write(str(sum(n for kind, _, _, n in lines if kind == "gap")))
 if variant == "existing":
     for tc in ET.parse(junit).iter("testcase"):
         if ".DATA-ID-001" in tc.get("classname"):
@@ -172,6 +165,4 @@ PY
 n=$(junit_xpath 'string(/testsuites/@tests)')
 f=$(junit_xpath 'string(/testsuites/@failures)')
 e=$(junit_xpath 'string(/testsuites/@errors)')
-gaps=$(cat "$expect.gaps")
-[ "$gaps" = 0 ] && gaps= || gaps=" ($gaps of them false verdicts that gap lines name: a profile form is missing)"
-echo "ok: $name${variant:+ ($variant)}: $f failing and $e in error of $n testcases, each as $name.expect says$gaps ($ms ms)"
+echo "ok: $name${variant:+ ($variant)}: $f failing and $e in error of $n testcases, each as $name.expect says ($ms ms)"
