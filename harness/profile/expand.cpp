@@ -495,6 +495,36 @@ void Instance::legacy_ids() {
     s_.vector_sets["legacy_ids"] = std::move(set);
 }
 
+// A setup step that creates an entity of `maker` as the owner, captures the
+// id at `at` of its answer into `var` and books what it made for the cleanup.
+suite::Step Instance::setup_create(const Resource& maker, std::string name, const SourcePos& pos, std::string var,
+                                   std::string at, const SourcePos& at_pos) const {
+    suite::Step st;
+    st.pos = pos;
+    st.name = std::move(name);
+    suite::HttpRequest& h = st.as<suite::HttpRequest>();
+    h.pos = maker.create->pos;
+    h.method = maker.create->method;
+    h.path = maker.create->path;
+    h.json = body_with_refs(maker, maker.create->body, true);
+    h.headers = maker.create->headers;
+    h.principal = "owner";
+    st.expect.pos = maker.create->pos;
+    suite::StatusExpect status;
+    status.pos = maker.create->pos;
+    status.classes = {2};
+    st.expect.status = status;
+    suite::Capture cap;
+    cap.pos = at_pos;
+    cap.var = std::move(var);
+    cap.from = suite::Capture::From::json;
+    cap.path = std::move(at);
+    st.captures.push_back(cap);
+    st.cleanup = cleanup_of(maker);  // with what it makes besides (made_by)
+    answer_forms::adapt_create_answer(maker, st);
+    return st;
+}
+
 // The entity of `t` that a create of its creator makes as a side effect
 // (`made_by`): that create, with the new entity's id at made_by.at; its
 // cleanup deletes both, the creator's entity (the file in the folder) first.
@@ -503,31 +533,10 @@ void Instance::ensure_made(const Resource& t, std::vector<suite::Step>& steps) {
     if (!creator || !creator->create) return;  // the loader says so
     for (const auto& ref : creator->references)
         if (ref.required) ensure_created(ref.resource, steps);
-    suite::Step st;
-    st.pos = t.made_by->pos;
-    st.name = "create a '" + creator->name + "' entity, which makes a '" + t.name + "' entity for the references of '" +
-              r_.name + "'";
-    suite::HttpRequest& h = st.as<suite::HttpRequest>();
-    h.pos = creator->create->pos;
-    h.method = creator->create->method;
-    h.path = creator->create->path;
-    h.json = body_with_refs(*creator, creator->create->body, true);
-    h.headers = creator->create->headers;
-    h.principal = "owner";
-    st.expect.pos = creator->create->pos;
-    suite::StatusExpect status;
-    status.pos = creator->create->pos;
-    status.classes = {2};
-    st.expect.status = status;
-    suite::Capture made;
-    made.pos = t.made_by->pos;
-    made.var = "entity." + t.name;
-    made.from = suite::Capture::From::json;
-    made.path = t.made_by->at;
-    st.captures.push_back(made);
-    st.cleanup = cleanup_of(*creator);  // and what it made
-    answer_forms::adapt_create_answer(*creator, st);
-    steps.push_back(std::move(st));
+    steps.push_back(setup_create(*creator,
+                                 "create a '" + creator->name + "' entity, which makes a '" + t.name +
+                                     "' entity for the references of '" + r_.name + "'",
+                                 t.made_by->pos, "entity." + t.name, t.made_by->at, t.made_by->pos));
 }
 
 void Instance::ensure_created(const std::string& target, std::vector<suite::Step>& steps) {
@@ -540,30 +549,8 @@ void Instance::ensure_created(const std::string& target, std::vector<suite::Step
     if (!t || !t->create) return;  // the loader rejects unknown resources; no create: nothing to do
     for (const auto& ref : t->references)
         if (ref.required) ensure_created(ref.resource, steps);
-    suite::Step st;
-    st.pos = t->create->pos;
-    st.name = "create a '" + t->name + "' entity for the references of '" + r_.name + "'";
-    suite::HttpRequest& h = st.as<suite::HttpRequest>();
-    h.pos = t->create->pos;
-    h.method = t->create->method;
-    h.path = t->create->path;
-    h.json = body_with_refs(*t, t->create->body, true);
-    h.headers = t->create->headers;
-    h.principal = "owner";
-    st.expect.pos = t->create->pos;
-    suite::StatusExpect status;
-    status.pos = t->create->pos;
-    status.classes = {2};
-    st.expect.status = status;
-    suite::Capture cap;
-    cap.pos = t->id.pos;
-    cap.var = "entity." + t->name;
-    cap.from = suite::Capture::From::json;
-    cap.path = t->id.pointer;
-    st.captures.push_back(cap);
-    st.cleanup = cleanup_of(*t);
-    answer_forms::adapt_create_answer(*t, st);
-    steps.push_back(std::move(st));
+    steps.push_back(setup_create(*t, "create a '" + t->name + "' entity for the references of '" + r_.name + "'",
+                                 t->create->pos, "entity." + t->name, t->id.pointer, t->id.pos));
 }
 
 }  // namespace expansion

@@ -163,6 +163,8 @@ private:
     // required references need) and capture its id as entity.<target>.
     void ensure_created(const std::string& target, std::vector<suite::Step>& steps);
     void ensure_made(const Resource& t, std::vector<suite::Step>& steps);
+    suite::Step setup_create(const Resource& maker, std::string name, const SourcePos& pos, std::string var,
+                             std::string at, const SourcePos& at_pos) const;
 
     const Profile& p_;
     const Resource& r_;
