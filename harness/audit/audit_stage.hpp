@@ -63,6 +63,11 @@ public:
     // configuration, never the stage's state: safe from the runner's thread
     // while the reporter thread runs the stage.
     [[nodiscard]] bool fails_run(const CaseResult& c) const;
+    // Whether an active waiver covers a failed case (what apply() will mark
+    // waived). Reads only the configuration, as fails_run.
+    [[nodiscard]] bool waives(const CaseResult& c) const {
+        return c.outcome == Outcome::failed && active_waiver(c) != nullptr;
+    }
 
     // The stage's work on one case, for tests.
     void apply(CaseResult& c);

@@ -68,6 +68,13 @@ std::unique_ptr<reporters::Reporter> AuditCli::wrap(std::unique_ptr<reporters::M
     return stage;
 }
 
+std::size_t AuditCli::waived() const {
+    if (stage_ == nullptr) return 0;
+    std::size_t n = 0;
+    for (const auto& s : stage_->summary().suites) n += s.count(Outcome::waived);
+    return n;
+}
+
 std::function<bool(const CaseResult&)> AuditCli::failure_counts() const {
     if (stage_ == nullptr || (!stage_->audits())) return {};
     const audit::AuditStage* stage = stage_;

@@ -35,6 +35,10 @@ public:
     // After run_finished: the failed cases that fail the run (waived ones do
     // not; with --fail-on new only new ones and the waivers' own failures).
     [[nodiscard]] std::size_t failing() const { return stage_ ? stage_->failing() : 0; }
+    // After wrap(): whether an active waiver covers this failed case.
+    [[nodiscard]] bool waives(const CaseResult& c) const { return stage_ != nullptr && stage_->waives(c); }
+    // After run_finished: the failed cases the waivers covered.
+    [[nodiscard]] std::size_t waived() const;
     // The files the flags read (--waivers, --baseline; empty ones left out):
     // no report may be written over them.
     [[nodiscard]] std::vector<std::string> inputs() const;

@@ -41,18 +41,30 @@ std::string plural(std::uint64_t n, const std::string& one) {
     return std::to_string(n) + " " + one + (n == 1 ? "" : "s");
 }
 
-// "FAILED audited db (PostgreSQL 15.18): 4 tables, 9 columns, 1200 values in 0.05 s: 3 findings (R1 1, ...)".
+// "FAILED audited db (PostgreSQL 15.18): 4 tables, 9 columns read (1200 values) in 0.05 s: 3 failed checks
+// (R1 1, ...), 1 of them waived".
+struct Counts {
+    std::size_t failed = 0;   // failed checks, waived ones included
+    std::size_t failing = 0;  // of them, those that fail the run (not waived, new with --fail-on new)
+    std::size_t waived = 0;
+    std::size_t errors = 0;
+};
+
+// Waived failures are counted among the failed checks and said after them;
+// the status word follows the failures that fail the run.
 std::string summary_line(const db::AuditOutcome& a, const std::map<std::string, std::size_t>& per_rule,
-                         std::size_t failed, std::size_t errors, double seconds) {
+                         const Counts& n, double seconds) {
+    const std::size_t failed = n.failed, errors = n.errors;
     char secs[32];
     std::snprintf(secs, sizeof secs, "%.2f", seconds);
     std::string rules;
-    for (const auto& [r, n] : per_rule) rules += (rules.empty() ? "" : ", ") + r + " " + std::to_string(n);
-    std::string s = failed ? "FAILED" : errors ? "ERROR" : "OK";
+    for (const auto& [r, k] : per_rule) rules += (rules.empty() ? "" : ", ") + r + " " + std::to_string(k);
+    std::string s = n.failing ? "FAILED" : errors ? "ERROR" : "OK";
     s += " audited " + a.catalog.database + " (" + a.catalog.system + "): " + plural(a.catalog.tables.size(), "table") +
          ", " + plural(a.columns_read, "column") + " read (" + plural(a.values_read, "value") + ") in " + secs +
          " s: " + std::to_string(failed) + " failed check" + (failed == 1 ? "" : "s");
     if (!rules.empty()) s += " (" + rules + ")";
+    if (n.waived) s += ", " + std::to_string(n.waived) + " of them waived";
     if (errors) s += "; " + std::to_string(errors) + " not checked (errors above)";
     return s;
 }
@@ -133,7 +145,9 @@ int run_db(const Opts& o, AuditCli& audit, const ReportFlags& reports) {
     bool target_problem = connect_problem.has_value(), input_problem = false;
     std::string out_buf;
     for (const auto& f : outcome.findings) {
-        report(db::case_of(f, suite_name));
+        const CaseResult c = db::case_of(f, suite_name);
+        const bool waived = audit.waives(c);
+        report(c);
         if (f.verdict == db::Verdict::failed) {
             ++failed;
             ++per_rule[f.rule];
@@ -145,7 +159,8 @@ int run_db(const Opts& o, AuditCli& audit, const ReportFlags& reports) {
             std::cerr << db::finding_line(f) << '\n';
             continue;
         }
-        if (f.verdict != db::Verdict::passed && !o.quiet) out_buf += db::finding_line(f) + "\n";
+        if (f.verdict != db::Verdict::passed && !o.quiet)
+            out_buf += db::finding_line(f) + (waived ? " [waived]\n" : "\n");
     }
     std::fwrite(out_buf.data(), 1, out_buf.size(), stdout);
     std::fflush(stdout);
@@ -160,7 +175,8 @@ int run_db(const Opts& o, AuditCli& audit, const ReportFlags& reports) {
         return exit_usage;
     }
     if (connect_problem) return exit_transport;
-    std::cerr << summary_line(outcome, per_rule, failed, errors, summary.seconds) << '\n';
+    std::cerr << summary_line(outcome, per_rule, {failed, audit.failing(), audit.waived(), errors}, summary.seconds)
+              << '\n';
     if (audit.failing() > 0) return exit_broken;  // waived cases do not count
     if (target_problem) return exit_transport;
     if (input_problem) return exit_usage;

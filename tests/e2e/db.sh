@@ -252,6 +252,11 @@ YAML
 run_db "$SOCK user=postgres" --schema d_default --config "$WORK/v7.yaml" --waivers "$WORK/waivers.yaml" --sarif "$WORK/db.sarif"
 expect_code 0
 grep -q '"waived"' "$WORK/report.json" || fail "the waived finding is not marked waived"
+expect_out "d_default.customers.id: DATA-ID-001: DEFAULT gen_random_uuid() makes version 4 UUIDs"
+grep "DATA-ID-001: DEFAULT gen_random_uuid()" "$WORK/out" | grep -qF "[waived]" || fail "the waived finding's line does not say it is waived"
+grep -E "DATA-ID-002" "$WORK/out" | grep -qF "[waived]" && fail "a finding the waiver does not cover is marked waived"
+expect_stderr "OK audited shop"
+expect_stderr "1 failed check (DATA-ID-001 1), 1 of them waived"
 # SARIF: the waived finding is a suppressed result at its logical location; a failure is an error
 python3 - "$WORK/db.sarif" "$SRC/tests/schema/sarif-2.1.0-subset.schema.json" <<'PY' || fail "the SARIF report is not what it should be"
 import json, sys, jsonschema
