@@ -8,6 +8,7 @@
 #include "cli/option_values.hpp"
 
 #include "cli/audit_cli.hpp"
+#include "cli/db_target.hpp"
 #include "cli/report_flags.hpp"
 #include "db/audit.hpp"
 #include "db/config.hpp"
@@ -29,7 +30,7 @@ namespace idconform::cli {
 namespace {
 
 struct Opts {
-    std::string conninfo, config;
+    std::string conninfo, config, target;
     std::vector<std::string> schemas;
     std::uint64_t max_rows = 0;
     int connect_timeout = 10, statement_timeout = 300;
@@ -84,10 +85,21 @@ int run_db(const Opts& o, AuditCli& audit, const ReportFlags& reports) {
         }
         config = std::move(*load.config);
     }
+    if (!o.target.empty()) {
+        profile::LoadResult load = profile::load_profile(o.target);
+        if (!load.profile) {
+            for (const auto& d : load.diagnostics) std::cerr << render(d) << '\n';
+            return exit_usage;
+        }
+        const TargetColumns tc = db_columns_of(*load.profile);
+        add_declared(config, tc.columns);
+        for (const auto& n : tc.notes) std::cerr << "idconform db: " << n << '\n';
+    }
     for (const auto& s : o.schemas) config.schemas.push_back(s);
 
     std::vector<std::string> inputs = audit.inputs();
     if (!o.config.empty()) inputs.push_back(o.config);
+    if (!o.target.empty()) inputs.push_back(o.target);
     std::vector<std::string> outputs = reports.paths();
     if (!o.sarif.empty()) outputs.push_back(o.sarif);
     if (const std::string why = reporters::output_overwrites_input(outputs, inputs); !why.empty()) {
@@ -198,6 +210,9 @@ Runner add_db(CLI::App& app) {
     cmd->add_option("--config", o->config,
                     "YAML file declaring id columns and kinds (columns:), their references, schemas: and "
                     "r1_exceptions: (see README)");
+    cmd->add_option("--target", o->target,
+                    "A target profile whose resources name their table (stored_in:): their ids, fields, references "
+                    "and viewable ids are declared columns of their kinds (--config declarations win)");
     cmd->add_option("--schema", o->schemas,
                     "Audit only this schema (repeatable; default: every schema but the system's)")
         ->allow_extra_args(false);

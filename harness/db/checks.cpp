@@ -338,7 +338,7 @@ Plan plan_columns(const Catalog& catalog, const Config& config) {
         f.check = "declared column";
         f.verdict = config.schemas.empty() ? Verdict::error : Verdict::skipped;
         f.pos = d.pos;
-        f.message = "the config declares " + d.name.text() + ", which is not a column of the audited " +
+        f.message = d.declared_by + " declares " + d.name.text() + ", which is not a column of the audited " +
                     (config.schemas.empty() ? "database" : "schemas: not checked");
         plan.findings.push_back(std::move(f));
     }

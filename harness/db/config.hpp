@@ -39,6 +39,7 @@ struct DeclaredColumn {
     ids::IdKind kind = ids::IdKind::uuid;
     std::optional<ColumnName> references;  // a reference: not unique, its type is compared with the key's
     SourcePos pos;
+    std::string declared_by = "the config";  // or "the target profile" (idconform db --target)
 };
 
 struct Config {

@@ -189,6 +189,23 @@ struct Resource {
         bool fresh = false;  // `fresh: true`: every create of `resource` makes a new one
     };
     std::optional<MadeBy> made_by;
+    // `stored_in: products` or `stored_in: {table: shop.products, columns:
+    // {/owner/id: owner_ref}}`: the table holding these entities, which
+    // `idconform db --target` audits. The id, the `fields`, the references and
+    // the viewable id become declared columns of it: a pointer of one member
+    // (/id) names its column, a deeper one is mapped in `columns`.
+    struct StoredIn {
+        SourcePos pos;
+        std::string schema;  // "" = whichever schema holds the table
+        std::string table;
+        std::vector<std::pair<std::string, std::string>> columns;  // JSON pointer -> column, as written
+        // The column of the member at `pointer` ("" when a deeper pointer is not mapped).
+        [[nodiscard]] std::string column_of(const std::string& pointer) const;
+    };
+    std::optional<StoredIn> stored_in;
+    // The pointers of the members stored_in maps to columns: the id, the
+    // fields, the references (where answers hold them) and the viewable id.
+    [[nodiscard]] std::vector<std::string> stored_pointers() const;
 };
 
 // A principal (headers templates, e.g. Bearer ${env:TOKEN_A}; none for

@@ -285,4 +285,28 @@ assert "suppressions" not in err[0]
 assert any(r["level"] == "warning" and r["ruleId"] == "DATA-ID-002" for r in res)  # the text-form advisory
 PY
 echo "ok: declared kinds and waivers"
+
+# 12. The target profile declares the columns (stored_in:): the kinds of its
+# ids, references and viewable ids, with the profile's line as the basis.
+PROFILE="$SRC/tests/e2e/db/shop.target.yaml"
+run_db "$SOCK user=postgres" --schema good --target "$PROFILE"
+expect_code 0
+[ ! -s "$WORK/out" ] || { cat "$WORK/out" >&2; fail "the conforming schema has findings with the profile's declarations"; }
+expect_stderr "resources without stored_in: in the target profile, not declared to the audit: sessions"
+grep -q "declared uuidv7 (.*shop.target.yaml:21:" "$WORK/report.json" || fail "orders.id is not judged as the profile's uuidv7"
+grep -q "declared viewable (.*shop.target.yaml:15:" "$WORK/report.json" || fail "the viewable id is not judged as the profile's"
+check_defect d_default DATA-ID-001 "d_default.customers.id: DATA-ID-001: DEFAULT gen_random_uuid() makes version 4 UUIDs" --target "$PROFILE"
+grep -q "declared uuidv7 (.*shop.target.yaml:14:" "$WORK/report.json" || fail "the d_default finding does not name the profile's line"
+# a config's declaration wins over the profile's
+printf 'columns:\n  customers.id: uuidv4\n' >"$WORK/v4c.yaml"
+run_db "$SOCK user=postgres" --schema d_default --target "$PROFILE" --config "$WORK/v4c.yaml"
+expect_code 1
+[ "$(failed_rules_other_than DATA-ID-003)" = "" ] || fail "the profile's uuidv7 is used over the config's uuidv4"
+# a profile that does not load: exit 2 at its line
+printf 'name: x\nbase_url: http://127.0.0.1:9\nresources:\n  a:\n    create: {path: /a}\n    stored_in: a.b.c\n' >"$WORK/bad.target.yaml"
+run_db "$SOCK user=postgres" --target "$WORK/bad.target.yaml"
+expect_code 2
+expect_stderr "bad.target.yaml:6:16"
+expect_stderr "'a.b.c' is not a table name"
+echo "ok: declarations from a target profile"
 echo "ok: db"

@@ -243,3 +243,48 @@ TEST_CASE("cannot_delete holds for every pack: db-identifiers' own creates are l
     CHECK(o.cases[0].steps[0].cleanup->path == "/jobs/{id}");
     CHECK(o.cases[0].steps[0].repeat == 20);
 }
+
+TEST_CASE("stored_in: the table of a resource, its columns by member name or as mapped") {
+    SUBCASE("a table name: one-member pointers name their columns") {
+        const Profile p = loaded(shop("    stored_in: shop.products\n"));
+        const auto& r = p.resources[1];
+        REQUIRE(r.stored_in);
+        CHECK(r.stored_in->schema == "shop");
+        CHECK(r.stored_in->table == "products");
+        CHECK(r.stored_in->pos.line == 16);
+        CHECK(r.stored_pointers() == std::vector<std::string>{"/id", "/categoryId"});
+        CHECK(r.stored_in->column_of("/id") == "id");
+        CHECK(r.stored_in->column_of("/categoryId") == "categoryId");
+        CHECK_FALSE(p.resources[0].stored_in);
+    }
+    SUBCASE("columns map deeper pointers, and escaped members are unescaped") {
+        const Profile p = loaded(shop("    id: {at: /data/id}\n"
+                                      "    fields: {t: {at: /a~1b, kind: uuidv4}}\n"
+                                      "    stored_in: {table: products, columns: {/data/id: product_id}}\n"));
+        const auto& st = *p.resources[1].stored_in;
+        CHECK(st.schema.empty());
+        CHECK(st.column_of("/data/id") == "product_id");
+        CHECK(st.column_of("/a~1b") == "a/b");
+        CHECK(st.column_of("/nowhere/deep").empty());
+    }
+    SUBCASE("a deeper pointer without its column is an error, never a guess") {
+        const LoadResult r = load_profile_text(shop("    id: {at: /data/id}\n    stored_in: products\n"), "shop.yaml");
+        check(r.diagnostics, "shop.yaml", 17, 5, "'products' has an id at '/data/id', deeper than one member: name its column",
+              "columns: {/data/id: COLUMN}");
+    }
+    SUBCASE("bad table names, unknown pointers, empty columns, no table") {
+        for (const char* bad : {"a.b.c", ".t", "s.", "\"\""}) {
+            INFO(bad);
+            const LoadResult r = load_profile_text(shop(std::string("    stored_in: ") + bad + "\n"), "shop.yaml");
+            REQUIRE(r.diagnostics.size() == 1);
+            CHECK(r.diagnostics[0].pos.line == 16);
+            CHECK(r.diagnostics[0].title.find("is not a table name") != std::string::npos);
+        }
+        LoadResult r = load_profile_text(shop("    stored_in: {table: products, columns: {/name: n}}\n"), "shop.yaml");
+        check(r.diagnostics, "shop.yaml", 16, 44, "no id of 'products' is at '/name'", "/id, /categoryId");
+        r = load_profile_text(shop("    stored_in: {table: products, columns: {/id: \"\"}}\n"), "shop.yaml");
+        check(r.diagnostics, "shop.yaml", 16, 49, "empty column name for '/id'", "stored_in: {table:");
+        r = load_profile_text(shop("    stored_in: {columns: {/id: id}}\n"), "shop.yaml");
+        check(r.diagnostics, "shop.yaml", 16, 5, "stored_in needs 'table'", "stored_in: {table:");
+    }
+}
