@@ -121,7 +121,7 @@ struct Value {
 // Called per value in storage order; return false to stop the stream.
 using ValueSink = std::function<bool(const Value&)>;
 // Called per row of several values (stream_times: id, then time as 8
-// big-endian bytes of milliseconds).
+// big-endian bytes of microseconds).
 using RowSink = std::function<bool(const Value* values, std::size_t fields)>;
 
 // Values that more than one row of a column holds.
@@ -142,15 +142,15 @@ public:
     // one column (privilege, vanished) leaves the reader usable for the next.
     [[nodiscard]] virtual std::optional<ReadError> stream_column(const Table& table, const Column& column,
                                                                  std::uint64_t max_rows, const ValueSink& sink) = 0;
-    // The values of a column held by more than one row (nulls aside),
-    // counted by the database (GROUP BY ... HAVING count(*) > 1): asked only
-    // for id columns no unique constraint protects.
     // Streams a uuid column with a time column of the same rows, the time
-    // as milliseconds since the Unix epoch (floored): sink(id, time) with
+    // as microseconds since the Unix epoch (floored): sink(id, time) with
     // the id's 16 bytes, nulls as Value::null; at most max_rows rows.
     [[nodiscard]] virtual std::optional<ReadError> stream_times(const Table& table, const Column& id,
                                                                 const Column& time, std::uint64_t max_rows,
                                                                 const RowSink& sink) = 0;
+    // The values of a column held by more than one row (nulls aside),
+    // counted by the database (GROUP BY ... HAVING count(*) > 1): asked only
+    // for id columns no unique constraint protects.
     [[nodiscard]] virtual std::optional<ReadError> duplicates(const Table& table, const Column& column,
                                                               Duplicates& out) = 0;
 };

@@ -115,10 +115,12 @@ private:
 };
 
 // DATA-ID-005 (advisory): a time column against the key's v7 timestamp,
-// row by row. Equal on every row: the time looks derived from the id.
+// row by row. Equal on every row, to the microsecond: the time looks derived
+// from the id. A clock read when the id was made shares its millisecond as
+// a rule; only a derived time has nothing below it.
 class TimeTally {
 public:
-    // row[0]: the id's 16 bytes, row[1]: the time as 8 big-endian bytes of ms.
+    // row[0]: the id's 16 bytes, row[1]: the time as 8 big-endian bytes of µs.
     void add(const Value* row);
     [[nodiscard]] Finding finding(const JudgedColumn& key, const Column& time) const;
 

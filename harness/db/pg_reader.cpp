@@ -328,7 +328,7 @@ std::optional<ReadError> PgReader::stream_times(const Table& table, const Column
         return ReadError{ErrorKind::privilege, "reading " + object + ": the role may not SELECT it (grant SELECT on " +
                                                    table.qualified() + ")"};
     const std::string select =
-        quoted(conn_->c, id.name) + ", floor(extract(epoch FROM " + quoted(conn_->c, time.name) + ") * 1000)::int8";
+        quoted(conn_->c, id.name) + ", floor(extract(epoch FROM " + quoted(conn_->c, time.name) + ") * 1000000)::int8";
     return copy(table, select, 2, max_rows, object, sink);
 }
 

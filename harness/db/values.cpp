@@ -345,10 +345,10 @@ void TimeTally::add(const Value* row) {
     ids::Uuid u;
     std::memcpy(u.bytes.data(), row[0].bytes.data(), 16);
     if (ids::version(u) != 7 || ids::special(u) != ids::Special::none) return;
-    std::uint64_t ms = 0;
-    for (unsigned char b : row[1].bytes) ms = (ms << 8) | b;
+    std::uint64_t us = 0;
+    for (unsigned char b : row[1].bytes) us = (us << 8) | b;
     ++compared_;
-    if (static_cast<std::int64_t>(ms) == static_cast<std::int64_t>(ids::decode_v7(u).unix_ts_ms)) {
+    if (static_cast<std::int64_t>(us) == static_cast<std::int64_t>(ids::decode_v7(u).unix_ts_ms) * 1000) {
         ++equal_;
         if (examples_.size() < max_examples) examples_.push_back(ids::format(u));
     }

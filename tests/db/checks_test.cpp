@@ -257,15 +257,15 @@ public:
         }
         return std::nullopt;
     }
-    std::map<std::string, std::vector<std::int64_t>> times;  // time column object -> ms per row (key order)
+    std::map<std::string, std::vector<std::int64_t>> times;  // time column object -> µs per row (key order)
     std::optional<ReadError> stream_times(const Table& t, const Column& id, const Column& time, std::uint64_t,
                                           const RowSink& sink) override {
         const auto& ids_ = values[t.qualified() + "." + id.name];
-        const auto& ms = times[t.qualified() + "." + time.name];
-        for (std::size_t i = 0; i < ids_.size() && i < ms.size(); ++i) {
+        const auto& us = times[t.qualified() + "." + time.name];
+        for (std::size_t i = 0; i < ids_.size() && i < us.size(); ++i) {
             const auto u = ids::parse_canonical(ids_[i]);
             char be[8];
-            for (int b = 0; b < 8; ++b) be[b] = static_cast<char>(static_cast<std::uint64_t>(ms[i]) >> (56 - 8 * b));
+            for (int b = 0; b < 8; ++b) be[b] = static_cast<char>(static_cast<std::uint64_t>(us[i]) >> (56 - 8 * b));
             const Value row[2] = {Value{std::string_view(reinterpret_cast<const char*>(u->bytes.data()), 16), false},
                                   Value{std::string_view(be, 8), false}};
             sink(row, 2);
@@ -388,19 +388,26 @@ TEST_CASE("DATA-ID-005: a time column equal to the key's v7 timestamp on every r
         table("orders", {uuid_col("id"), col("created_at", "timestamp with time zone", TypeFamily::time)}, {"id"}));
     // the RFC vector's time: 1645557742000 ms
     r.values["app.orders.id"] = {"017f22e2-79b0-7cc3-98c4-dc0c0c07398f", "017f22e2-79b0-7cc3-98c4-dc0c0c07398e"};
-    r.times["app.orders.created_at"] = {1645557742000, 1645557742000};
+    r.times["app.orders.created_at"] = {1645557742000000, 1645557742000000};
     AuditOutcome a = audit(r, {}, {});
     const Finding* f = find(a.findings, "app.orders.created_at", "time from id");
     REQUIRE(f);
     CHECK(f->verdict == Verdict::warning);
     CHECK(f->message == "created_at is equal to the v7 timestamp of id on every one of 2 rows: derived from the id?");
     CHECK(case_of(*f, "db d").outcome == Outcome::passed);  // a warning never fails
-    r.times["app.orders.created_at"] = {1645557742000, 1645557742123};
+    r.times["app.orders.created_at"] = {1645557742000000, 1645557742123000};
     a = audit(r, {}, {});
     f = find(a.findings, "app.orders.created_at", "time from id");
     REQUIRE(f);
     CHECK(f->verdict == Verdict::passed);
     CHECK(f->message == "1 of 2 rows with a v7 key equal to id's timestamp");
+    // a clock read when the id was made: the same millisecond, with microseconds below it
+    r.times["app.orders.created_at"] = {1645557742000417, 1645557742000981};
+    a = audit(r, {}, {});
+    f = find(a.findings, "app.orders.created_at", "time from id");
+    REQUIRE(f);
+    CHECK(f->verdict == Verdict::passed);
+    CHECK(f->message == "0 of 2 rows with a v7 key equal to id's timestamp");
     // a time column is no id: not in the plan
     for (const auto& j : plan_columns(r.catalog, {}).columns) CHECK(j.column->name != "created_at");
 }

@@ -37,6 +37,11 @@ INSERT INTO good.customers SELECT fx.v7(), 'c' || i, translate('TR-' || upper(su
 INSERT INTO good.orders SELECT fx.v7(), (SELECT id FROM good.customers ORDER BY random() + i LIMIT 1), NULL, 'n'
   FROM generate_series(1, 200) i;
 INSERT INTO good.order_lines SELECT o.id, l, 'sku' FROM good.orders o, generate_series(1, 3) l;
+-- a time read from the clock when the id was made: the id's millisecond,
+-- with microseconds of its own (no DATA-ID-005 warning)
+CREATE TABLE good.payments (id uuid PRIMARY KEY, paid_at timestamptz NOT NULL);
+INSERT INTO good.payments SELECT fx.v7_at(1700000000000 + i * 1000), to_timestamp((1700000000000 + i * 1000) / 1000.0 + 0.000417)
+  FROM generate_series(1, 10) i;
 
 -- no failure, one warning: a v4 key table nobody declared v7 is judged by what
 -- it holds (one version); its v4 default is said, not failed
