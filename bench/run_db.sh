@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `idconform db` value scan against psql's \copy on the same table, in the
-# same run: starts a PostgreSQL 15 of its own (tests/e2e/db/start_pg.sh, a
+# same run: starts a PostgreSQL 15 of its own (scripts/start_pg.sh, a
 # temporary data directory), loads a table of ROWS uuid values (default 10
 # million, gen_random_uuid(), the table's key), then times `idconform db --schema bench` (the
 # catalog, then COPY of the one column through the value checks) and
@@ -21,7 +21,7 @@ if [[ -z "${IDCONFORM_BIN:-}" ]]; then
   IDCONFORM_BIN="$build/harness/cli/idconform"
 fi
 [ -x /usr/bin/time ] || { echo "GNU time (/usr/bin/time) is needed for the peak RSS: apt-get install time" >&2; exit 2; }
-source "$repo/tests/e2e/db/start_pg.sh"
+source "$repo/scripts/start_pg.sh"
 trap stop_pg EXIT
 pg_admin -d postgres -c "CREATE DATABASE bench"
 echo "loading $rows rows ..."

@@ -29,8 +29,9 @@ packages=(
   librdkafka-dev
   # allocator of the idconform executable (cmake -DIDCONFORM_JEMALLOC=OFF to do without)
   libjemalloc-dev
-  # idconform db: the PostgreSQL client library
-  libpq-dev
+  # idconform db: the PostgreSQL client library; the demo's database (the
+  # example server's storage, audited next to the API run)
+  libpq-dev postgresql-15
 )
 if [ "$job" = tests ] || [ "$job" = all ]; then
   packages+=(

@@ -437,6 +437,7 @@ Response ProductsService::patch_product(std::string_view owner, std::string_view
     if (new_id && *new_id != id) {
         Product moved = std::move(p);
         products_.erase(it);
+        if (storage_) storage_->erase_product(id);
         auto& owned = products_by_owner_[moved.owner];
         owned.erase(id);
         owned.insert(*new_id);

@@ -4,6 +4,7 @@
 #include "defects.hpp"
 #include "events.hpp"
 #include "grpc_front.hpp"
+#include "pg_store.hpp"
 #include "service.hpp"
 
 #include <CLI/CLI.hpp>
@@ -20,6 +21,7 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
+#include <boost/json/parse.hpp>
 
 #include <chrono>
 #include <csignal>
@@ -134,6 +136,29 @@ void print_defect_list(std::ostream& out) {
 
 }  // namespace
 
+// --seed N: the data a staging API already holds when a run starts: N
+// products in N/5 + 1 categories of the principal `seed`, made through the
+// API itself (so defects and --store-pg apply). A run never touches them.
+bool seed(products::ProductsService& service, unsigned n) {
+    const std::string auth = "Bearer seed";
+    std::string category;
+    for (unsigned i = 0; i < n; ++i) {
+        if (i % 5 == 0) {
+            const std::string body = "{\"name\":\"seed-category-" + std::to_string(i / 5) + "\"}";
+            const products::Response r = service.handle({"POST", "/v1/categories", auth, body});
+            boost::system::error_code ec;
+            const auto v = boost::json::parse(r.body, ec);
+            const auto* id = v.is_object() ? v.as_object().if_contains("id") : nullptr;
+            if (r.status != 201 || ec || id == nullptr || !id->is_string()) return false;
+            category = std::string(id->as_string());
+        }
+        const std::string body = "{\"name\":\"seed-product-" + std::to_string(i) +
+                                 "\",\"price\":" + std::to_string(100 + i) + ",\"category_id\":\"" + category + "\"}";
+        if (service.handle({"POST", "/v1/products", auth, body}).status != 201) return false;
+    }
+    return true;
+}
+
 int main(int argc, char** argv) {
     CLI::App app{"products_server: example target server for idconform (products API, optional defects)"};
     std::string host = "127.0.0.1";
@@ -176,6 +201,13 @@ int main(int argc, char** argv) {
                    "the product list answers 403 to this principal (repeatable; conformant: a role that may not list)");
     app.add_flag("--order-viewable-ids", order_viewable_ids,
                  "orders also carry a viewable id (TR-XXXXXXX) beside their ULID key (conformant)");
+    std::string store_pg;
+    app.add_option("--store-pg", store_pg,
+                   "also write categories and products to PostgreSQL tables (libpq connection string; made when "
+                   "missing), for idconform db");
+    unsigned seed_count = 0;
+    app.add_option("--seed", seed_count, "start with N products (and N/5+1 categories) of the principal 'seed'")
+        ->check(CLI::Range(0u, 100000u));
     app.add_flag("--list-defects", list_defects, "print name<TAB>rule<TAB>description per defect and exit");
     auto* brokers_opt = app.add_option("--kafka-brokers", kafka_brokers,
                                        "publish events to / take commands from this Kafka cluster (bootstrap.servers)");
@@ -216,6 +248,19 @@ int main(int argc, char** argv) {
     if (!forbid_list.empty()) service.forbid_list({forbid_list.begin(), forbid_list.end()});
     service.set_order_viewable_ids(order_viewable_ids);
     service.set_tickets(tickets);
+    if (!store_pg.empty()) {
+        std::string why;
+        auto storage = products::open_pg_store(store_pg, why);
+        if (!storage) {
+            std::cerr << "products_server: --store-pg: " << why;
+            return 1;
+        }
+        service.set_storage(std::move(storage));
+    }
+    if (seed_count > 0 && !seed(service, seed_count)) {
+        std::cerr << "products_server: --seed: a create was refused\n";
+        return 1;
+    }
     grpc_options.tickets = tickets;
     std::optional<ssl::context> tls;
     if (!cert_file.empty()) {

@@ -282,6 +282,7 @@ Response ProductsService::create_category(std::string_view owner, std::string_vi
     r.body += "\"}";
 
     std::unique_lock lock(mutex_);
+    if (storage_) storage_->put(c);
     categories_.emplace(c.id, std::move(c));
     return r;
 }
@@ -310,6 +311,7 @@ Response ProductsService::delete_category(std::string_view owner, std::string_vi
     const auto it = categories_.find(id);
     if (it == categories_.end() || it->second.owner != owner) return not_found();
     categories_.erase(it);
+    if (storage_) storage_->erase_category(id);
     Response r;
     r.status = 204;
     return r;

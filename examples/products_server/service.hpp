@@ -15,6 +15,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <memory>
 #include <shared_mutex>
 #include <string>
 #include <string_view>
@@ -90,6 +91,19 @@ struct Ticket {
     std::string created_at;
 };
 
+// Where the service also writes the categories and products it stores
+// (pg_store.hpp: PostgreSQL tables, products_server --store-pg). Called under
+// the store's lock, in the order of the changes; it must not throw, and its
+// failures never change an answer.
+class Storage {
+public:
+    virtual ~Storage() = default;
+    virtual void put(const Category& c) = 0;
+    virtual void erase_category(const idconform::ids::Uuid& id) = 0;
+    virtual void put(const Product& p) = 0;
+    virtual void erase_product(const idconform::ids::Uuid& id) = 0;
+};
+
 class ProductsService {
 public:
     explicit ProductsService(DefectSet defects = {});
@@ -106,6 +120,8 @@ public:
     // so in the order of the changes; it must not block. Set before serving.
     using ChangeSink = std::function<void(std::string_view type, const Product& product)>;
     void set_change_sink(ChangeSink sink) { change_sink_ = std::move(sink); }
+    // The storage the categories and products are written to as well. Set before serving.
+    void set_storage(std::shared_ptr<Storage> s) { storage_ = std::move(s); }
 
     // Commands from the message channel, already validated (events.cpp):
     // trusted, no owner check. False when there is no such product.
@@ -186,8 +202,13 @@ private:
 
     const DefectSet defects_;
     ChangeSink change_sink_;
+    std::shared_ptr<Storage> storage_;
     void changed(std::string_view type, const Product& p) const {
         if (change_sink_) change_sink_(type, p);
+        if (storage_) {
+            if (type == "deleted") storage_->erase_product(p.id);
+            else storage_->put(p);
+        }
     }
     std::string export_dir_;
     std::set<std::string, std::less<>> list_forbidden_;

@@ -1,12 +1,12 @@
 # idconform db against a real PostgreSQL 15 (one server for every case,
-# started by db/start_pg.sh in a temporary directory, as a non-root user):
+# started by scripts/start_pg.sh in a temporary directory, as a non-root user):
 # the conforming schema audits clean, each defect schema fails under its one
 # rule only, a role with nothing but SELECT is enough, and bad input
 # (unreachable server, wrong or missing password, a missing privilege, a bad
 # connection string or config) gets its exit code, said once, with no
 # password in any output.
 source "$(dirname "$0")/lib.sh"
-source "$(dirname "$0")/db/start_pg.sh"
+source "$SRC/scripts/start_pg.sh"
 trap 'stop_pg; cleanup' EXIT
 pg_admin -d postgres -c "CREATE DATABASE shop"
 pg_admin -d shop -f "$SRC/tests/e2e/db/schemas.sql" >/dev/null

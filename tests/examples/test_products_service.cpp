@@ -332,3 +332,50 @@ TEST_CASE("defect registry: names are unique and resolvable") {
     products::DefectSet set{products::Defect::list_leak, products::Defect::v4_ids};
     CHECK(set.names() == "v4-ids,list-leak");
 }
+
+namespace {
+
+// What the service wrote to its storage, in order: "put category ID", "erase product ID", ...
+struct RecordingStorage final : products::Storage {
+    std::vector<std::string> log;
+    void put(const products::Category& c) override { log.push_back("put category " + ids::format(c.id)); }
+    void erase_category(const ids::Uuid& id) override { log.push_back("erase category " + ids::format(id)); }
+    void put(const products::Product& p) override { log.push_back("put product " + ids::format(p.id)); }
+    void erase_product(const ids::Uuid& id) override { log.push_back("erase product " + ids::format(id)); }
+};
+
+}  // namespace
+
+TEST_CASE("storage: every stored category and product change is written, in order, and a refused one is not") {
+    products::ProductsService svc;
+    auto storage = std::make_shared<RecordingStorage>();
+    svc.set_storage(storage);
+    const auto cat = call(svc, "POST", "/v1/categories", "alice", R"({"name":"c"})");
+    REQUIRE(cat.status == 201);
+    const auto p = call(svc, "POST", "/v1/products", "alice", R"({"name":"p","category_id":")" + cat.str("id") + "\"}");
+    REQUIRE(p.status == 201);
+    const std::string pid = p.str("id");
+    CHECK(call(svc, "PATCH", "/v1/products/" + pid, "alice", R"({"name":"q"})").status == 200);
+    CHECK(call(svc, "PATCH", "/v1/products/" + pid, "bob", R"({"name":"r"})").status == 404);  // refused: not written
+    CHECK(call(svc, "DELETE", "/v1/products/" + pid, "alice").status == 204);
+    CHECK(call(svc, "DELETE", "/v1/categories/" + cat.str("id"), "alice").status == 204);
+    CHECK(storage->log == std::vector<std::string>{"put category " + cat.str("id"), "put product " + pid,
+                                                   "put product " + pid, "erase product " + pid,
+                                                   "erase category " + cat.str("id")});
+}
+
+TEST_CASE("storage: a product whose id changes on update leaves no row under its old id") {
+    products::DefectSet d;
+    d.add(products::Defect::id_changes_on_update);
+    products::ProductsService svc(d);
+    auto storage = std::make_shared<RecordingStorage>();
+    svc.set_storage(storage);
+    const auto cat = call(svc, "POST", "/v1/categories", "alice", R"({"name":"c"})");
+    const auto p = call(svc, "POST", "/v1/products", "alice", R"({"name":"p","category_id":")" + cat.str("id") + "\"}");
+    const auto u = call(svc, "PATCH", "/v1/products/" + p.str("id"), "alice", R"({"name":"q"})");
+    REQUIRE(u.status == 200);
+    REQUIRE(u.str("id") != p.str("id"));
+    REQUIRE(storage->log.size() == 4);
+    CHECK(storage->log[2] == "erase product " + p.str("id"));
+    CHECK(storage->log[3] == "put product " + u.str("id"));
+}

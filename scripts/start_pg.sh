@@ -1,5 +1,6 @@
-# Sourced by the db e2e tests and the bench: starts a PostgreSQL 15 server of
-# its own in a temporary data directory ($PGTMP), listening on a Unix socket in
+# Sourced by the demo (scripts/demo.sh), the db e2e tests and the bench:
+# starts a PostgreSQL 15 server of its own in a temporary data directory
+# ($PGTMP), listening on a Unix socket in
 # that directory and on 127.0.0.1 at a free port, as a non-root user
 # (PostgreSQL refuses root: under root the server runs as `nobody`). Sets
 # PGBIN, PGTMP, PGPORT, PGSOCK and pg_admin (psql as the superuser
@@ -7,7 +8,7 @@
 # Authentication: the superuser over the socket is trusted, every other
 # role gives its password (scram-sha-256), so wrong credentials fail.
 PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
-[ -x "$PGBIN/initdb" ] || { echo "FAIL: no PostgreSQL 15 at $PGBIN (scripts/setup.sh tests installs postgresql-15)" >&2; exit 1; }
+[ -x "$PGBIN/initdb" ] || { echo "FAIL: no PostgreSQL 15 at $PGBIN (scripts/setup.sh installs postgresql-15)" >&2; exit 1; }
 PGTMP=$(mktemp -d /tmp/idconform-pg.XXXXXX)
 chmod 0755 "$PGTMP"
 as_pg() {
