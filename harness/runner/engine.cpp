@@ -9,6 +9,7 @@
 #include "runner/captures.hpp"
 #include "runner/checks.hpp"
 #include "runner/cleanup.hpp"
+#include "runner/engine_detail.hpp"
 #include "runner/left_behind.hpp"
 #include "runner/collected.hpp"
 #include "runner/entity_view.hpp"
@@ -37,12 +38,10 @@ namespace asio = boost::asio;
 namespace json = boost::json;
 using asio::awaitable;
 using asio::use_awaitable;
+using detail::seconds_since;
+using detail::signal_name;
 
 namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
 
 std::string join(const std::vector<std::string>& v, std::string_view sep) {
     std::string s;
@@ -126,7 +125,6 @@ bool changes_entity(const StepRecord& st) {
 
 namespace {
 
-const char* signal_name(int signo) { return signo == SIGTERM ? "SIGTERM" : signo == SIGINT ? "SIGINT" : "a signal"; }
 
 }  // namespace
 
@@ -217,72 +215,6 @@ awaitable<bool> Engine::make_fresh(SuiteRun& run, const Expanded& e, Scope& scop
         }
     }
     co_return true;
-}
-
-awaitable<void> Engine::run_all(const std::vector<suite::Suite>& suites) {
-    const auto t0 = std::chrono::steady_clock::now();
-    std::size_t not_started_by_preflight = 0;
-    const std::vector<bool> selected = suites_selected(suites, opts_);
-    for (std::size_t i = 0; i < suites.size(); ++i) {
-        const suite::Suite& s = suites[i];
-        if (interrupted_) {
-            ++suites_not_started_;
-            continue;
-        }
-        // --filter and --tags select setups too: a suite none of whose cases
-        // they can pick runs nothing, not even its setup, so it creates
-        // nothing; its cases are only counted. A preflight suite is exempt
-        // from the selection, but runs only when some contract case does.
-        if (!selected[i]) {
-            if (!s.preflight) report_.summary.filtered_out += unselected_count(s);
-            continue;
-        }
-        if (!stopped_.empty()) {  // the target cannot be tested with these principals
-            ++not_started_by_preflight;
-            continue;
-        }
-        report_.summary.suites.push_back(co_await run_suite(s));
-    }
-    if (!shape_.empty()) report_.summary.suites.push_back(report_shape_findings());
-    report_.summary.seconds = seconds_since(t0);
-    report_.summary.notes = left_behind_notes(left_behind_);
-    for (const auto& [how, n] : deleted_across_)
-        report_.summary.notes.push_back("the cleanup deleted " + std::to_string(n) + (n == 1 ? " entity " : " entities ") +
-                                        how);
-    if (!stopped_.empty())
-        report_.summary.notes.insert(report_.summary.notes.begin(),
-                                     preflight_stop_note(stopped_, not_started_by_preflight));
-    if (interrupted_) {
-        report_.summary.interrupted = signal_name(interrupted_);
-        std::string note = "the run was interrupted by " + report_.summary.interrupted + ": " +
-                           std::to_string(not_run_) + " case" + (not_run_ == 1 ? "" : "s") + " not run";
-        if (suites_not_started_ > 0)
-            note += ", " + std::to_string(suites_not_started_) + " suite" + (suites_not_started_ == 1 ? "" : "s") +
-                    " not started";
-        note += "; what the run created was deleted (a cleanup testcase names what may remain)";
-        report_.summary.notes.insert(report_.summary.notes.begin(), std::move(note));
-    }
-}
-
-void Engine::interrupt(int signo) {
-    if (interrupted_) return;
-    interrupted_ = signo;
-    const auto deadline = std::chrono::steady_clock::now() + opts_.interrupt_cleanup;
-    if (current_) current_->cleanup_deadline = deadline;
-}
-
-std::vector<std::string> Engine::left_on_target() const {
-    std::vector<std::string> out;
-    if (!current_) return out;
-    const redact::Secrets secrets(current_->scope.secrets());
-    for (const auto& c : current_->created)
-        if (!c.by_design && !c.deleted) {
-            std::string line =
-                c.del.request.method + " " + redact::redact_url(c.del.request.url) + " (created by '" + c.origin + "')";
-            secrets.mask(line);  // what reports never show, stderr does not either
-            out.push_back(std::move(line));
-        }
-    return out;
 }
 
 awaitable<Exchange> Engine::send_with_retries(SuiteRun& run, const Request& req) {
@@ -654,6 +586,7 @@ awaitable<void> Engine::run_cases(SuiteRun& run, const std::vector<Expanded>& ca
                              "not run: --max-failures " + std::to_string(opts_.max_failures) + " reached");
                         results.emplace(i, std::move(r));
                     } else {
+                        const SlotHold hold = co_await hold_slot(slots());
                         CaseResult r = co_await run_case(run, e);
                         if (r.outcome == Outcome::failed && !run.suite->preflight && (!opts_.failure_counts || opts_.failure_counts(r)))
                             ++failures_;
@@ -677,17 +610,27 @@ awaitable<void> Engine::run_cases(SuiteRun& run, const std::vector<Expanded>& ca
 }
 
 template <class Report>
-awaitable<void> Engine::finish_suite(SuiteRun& run, bool setup_failed, Report& report) {
+awaitable<void> Engine::finish_suite(SuiteRun& run, bool setup_failed, Report& report,
+                                     std::vector<SuiteRun::LeftBehind>& left) {
     const suite::Suite& s = *run.suite;
     std::optional<CaseResult> teardown_result, cleanup_result;
     if (run.started) {
-        teardown_result = co_await run_phase(run, s.teardown, "teardown");
+        {
+            const SlotHold hold = co_await hold_slot(slots());
+            teardown_result = co_await run_phase(run, s.teardown, "teardown");
+        }
         // Entities left behind by a target that answers are an <error> of the
         // cleanup case, not a transport error: exit 3 only when it did not answer.
+        // Its deletes run side by side in the slots free now (at least one).
         bool unreachable = false;
-        cleanup_result = co_await cleanup_created(run, limiter_, &unreachable, opts_.concurrency);
+        {
+            const SlotHold hold = co_await hold_slot(slots());
+            const SlotHold more(slots(), slots() ? slots()->try_acquire(opts_.concurrency - 1) : 0);
+            const int width = slots() ? 1 + more.count() : opts_.concurrency;
+            cleanup_result = co_await cleanup_created(run, limiter_, &unreachable, width);
+        }
         if (cleanup_result && unreachable) count_error(ErrorCause::transport);
-        for (auto& l : run.left_behind) left_behind_.push_back(std::move(l));
+        for (auto& l : run.left_behind) left.push_back(std::move(l));
         for (const auto& [how, n] : run.deleted_across) deleted_across_[how] += n;
         run.shutdown();
     }
@@ -715,16 +658,22 @@ SuiteResult Engine::report_shape_findings() {
     return result;
 }
 
-awaitable<SuiteResult> Engine::run_suite(const suite::Suite& s) {
+awaitable<SuiteResult> Engine::run_suite(const suite::Suite& s, reporters::Reporter& out,
+                                        std::vector<SuiteRun::LeftBehind>& left) {
     const auto t0 = std::chrono::steady_clock::now();
     SuiteResult result;
     result.name = s.name;
     result.file = s.file;
     result.timestamp = ids::iso8601_ms(ids::system_unix_ms());
-    reporter_.suite_started(s.name, s.file);
+    out.suite_started(s.name, s.file);
 
     SuiteRun run(s, factory_, co_await asio::this_coro::executor);
-    current_ = &run;
+    in_flight_.push_back(&run);
+    struct Landed {  // out of in_flight_ however the suite ends
+        std::vector<SuiteRun*>& runs;
+        SuiteRun* run;
+        ~Landed() { std::erase(runs, run); }
+    } landed{in_flight_, &run};
     std::optional<CaseResult> setup_result;
     if (std::string problem = interpolate_target(opts_, s, run); !problem.empty()) {
         setup_result = phase_result(s, "setup");
@@ -734,6 +683,7 @@ awaitable<SuiteResult> Engine::run_suite(const suite::Suite& s) {
         run.transport_options = merge_transport_options(opts_, s.target, run.kafka);
         finish_env(opts_, run);
         run.started = true;
+        const SlotHold hold = co_await hold_slot(slots());
         setup_result = co_await run_phase(run, s.setup, "setup");
     }
 
@@ -750,7 +700,7 @@ awaitable<SuiteResult> Engine::run_suite(const suite::Suite& s) {
         }
         if (r.outcome != Outcome::passed) redact::scrub_case(r, run.scope.secrets());
         result.count_streamed(r);
-        reporter_.take_case(std::move(r));
+        out.take_case(std::move(r));
     };
     if (setup_result) {
         // The setup's own testcase carries the evidence; the cases it was
@@ -767,10 +717,9 @@ awaitable<SuiteResult> Engine::run_suite(const suite::Suite& s) {
     } else {
         co_await run_cases(run, cases, report);
     }
-    co_await finish_suite(run, setup_result.has_value(), report);
-    current_ = nullptr;
+    co_await finish_suite(run, setup_result.has_value(), report, left);
     result.seconds = seconds_since(t0);
-    reporter_.suite_finished(result);
+    out.suite_finished(result);
     co_return result;
 }
 

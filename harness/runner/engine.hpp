@@ -1,7 +1,9 @@
-// The engine: runs suites one after another; in each, the setup, then the
-// cases on N workers (coroutines on one io_context thread) with retries for
-// transport errors only and one rate limit, results released to the
-// reporter strictly in suite order, then teardown and cleanup. Transports
+// The engine: runs suites (at -j N up to N side by side, engine_suites.cpp);
+// in each, the setup, then the cases on N workers (coroutines on one
+// io_context thread) with retries for transport errors only and one rate
+// limit, results released to the reporter strictly in suite order, then
+// teardown and cleanup. N bounds what is in flight across every suite
+// (slots.hpp). Transports
 // come from the factory it is constructed with (the registry, or a fake in
 // tests); what a step kind does lives in steps/, checks in checks.*.
 #pragma once
@@ -11,6 +13,7 @@
 #include "runner/expansion.hpp"
 #include "runner/rate_limiter.hpp"
 #include "runner/shape_findings.hpp"
+#include "runner/slots.hpp"
 #include "runner/runner.hpp"
 #include "runner/step_outcome.hpp"
 #include "runner/suite_run.hpp"
@@ -28,23 +31,37 @@ namespace idconform::runner {
 class Engine {
 public:
     Engine(const RunOptions& o, reporters::Reporter& r, TransportFactory factory)
-        : opts_(o), reporter_(r), factory_(std::move(factory)), limiter_(o.rate_limit) {}
+        : opts_(o), reporter_(r), factory_(std::move(factory)), limiter_(o.rate_limit) {
+        if (o.concurrency > 1) slots_.emplace(o.concurrency);
+    }
 
     boost::asio::awaitable<void> run_all(const std::vector<suite::Suite>& suites);
     RunReport take() { return std::move(report_); }
     // The first SIGINT/SIGTERM (on the runner's thread): no new case or
     // suite starts, cases in flight stop at their next step, the cleanup of
-    // the suite in flight runs within opts.interrupt_cleanup.
+    // suites in flight runs within opts.interrupt_cleanup.
     void interrupt(int signo);
     [[nodiscard]] bool interrupted() const noexcept { return interrupted_ != 0; }
-    // What the suite in flight created and has not deleted yet, one line
+    // What the suites in flight created and have not deleted yet, one line
     // each (a second signal prints it before exiting).
     [[nodiscard]] std::vector<std::string> left_on_target() const;
 
 private:
     using Collected = std::map<std::string, std::vector<std::string>>;
 
-    boost::asio::awaitable<SuiteResult> run_suite(const suite::Suite& s);
+    // One suite, reported to `out` (the reporter, or a buffer when suites run
+    // side by side); what its cleanup could not delete goes to `left`.
+    boost::asio::awaitable<SuiteResult> run_suite(const suite::Suite& s, reporters::Reporter& out,
+                                                  std::vector<SuiteRun::LeftBehind>& left);
+    // The selected suites from `first` on, up to opts.concurrency at once,
+    // reported in their order; a preflight suite runs alone (engine_suites.cpp).
+    boost::asio::awaitable<void> run_side_by_side(const std::vector<suite::Suite>& suites,
+                                                  const std::vector<bool>& selected,
+                                                  std::size_t& not_started_by_preflight);
+    // Whether suites[i] is left out (interrupted, not selected, stopped by the
+    // preflight), counted where it belongs.
+    bool left_out(const suite::Suite& s, bool selected, std::size_t& not_started_by_preflight);
+    [[nodiscard]] Slots* slots() noexcept { return slots_ ? &*slots_ : nullptr; }
     // Runs the expanded cases on the workers; `report` gets each result in order.
     template <class Report>
     boost::asio::awaitable<void> run_cases(SuiteRun& run, const std::vector<Expanded>& cases, Report& report);
@@ -89,7 +106,8 @@ private:
                       const std::string& rule, Collected* collected, StepOutcome& out);
     // The testcases after the cases: field versions, teardown, cleanup.
     template <class Report>
-    boost::asio::awaitable<void> finish_suite(SuiteRun& run, bool setup_failed, Report& report);
+    boost::asio::awaitable<void> finish_suite(SuiteRun& run, bool setup_failed, Report& report,
+                                              std::vector<SuiteRun::LeftBehind>& left);
     // The "shape scan" suite after every other: the run's folded findings.
     SuiteResult report_shape_findings();
 
@@ -110,7 +128,8 @@ private:
     ShapeFindings shape_;                            // of every suite, reported after them
     int interrupted_ = 0;                            // the signal that interrupted the run, 0: none
     std::size_t not_run_ = 0, suites_not_started_ = 0;  // what the interrupt left out
-    SuiteRun* current_ = nullptr;                    // the suite in flight (for left_on_target)
+    std::vector<SuiteRun*> in_flight_;               // the suites in flight (interrupt, left_on_target)
+    std::optional<Slots> slots_;                     // -j N > 1: what may be in flight across suites
     int failures_ = 0;
     struct Gone {
         std::string collection;  // the suite and the URL up to the entity's segment

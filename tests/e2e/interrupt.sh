@@ -37,8 +37,18 @@ cases:
       - http: {path: "/items/\${id}"}
         expect: {status: 200}
 YAML
+# At -j 2 two suites run side by side: `later` beside `slow` (both in flight
+# when the signal comes), while `never` waits for one of them to end.
 cat >"$WORK/later.yaml" <<YAML
 name: later
+target: {base_url: "$BASE_URL"}
+cases:
+  - name: an unknown id is not found
+    for_each: {count: 200}
+    steps: [{http: {path: /items/x}, expect: {status: 404}}]
+YAML
+cat >"$WORK/never.yaml" <<YAML
+name: never
 target: {base_url: "$BASE_URL"}
 cases:
   - name: never started
@@ -46,7 +56,7 @@ cases:
 YAML
 set +e
 "$IDCONFORM_BIN" run --no-progress -j 2 --junit "$WORK/junit.xml" --json "$WORK/report.json" --html "$WORK/report.html" \
-  "$WORK/slow.yaml" "$WORK/later.yaml" >"$WORK/out" 2>"$WORK/err" &
+  "$WORK/slow.yaml" "$WORK/later.yaml" "$WORK/never.yaml" >"$WORK/out" 2>"$WORK/err" &
 pid=$!
 set -e
 sleep 1.5   # the setup and some cases are done, others in flight
@@ -88,7 +98,7 @@ d = json.load(open(sys.argv[1]))
 s = d["summary"]
 assert s.get("interrupted") == sys.argv[2], s
 names = [x["name"] for x in d["suites"]]
-assert names == ["slow"], names                     # the later suite never started
+assert names == ["slow", "later"], names            # the suite after the two in flight never started
 cases = d["suites"][0]["cases"]
 ran = [c for c in cases if c["outcome"] == "passed"]
 cut = [c for c in cases if c["outcome"] == "skipped" and "interrupted by" in c["message"]]

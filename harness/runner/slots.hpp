@@ -1,0 +1,83 @@
+// The run's concurrency as slots (`-j N`): with suites side by side, every
+// case, setup, teardown and cleanup of every suite holds a slot while it
+// sends, so the target never sees more than N of them at once, however many
+// suites are in flight. On the runner's one thread: no locks. A released
+// slot goes to the longest waiter.
+#pragma once
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+#include <algorithm>
+#include <deque>
+#include <memory>
+
+namespace idconform::runner {
+
+class Slots {
+public:
+    explicit Slots(int n) : free_(std::max(1, n)) {}
+    Slots(const Slots&) = delete;
+    Slots& operator=(const Slots&) = delete;
+
+    boost::asio::awaitable<void> acquire() {
+        if (free_ > 0 && waiters_.empty()) {
+            --free_;
+            co_return;
+        }
+        auto t = std::make_shared<boost::asio::steady_timer>(co_await boost::asio::this_coro::executor,
+                                                             boost::asio::steady_timer::time_point::max());
+        waiters_.push_back(t);
+        boost::system::error_code ec;  // cancelled by release(): the slot is handed over
+        co_await t->async_wait(boost::asio::redirect_error(boost::asio::use_awaitable, ec));
+    }
+    // Up to n more slots without waiting (none while others wait).
+    int try_acquire(int n) {
+        const int k = waiters_.empty() ? std::min(n, free_) : 0;
+        free_ -= k;
+        return k;
+    }
+    void release(int n = 1) {
+        for (; n > 0; --n) {
+            if (waiters_.empty()) {
+                ++free_;
+                continue;
+            }
+            auto t = std::move(waiters_.front());
+            waiters_.pop_front();
+            t->cancel();
+        }
+    }
+
+private:
+    int free_;
+    std::deque<std::shared_ptr<boost::asio::steady_timer>> waiters_;
+};
+
+// Holds n slots of `s` (none when s is null) until destroyed.
+class SlotHold {
+public:
+    SlotHold() = default;
+    SlotHold(Slots* s, int n) : s_(s), n_(s ? n : 0) {}
+    SlotHold(SlotHold&& o) noexcept : s_(o.s_), n_(o.n_) { o.n_ = 0; }
+    SlotHold& operator=(SlotHold&&) = delete;
+    ~SlotHold() {
+        if (s_ && n_ > 0) s_->release(n_);
+    }
+    [[nodiscard]] int count() const noexcept { return n_; }
+
+private:
+    Slots* s_ = nullptr;
+    int n_ = 0;
+};
+
+// Waits for one slot of `s` (nothing to wait for when s is null).
+inline boost::asio::awaitable<SlotHold> hold_slot(Slots* s) {
+    if (s) co_await s->acquire();
+    co_return SlotHold(s, 1);
+}
+
+}  // namespace idconform::runner
