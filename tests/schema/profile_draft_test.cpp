@@ -49,7 +49,8 @@ TEST_CASE("the example document's draft: resources, ids, references and guesses 
 TEST_CASE("every third-party document gives a draft that loads without edits") {
     const std::string shared = src + "/tests/schema/documents/";
     for (const char* rel : {"ory-kratos/api.json", "outline/spec3.yml", "hatchet/api-contracts/openapi/openapi.yaml",
-                            "harbor/swagger.yaml", "svix/openapi.json", "qdrant/openapi.json", "supabase-auth/openapi.yaml"}) {
+                            "harbor/swagger.yaml", "svix/openapi.json", "qdrant/openapi.json", "supabase-auth/openapi.yaml",
+                            "dialogporten/swagger.verified.json", "mojaloop-fspiop/fspiop-rest-v2.0-openapi3-snippets.yaml"}) {
         CAPTURE(rel);
         REQUIRE(std::filesystem::exists(shared + rel));
         const auto d = schema::draft_profile(shared + rel);
@@ -356,7 +357,8 @@ TEST_CASE("every commented alternative of the real documents' drafts loads when 
     const std::string shared = src + "/tests/schema/documents/";
     std::size_t tried = 0;
     for (const std::string rel : {"ory-kratos/api.json", "outline/spec3.yml", "hatchet/api-contracts/openapi/openapi.yaml",
-                                  "harbor/swagger.yaml", "svix/openapi.json", "qdrant/openapi.json", "supabase-auth/openapi.yaml"}) {
+                                  "harbor/swagger.yaml", "svix/openapi.json", "qdrant/openapi.json", "supabase-auth/openapi.yaml",
+                            "dialogporten/swagger.verified.json", "mojaloop-fspiop/fspiop-rest-v2.0-openapi3-snippets.yaml"}) {
         CAPTURE(rel);
         const auto d = schema::draft_profile(shared + rel);
         REQUIRE(d.errors.empty());
@@ -419,4 +421,17 @@ TEST_CASE("an RPC-style API: read, update and delete are POSTs of the create's s
     REQUIRE(orders.read);
     CHECK(orders.read->id_at == "/id");
     CHECK(orders.del->id_at == "/order_id");
+}
+
+TEST_CASE("real documents without a create the draft recognises get a draft that says so") {
+    // Docker's creates are POST /containers/create and the like (not drafted: see docs/lint.md, "Precision");
+    // Blockfrost is read-only
+    const std::string shared = src + "/tests/schema/documents/";
+    for (const char* rel : {"docker-engine/swagger.yaml", "blockfrost/openapi.yaml"}) {
+        CAPTURE(rel);
+        const auto d = schema::draft_profile(shared + rel);
+        REQUIRE(d.errors.empty());
+        CHECK(has(d.yaml, "# NOTE: the document describes no create endpoint"));
+        CHECK_FALSE(profile::load_profile_text(d.yaml, "draft.target.yaml").profile.has_value());
+    }
 }
