@@ -437,22 +437,28 @@ private:
                 const Loc op = r.coll->ops.at("get").node;
                 const Loc s = flatten(response_schema(op));
                 std::string items;
-                bool known = false;
+                bool known = false, one_entity = false;
                 if (scalar(s.node, "type").value_or("") == "array") {
                     known = true;
                 } else {
                     Object page;
                     gather_object(s, page);
-                    for (const auto& [n, p] : page.props)
-                        if (scalar(flatten(p).node, "type").value_or("") == "array") {
-                            if (!safe_text(n)) continue;
-                            items = yaml_quote("/" + n);
-                            known = true;
-                            break;
-                        }
+                    // an answer with the entity's id member is one entity, not a page
+                    // (its arrays are the entity's own: a transmission's attachments)
+                    one_entity = id.found && page.find(id.name) != nullptr;
+                    for (const auto& [n, p] : page.props) {
+                        if (one_entity) break;
+                        if (scalar(flatten(p).node, "type").value_or("") != "array" || !safe_text(n)) continue;
+                        items = yaml_quote("/" + n);
+                        known = true;
+                        break;
+                    }
                 }
                 if (known) y += "    list: {path: " + yaml_quote(r.path) + (items.empty() ? "" : ", items: " + items) + "}  # GET; " +
                                 (items.empty() ? "the answer is the array\n" : "guess: items: the first array of the answer\n");
+                else if (one_entity)
+                    y += "    # list: {path: " + r.path + ", items: /...}  # placeholder: the document says the GET answers one entity (it has /" +
+                         id.name + "), not a list\n";
                 else y += "    # list: {path: " + r.path + ", items: /...}  # placeholder: the answer's array was not found\n";
                 // an id query parameter of the list is a lookup by id (db-identifiers R5.1)
                 const Loc params = op.child("parameters");

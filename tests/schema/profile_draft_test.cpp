@@ -474,3 +474,26 @@ TEST_CASE("real documents without a create the draft recognises get a draft that
         CHECK_FALSE(profile::load_profile_text(d.yaml, "draft.target.yaml").profile.has_value());
     }
 }
+
+TEST_CASE("a collection GET documented to answer one entity is no list: its arrays are the entity's own") {
+    auto doc = [](const std::string& list_answer) {
+        return "openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths:\n"
+               "  /transmissions:\n"
+               "    get: {responses: {'200': {description: ok, content: {application/json: {schema: " + list_answer + "}}}}}\n"
+               "    post: {responses: {'201': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/T'}}}}}}\n"
+               "  /transmissions/{id}:\n"
+               "    get: {parameters: [{name: id, in: path, required: true, schema: {type: string}}],\n"
+               "          responses: {'200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/T'}}}}}}\n"
+               "components:\n  schemas:\n"
+               "    T: {type: object, properties: {id: {type: string, format: uuid}, attachments: {type: array, items: {type: object}}}}\n";
+    };
+    const auto one = schema::draft_profile_text("one.yaml", doc("{$ref: '#/components/schemas/T'}"));
+    REQUIRE(one.errors.empty());
+    CHECK_FALSE(has(one.yaml, "items: /attachments"));
+    CHECK(has(one.yaml, "# placeholder: the document says the GET answers one entity (it has /id), not a list"));
+    CHECK(profile::load_profile_text(one.yaml, "one.target.yaml").profile.has_value());
+    // a page with its array is still a list
+    const auto page = schema::draft_profile_text("page.yaml", doc("{type: object, properties: {items: {type: array, items: {$ref: '#/components/schemas/T'}}}}"));
+    REQUIRE(page.errors.empty());
+    CHECK(has(page.yaml, "    list: {path: /transmissions, items: /items}  # GET; guess: items: the first array of the answer"));
+}
