@@ -82,7 +82,7 @@ inline bool described_as_foreign(const std::string& description) {
     const std::string d = lower(description);
     for (const char* w : {"external", "externally", "third-party", "third party", "identity provider", "payment provider",
                           "oauth", "the provider", "upstream", "another system", "other system",
-                          "another platform", "issued by the", "assigned by the", "stripe", "paypal", "braintree", "adyen",
+                          "another platform", "issued by the", "assigned by the", "reported by", "stripe", "paypal", "braintree", "adyen",
                           "github", "gitlab", "google", "okta", "auth0", "keycloak"})
         if (contains_word(d, w)) return true;
     return false;
