@@ -83,6 +83,7 @@ void Linter::check_field(const Field& f, const Effective* given) {
     const Effective e = given ? *given : effective(f.schema);
     if (f.name != "id" && described_as_foreign(e.description)) return;  // another system's id: not this service's to form
     if (described_as_derived(e.description)) return;                     // a hash, a key, a standard's encoding: nobody assigns it
+    if (foreign_scheme_name(f.name) && !uuid_format(e.format_text())) return;  // spdx_id, gravatar_id: that scheme's id
     ++out_.id_fields;
     bool uuid = true;
     if (!e.alternatives.empty()) {

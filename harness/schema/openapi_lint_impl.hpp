@@ -88,6 +88,22 @@ inline bool described_as_foreign(const std::string& description) {
     return false;
 }
 
+// A name whose stem is a well-known outside identifier scheme or issuer
+// (`spdx_id`: an SPDX licence id; `gravatar_id`: a Gravatar hash;
+// `orcid_id`, `iban_id`, `google_id`, `github_id`): that scheme's id, not one
+// the service assigns. The last word of the stem counts (`license_spdx_id`).
+inline bool foreign_scheme_name(const std::string& name) {
+    std::string stem = lower(std::string(ids::id_name_stem(name)));
+    while (!stem.empty() && !std::isalnum(static_cast<unsigned char>(stem.back()))) stem.pop_back();
+    const auto cut = stem.find_last_of("_-. ");
+    const std::string last = cut == std::string::npos ? stem : stem.substr(cut + 1);
+    static const std::set<std::string> schemes = {
+        "spdx", "gravatar", "isbn", "issn", "doi", "orcid", "gtin", "ean", "upc", "iban", "lei", "duns", "imei", "iccid",
+        "msisdn", "oauth", "openid", "oidc", "saml", "ldap", "scim", "stripe", "paypal", "google", "github", "gitlab",
+        "apple", "facebook", "twitter", "slack", "discord", "azure", "aws", "gcp", "okta", "auth0", "keycloak"};
+    return schemes.count(last) != 0;
+}
+
 // An id its description says is computed from content or written in an
 // outside standard's encoding: a hash or digest, a key's fingerprint, a
 // Bech32 string, an identifier a CIP/BIP/EIP defines ("Transaction hash",

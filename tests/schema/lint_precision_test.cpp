@@ -207,3 +207,15 @@ TEST_CASE("a property repeated in the inline bodies of many operations is one fi
     CHECK(r.findings[4].kind == "unconstrained");
     CHECK(format_finding(r.findings[0]).find("[the same property at 2 more places, first rpc.yaml:") != std::string::npos);
 }
+
+TEST_CASE("a name whose stem is an outside identifier scheme or issuer names that scheme's id") {
+    for (const std::string name : {"spdx_id", "gravatar_id", "googleId", "github_id", "license_spdx_id", "orcidId"}) {
+        CAPTURE(name);
+        CHECK(lint_property(name, "{type: string}").empty());
+        CHECK(lint_property(name, "{type: integer}").empty());
+    }
+    // the service's own ids keep their findings; a uuid format says the service made it
+    CHECK(lint_property("license_id", "{type: string}").size() == 1);
+    CHECK(lint_property("spdx_document_id", "{type: string}").size() == 1);
+    CHECK(lint_property("github_id", "{type: string, format: uuid}").size() == 1);
+}
