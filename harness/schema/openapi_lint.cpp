@@ -53,20 +53,30 @@ std::vector<Loc> Linter::elements(const Loc& s) {
     return out;
 }
 
-// The group of a property of a schema written inline in an operation (a
-// request body's `id`, repeated in every operation of an RPC-style API):
-// the same name and the same schema, word for word. A name that says only
-// "id" is the id of the resource the path is about (`id` in
-// /documents.info and /documents.delete is one field, in /users.info
-// another); a named id (`documentId`) is the same field wherever it is.
-// "" where `at` is not such a property.
+// The group of a property of a schema written inline: in an operation (a
+// request body's `id`, repeated in every operation of an RPC-style API), or
+// as an object inside another schema (the `sender` object a bundler copied
+// into every webhook payload): the same name and the same schema, word for
+// word. A name that says only "id" is the id of the resource the path is
+// about (`id` in /documents.info and /documents.delete is one field, in
+// /users.info another), inside a schema the id of the object it is in
+// (`sender`, not `repository`); a named id (`documentId`) is the same field
+// wherever it is. "" where `at` is not such a property.
 std::string Linter::inline_group(const Loc& at) const {
     const std::string& p = at.pointer;
-    if ((p.rfind("/paths/", 0) != 0 && p.rfind("/webhooks/", 0) != 0) || p.find("/properties/") == std::string::npos) return "";
+    const auto own = p.rfind("/properties/");
+    if (own == std::string::npos) return "";
+    const bool in_operation = p.rfind("/paths/", 0) == 0 || p.rfind("/webhooks/", 0) == 0;
+    const std::string parent = p.substr(0, own);
+    const bool nested = parent.find("/properties/") != std::string::npos || parent.ends_with("/items") ||
+                        parent.find("/items/") != std::string::npos;
+    if (!in_operation && !nested) return "";  // a named schema's own property: its own finding
     std::string name = site_name(p);
     if (name.size() > 2 && name.compare(name.size() - 2, 2, "[]") == 0) name.resize(name.size() - 2);
     std::string g = "inline " + name;
-    if (ids::id_name_stem(name).empty()) {
+    if (ids::id_name_stem(name).empty() && !in_operation) {
+        g += " in " + site_name(parent);
+    } else if (ids::id_name_stem(name).empty()) {
         std::string last = path_.substr(0, path_.find_last_not_of('/') + 1);
         for (std::size_t slash; !last.empty();) {
             slash = last.rfind('/');

@@ -90,7 +90,8 @@ inline bool described_as_foreign(const std::string& description) {
 
 // A name whose stem is a well-known outside identifier scheme or issuer
 // (`spdx_id`: an SPDX licence id; `gravatar_id`: a Gravatar hash;
-// `orcid_id`, `iban_id`, `google_id`, `github_id`): that scheme's id, not one
+// `orcid_id`, `iban_id`, `google_id`, `github_id`, `cve_id`, `commit_id`):
+// that scheme's id, not one
 // the service assigns. The last word of the stem counts (`license_spdx_id`).
 inline bool foreign_scheme_name(const std::string& name) {
     std::string stem = lower(std::string(ids::id_name_stem(name)));
@@ -100,7 +101,9 @@ inline bool foreign_scheme_name(const std::string& name) {
     static const std::set<std::string> schemes = {
         "spdx", "gravatar", "isbn", "issn", "doi", "orcid", "gtin", "ean", "upc", "iban", "lei", "duns", "imei", "iccid",
         "msisdn", "oauth", "openid", "oidc", "saml", "ldap", "scim", "stripe", "paypal", "google", "github", "gitlab",
-        "apple", "facebook", "twitter", "slack", "discord", "azure", "aws", "gcp", "okta", "auth0", "keycloak"};
+        "apple", "facebook", "twitter", "slack", "discord", "azure", "aws", "gcp", "okta", "auth0", "keycloak",
+        "cve", "cwe",  // MITRE's vulnerability and weakness ids
+        "commit"};     // a version-control commit id is the commit's hash
     return schemes.count(last) != 0;
 }
 

@@ -8,6 +8,7 @@
 
 #include <doctest/doctest.h>
 
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -209,7 +210,7 @@ TEST_CASE("a property repeated in the inline bodies of many operations is one fi
 }
 
 TEST_CASE("a name whose stem is an outside identifier scheme or issuer names that scheme's id") {
-    for (const std::string name : {"spdx_id", "gravatar_id", "googleId", "github_id", "license_spdx_id", "orcidId"}) {
+    for (const std::string name : {"spdx_id", "gravatar_id", "googleId", "github_id", "license_spdx_id", "orcidId", "cve_id", "commit_id"}) {
         CAPTURE(name);
         CHECK(lint_property(name, "{type: string}").empty());
         CHECK(lint_property(name, "{type: integer}").empty());
@@ -218,4 +219,25 @@ TEST_CASE("a name whose stem is an outside identifier scheme or issuer names tha
     CHECK(lint_property("license_id", "{type: string}").size() == 1);
     CHECK(lint_property("spdx_document_id", "{type: string}").size() == 1);
     CHECK(lint_property("github_id", "{type: string, format: uuid}").size() == 1);
+}
+
+TEST_CASE("the same property of an object written inside many schemas (a bundler's copies) is one finding") {
+    const std::string sender = "sender: {type: object, properties: {id: {type: integer}, node_id: {type: string}}}";
+    const std::string repo = "repository: {type: object, properties: {id: {type: integer}}}";
+    const std::string doc = "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n"
+                            "    PushEvent: {type: object, properties: {" + sender + ", " + repo + "}}\n"
+                            "    IssueEvent: {type: object, properties: {" + sender + "}}\n"
+                            "    StarEvent: {type: object, properties: {" + sender + ", " + repo + "}}\n"
+                            "    User: {type: object, properties: {id: {type: integer}}}\n"
+                            "    Team: {type: object, properties: {id: {type: integer}}}\n";
+    const LintResult r = lint_openapi_text("events.yaml", doc);
+    REQUIRE(r.errors.empty());
+    std::map<std::string, std::size_t> also;
+    for (const auto& f : r.findings) also[f.pointer] = f.also.size();
+    CHECK(also == std::map<std::string, std::size_t>{{"/components/schemas/PushEvent/properties/sender/properties/id", 2},
+                                                     {"/components/schemas/PushEvent/properties/sender/properties/node_id", 2},
+                                                     {"/components/schemas/PushEvent/properties/repository/properties/id", 1},
+                                                     // a named schema's own property is that schema's finding
+                                                     {"/components/schemas/User/properties/id", 0},
+                                                     {"/components/schemas/Team/properties/id", 0}});
 }
