@@ -20,7 +20,7 @@ struct Finding {
     std::string pointer;   // JSON pointer into pos.file (OpenAPI) or the field's full name (.proto)
     std::string what;      // what is wrong
     std::string expected;  // the fix
-    std::vector<SourcePos> also;  // the same finding for the same field elsewhere (a parameter repeated per operation)
+    std::vector<SourcePos> also;  // the same finding for the same field elsewhere (a parameter or an inline property repeated per operation)
 };
 
 struct LintResult {
@@ -44,6 +44,10 @@ struct LintResult {
 [[nodiscard]] LintResult lint_proto_text(const std::string& text, const std::string& path);
 // By the path: a directory or *.proto goes to lint_proto, anything else to lint_openapi.
 [[nodiscard]] LintResult lint_path(const std::string& path);
+
+// What a finding's `also` places are the same of: "property" (of inline
+// schemas) or "parameter".
+[[nodiscard]] std::string also_noun(const Finding& f);
 
 // "file:line:col: RULE: pointer: what (expected ...)"
 [[nodiscard]] std::string format_finding(const Finding& f);

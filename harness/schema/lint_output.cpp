@@ -96,7 +96,7 @@ std::string lint_sarif(const std::vector<LintedSpec>& specs, const std::string& 
                                       json::object{{"artifactLocation", json::object{{"uri", file_uri(a.file)}}},
                                                    {"region", json::object{{"startLine", std::max(a.line, 1)},
                                                                            {"startColumn", std::max(a.column, 1)}}}}},
-                                     {"message", json::object{{"text", "the same parameter"}}}};
+                                     {"message", json::object{{"text", "the same " + also_noun(f)}}}};
                     if (!a.file.empty() && a.file[0] != '/')
                         loc["physicalLocation"].as_object()["artifactLocation"].as_object()["uriBaseId"] = "%SRCROOT%";
                     related.push_back(std::move(loc));

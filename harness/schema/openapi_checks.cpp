@@ -82,6 +82,8 @@ void Linter::gather(const Loc& s_in, Effective& e, int depth) {
 void Linter::check_field(const Field& f, const Effective* given) {
     const Effective e = given ? *given : effective(f.schema);
     if (f.name != "id" && described_as_foreign(e.description)) return;  // another system's id: not this service's to form
+    if (described_as_derived(e.description)) return;                     // a hash, a key, a standard's encoding: nobody assigns it
+    if (foreign_scheme_name(f.name) && !uuid_format(e.format_text())) return;  // spdx_id, gravatar_id: that scheme's id
     ++out_.id_fields;
     bool uuid = true;
     if (!e.alternatives.empty()) {
@@ -136,11 +138,17 @@ bool Linter::check_constraints(const Field& f, const Effective& e) {
         else if (alien.empty() && !placeholder_example(x.node.Scalar())) alien = x.node.Scalar();
     }
     const PatternVerdict* pv = pat.empty() ? nullptr : &judge_pattern(pat);
+    const bool says_uuid = any_uuid || uuid_format(fmt) || (pv && pv->compiles && pv->admits_uuid());
+    // an example computed from content or named in another scheme (a Bech32
+    // key, a sha256: digest, a URN): not an id the service assigns
+    if (!says_uuid && std::any_of(e.examples.begin(), e.examples.end(),
+                                  [](const Loc& x) { return x.node.IsScalar() && derived_example(x.node.Scalar()); }))
+        return false;
     // a ULID (db-identifiers) or viewable id (viewable-id) field fixed to
     // its own canonical form is another pack's business
     if (pv && pv->compiles && !alien.empty() && !other_kind_exact(pat, alien).empty()) return false;
     // a name called id (described as one, nothing in the schema says UUID): not an id the service assigns
-    if (!any_uuid && !uuid_format(fmt) && !(pv && pv->compiles && pv->admits_uuid()) && described_as_name(e.description)) return false;
+    if (!says_uuid && described_as_name(e.description)) return false;
     if (!alien.empty() && !any_uuid && !uuid_format(fmt) && !(pv && pv->compiles && (pv->exact_for(4) || pv->exact_for(7)))) {
         report("DATA-ID-002", "not-uuid", who + " is not a UUID: its example '" + alien + "' is no UUID in any spelling" +
                                                (pat.empty() ? std::string() : ", and its pattern '" + pat + "' admits such text"),

@@ -53,14 +53,57 @@ std::vector<Loc> Linter::elements(const Loc& s) {
     return out;
 }
 
+// The group of a property of a schema written inline: in an operation (a
+// request body's `id`, repeated in every operation of an RPC-style API), or
+// as an object inside another schema (the `sender` object a bundler copied
+// into every webhook payload): the same name and the same schema, word for
+// word. A name that says only "id" is the id of the resource the path is
+// about (`id` in /documents.info and /documents.delete is one field, in
+// /users.info another), inside a schema the id of the object it is in
+// (`sender`, not `repository`); a named id (`documentId`) is the same field
+// wherever it is. "" where `at` is not such a property.
+std::string Linter::inline_group(const Loc& at) const {
+    const std::string& p = at.pointer;
+    const auto own = p.rfind("/properties/");
+    if (own == std::string::npos) return "";
+    const bool in_operation = p.rfind("/paths/", 0) == 0 || p.rfind("/webhooks/", 0) == 0;
+    const std::string parent = p.substr(0, own);
+    const bool nested = parent.find("/properties/") != std::string::npos || parent.ends_with("/items") ||
+                        parent.find("/items/") != std::string::npos;
+    if (!in_operation && !nested) return "";  // a named schema's own property: its own finding
+    std::string name = site_name(p);
+    if (name.size() > 2 && name.compare(name.size() - 2, 2, "[]") == 0) name.resize(name.size() - 2);
+    std::string g = "inline " + name;
+    if (ids::id_name_stem(name).empty() && !in_operation) {
+        g += " in " + site_name(parent);
+    } else if (ids::id_name_stem(name).empty()) {
+        std::string last = path_.substr(0, path_.find_last_not_of('/') + 1);
+        for (std::size_t slash; !last.empty();) {
+            slash = last.rfind('/');
+            const std::string seg = last.substr(slash == std::string::npos ? 0 : slash + 1);
+            if (!seg.empty() && seg.front() != '{') {
+                g += " of " + seg.substr(0, seg.find_first_of(".:"));
+                break;
+            }
+            if (slash == std::string::npos) break;
+            last.resize(slash);
+        }
+    }
+    YAML::Emitter e;
+    e << at.node;
+    return g + '\n' + (e.good() ? std::string(e.c_str()) : at.pointer);
+}
+
 // `group` (a parameter's place and name) folds the same finding for the
-// same parameter, repeated inline in every operation, into one.
+// same parameter, repeated inline in every operation, into one; so does
+// inline_group for a property of inline schemas.
 void Linter::add(std::string rule, std::string kind, const Loc& at, std::string what, std::string expected) {
     Finding f{std::move(rule), std::move(kind), at.pos(), at.pointer, std::move(what), std::move(expected), {}};
     const std::string k = f.rule + '\n' + f.kind + '\n' + f.pos.str();
     if (!reported_.insert(k).second) return;
-    if (!group_.empty()) {
-        const std::string g = group_ + '\n' + f.rule + '\n' + f.kind + '\n' + f.what;
+    const std::string base = group_.empty() ? inline_group(at) : group_;
+    if (!base.empty()) {
+        const std::string g = base + '\n' + f.rule + '\n' + f.kind + '\n' + f.what + '\n' + f.expected;
         if (const auto it = groups_.find(g); it != groups_.end()) {
             out_.findings[it->second].also.push_back(f.pos);
             return;
@@ -133,10 +176,12 @@ std::string format_finding(const Finding& f) {
         out += ')';
     }
     if (!f.also.empty())
-        out += " [the same parameter at " + std::to_string(f.also.size()) + " more place" + (f.also.size() == 1 ? "" : "s") +
+        out += " [the same " + also_noun(f) + " at " + std::to_string(f.also.size()) + " more place" + (f.also.size() == 1 ? "" : "s") +
                ", first " + f.also.front().str() + "]";
     return out;
 }
+
+std::string also_noun(const Finding& f) { return f.pointer.find("/properties/") != std::string::npos ? "property" : "parameter"; }
 
 const std::vector<FindingKind>& finding_kinds() {
     static const std::vector<FindingKind> k = {

@@ -15,10 +15,12 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <optional>
 #include <set>
+#include <string_view>
 
 namespace idconform::schema::openapi {
 
@@ -80,10 +82,106 @@ inline bool described_as_foreign(const std::string& description) {
     const std::string d = lower(description);
     for (const char* w : {"external", "externally", "third-party", "third party", "identity provider", "payment provider",
                           "oauth", "the provider", "upstream", "another system", "other system",
-                          "another platform", "issued by the", "assigned by the", "stripe", "paypal", "braintree", "adyen",
+                          "another platform", "issued by the", "assigned by the", "reported by", "stripe", "paypal", "braintree", "adyen",
                           "github", "gitlab", "google", "okta", "auth0", "keycloak"})
         if (contains_word(d, w)) return true;
     return false;
+}
+
+// A name whose stem is a well-known outside identifier scheme or issuer
+// (`spdx_id`: an SPDX licence id; `gravatar_id`: a Gravatar hash;
+// `orcid_id`, `iban_id`, `google_id`, `github_id`, `cve_id`, `commit_id`):
+// that scheme's id, not one
+// the service assigns. The last word of the stem counts (`license_spdx_id`).
+inline bool foreign_scheme_name(const std::string& name) {
+    std::string stem = lower(std::string(ids::id_name_stem(name)));
+    while (!stem.empty() && !std::isalnum(static_cast<unsigned char>(stem.back()))) stem.pop_back();
+    const auto cut = stem.find_last_of("_-. ");
+    const std::string last = cut == std::string::npos ? stem : stem.substr(cut + 1);
+    static const std::set<std::string> schemes = {
+        "spdx", "gravatar", "isbn", "issn", "doi", "orcid", "gtin", "ean", "upc", "iban", "lei", "duns", "imei", "iccid",
+        "msisdn", "oauth", "openid", "oidc", "saml", "ldap", "scim", "stripe", "paypal", "google", "github", "gitlab",
+        "apple", "facebook", "twitter", "slack", "discord", "azure", "aws", "gcp", "okta", "auth0", "keycloak",
+        "cve", "cwe",  // MITRE's vulnerability and weakness ids
+        "commit"};     // a version-control commit id is the commit's hash
+    return schemes.count(last) != 0;
+}
+
+// An id its description says is computed from content or written in an
+// outside standard's encoding: a hash or digest, a key's fingerprint, a
+// Bech32 string, an identifier a CIP/BIP/EIP defines ("Transaction hash",
+// "Bech32 encoded pool ID", "Governance Action Identifier (CIP-0129)",
+// "derived from the public key"). Nobody assigns it; it is worked out from
+// the thing it names (a natural key), so DATA-ID does not apply, whatever
+// the field is called (an `id` too).
+inline bool described_as_derived(const std::string& description) {
+    const std::string d = lower(description);
+    for (const char* w : {"hash", "digest of", "content digest", "fingerprint", "checksum", "bech32", "derived from",
+                          "public key", "content-addressable", "content addressable"})
+        if (contains_word(d, w)) return true;
+    for (const char* w : {"cip-", "bip-", "eip-"})  // "CIP-0129", "BIP-32", "EIP-55"
+        for (std::size_t at = d.find(w); at != std::string::npos; at = d.find(w, at + 1))
+            if ((at == 0 || !std::isalnum(static_cast<unsigned char>(d[at - 1]))) && at + 4 < d.size() &&
+                std::isdigit(static_cast<unsigned char>(d[at + 4])))
+                return true;
+    return false;
+}
+
+// A string in Bech32 or Bech32m (BIP-173, BIP-350): a readable prefix, '1',
+// then data in the Bech32 alphabet ending in a checksum that verifies. Chance
+// alone passes the 30-bit checksum about once in a billion, so an example
+// that does is a blockchain address or key (`pool1pu5j...`): another
+// system's id. The 90-character limit of BIP-173 is not asked (Cardano's
+// CIP-5 strings are longer).
+inline bool bech32_string(const std::string& text) {
+    static constexpr std::string_view alphabet = "qpzry9x8gf2tvdw0s3jn54khce6mua7l";
+    const bool upper = std::any_of(text.begin(), text.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
+    const bool lowercase = std::any_of(text.begin(), text.end(), [](char c) { return c >= 'a' && c <= 'z'; });
+    if (upper && lowercase) return false;  // mixed case is never Bech32
+    const std::string t = lower(text);
+    const auto sep = t.rfind('1');
+    if (sep == std::string::npos || sep == 0 || t.size() - sep - 1 < 6) return false;
+    auto polymod = [](std::uint32_t chk, std::uint32_t v) {
+        static constexpr std::uint32_t gen[] = {0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3};
+        const std::uint32_t top = chk >> 25;
+        chk = ((chk & 0x1ffffff) << 5) ^ v;
+        for (int i = 0; i < 5; ++i)
+            if ((top >> i) & 1) chk ^= gen[i];
+        return chk;
+    };
+    std::uint32_t chk = 1;
+    for (std::size_t i = 0; i < sep; ++i) {
+        const auto c = static_cast<unsigned char>(t[i]);
+        if (c < 33 || c > 126) return false;
+        chk = polymod(chk, c >> 5);
+    }
+    chk = polymod(chk, 0);
+    for (std::size_t i = 0; i < sep; ++i) chk = polymod(chk, static_cast<unsigned char>(t[i]) & 31);
+    for (std::size_t i = sep + 1; i < t.size(); ++i) {
+        const auto v = alphabet.find(t[i]);
+        if (v == std::string_view::npos) return false;
+        chk = polymod(chk, static_cast<std::uint32_t>(v));
+    }
+    return chk == 1 || chk == 0x2bc830a3;  // Bech32, Bech32m
+}
+
+// An example that shows an id computed from content or named in another
+// scheme: a Bech32 string, an algorithm-prefixed digest
+// (`sha256:6755...`), a URN of a namespace other than uuid
+// (`urn:altinn:person:identifier-no:...`). As with described_as_derived,
+// DATA-ID does not apply to it.
+inline bool derived_example(const std::string& text) {
+    const std::string t = lower(text);
+    if (t.rfind("urn:", 0) == 0) return t.rfind("urn:uuid:", 0) != 0 && t.find(':', 4) != std::string::npos;
+    const auto colon = t.find(':');
+    if (colon != std::string::npos && colon > 0 && t.size() - colon - 1 >= 32) {
+        const std::string alg = t.substr(0, colon);
+        const bool known = alg.rfind("sha", 0) == 0 || alg == "md5" || alg.rfind("blake", 0) == 0;
+        const bool hex = std::all_of(t.begin() + static_cast<std::ptrdiff_t>(colon) + 1, t.end(),
+                                     [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+        if (known && hex) return true;
+    }
+    return bech32_string(text);
 }
 
 // Request/trace/correlation ids, ids of other systems: out of the data-id
@@ -113,7 +211,12 @@ inline bool plural_id_named(const std::string& n) {
     return ids::id_named_field(n.substr(0, n.size() - 1));
 }
 
-inline bool uuid_format(const std::string& f) { return lower(f).rfind("uuid", 0) == 0; }
+// `uuid`, its versioned spellings (`uuid4`, `uuidv7`) and `guid` (what
+// .NET generators write for a Guid): a format that says UUID.
+inline bool uuid_format(const std::string& f) {
+    const std::string l = lower(f);
+    return l.rfind("uuid", 0) == 0 || l == "guid";
+}
 
 // The version a format or a description claims: 4, 7 or 0 (none).
 inline int documented_version(const std::string& format, const std::string& description) {
@@ -220,6 +323,7 @@ private:
     std::vector<Loc> elements(const Loc& s);  // openapi_lint.cpp
 
     void add(std::string rule, std::string kind, const Loc& at, std::string what, std::string expected);  // openapi_lint.cpp
+    std::string inline_group(const Loc& at) const;  // openapi_lint.cpp
     std::string group_;
     std::string path_;  // the path template walk_paths is in ("" elsewhere)
     std::map<std::string, std::size_t> groups_;
@@ -249,12 +353,15 @@ private:
 
     static void add_param_examples(const Loc& p, Effective& e);  // openapi_walk.cpp
 
+    Effective items_effective(const Effective& list);  // openapi_walk.cpp
+
     void walk_schema(const Loc& s);  // openapi_walk.cpp
 
     static std::string site_name(const std::string& pointer);  // openapi_walk.cpp
 
     static std::string unescape(const std::string& token);  // openapi_walk.cpp
     static std::string collection_before(const std::string& path, const std::string& var);
+    static bool after_type_variable(const std::string& path, const std::string& var);  // openapi_walk.cpp
 
     void consider_property(const std::string& name, const Loc& p, bool required);  // openapi_walk.cpp
 

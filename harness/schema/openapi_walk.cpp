@@ -122,6 +122,13 @@ void Linter::walk_param(const Loc& p_ref) {
     const Loc s = schema.valid() ? schema : p;  // Swagger 2.0: the parameter is its own schema
     Effective e = effective(s);
     add_param_examples(p, e);
+    // /parties/{Type}/{ID}: the caller names the id's kind (a phone number,
+    // an e-mail, a passport), so it is a member of outside identifier
+    // schemes, not an id the service assigns; so are the variables after it
+    if (in == "path" && after_type_variable(path_, name)) {
+        if (schema.valid()) walk_schema(schema);
+        return;
+    }
     const bool named = ids::id_named_field(name);
     const bool list = plural_id_named(name) && e.typed("array");
     if (named || uuid_format(e.format_text()) || list) {
@@ -138,7 +145,8 @@ void Linter::walk_param(const Loc& p_ref) {
             f.where = where;
             f.schema = e.items;
             f.items = true;
-            check_field(f);
+            const Effective ie = items_effective(e);
+            check_field(f, &ie);
         } else {
             Field f;
             f.name = name;
@@ -151,6 +159,9 @@ void Linter::walk_param(const Loc& p_ref) {
                 "path parameter '" + name + "' is not marked required",
                 "required: true (a path id is never absent)");
         group_.clear();
+        // judged (or found out of scope) under the parameter's name: its own
+        // inline schema is not judged again as a nameless uuid site
+        if (schema.valid() && !get(schema.node, "$ref").IsDefined()) walked_.insert(schema.key());
     }
     if (schema.valid()) walk_schema(schema);
 }
@@ -164,7 +175,23 @@ std::string Linter::collection_before(const std::string& path, const std::string
     return head.substr(head.rfind('/') + 1);
 }
 
+// True when a variable named like "type" (`{Type}`, `{idType}`,
+// `{id_type}`) comes before `{var}` in the path template.
+bool Linter::after_type_variable(const std::string& path, const std::string& var) {
+    const auto at = path.find("{" + var + "}");
+    if (at == std::string::npos) return false;
+    for (std::size_t open = path.find('{'); open != std::string::npos && open < at; open = path.find('{', open + 1)) {
+        const auto close = path.find('}', open);
+        if (close == std::string::npos || close > at) break;
+        const std::string v = lower(path.substr(open + 1, close - open - 1));
+        if (v.size() >= 4 && v.compare(v.size() - 4, 4, "type") == 0) return true;
+    }
+    return false;
+}
+
 void Linter::add_param_examples(const Loc& p, Effective& e) {
+    // OpenAPI 3 writes the description on the parameter, beside its schema
+    if (const auto d = scalar(p.node, "description"); d && e.description.empty()) e.description = *d;
     for (const char* k : {"example", "x-example"})
         if (p.child(k).valid()) e.examples.push_back(p.child(k));
     const Loc ex = p.child("examples");
@@ -175,6 +202,18 @@ void Linter::add_param_examples(const Loc& p, Effective& e) {
             if (one.child("value").valid()) e.examples.push_back(one.child("value"));
         }
     }
+}
+
+// The effective schema of a list's elements, with what the list says of
+// them: the elements of its examples (`example: [sha256:..., ...]`) and its
+// description when they have none.
+Effective Linter::items_effective(const Effective& list) {
+    Effective ie = effective(list.items);
+    for (const Loc& x : list.examples)
+        if (x.node.IsSequence())
+            for (const Loc& one : elements(x)) ie.examples.push_back(one);
+    if (ie.description.empty()) ie.description = list.description;
+    return ie;
 }
 
 void Linter::walk_schema(const Loc& s) {
@@ -279,7 +318,8 @@ void Linter::consider_property(const std::string& name, const Loc& p, bool requi
         f.where = p;
         f.schema = e.items;
         f.items = true;
-        check_field(f);
+        const Effective ie = items_effective(e);
+        check_field(f, &ie);
         return;
     }
     if (!named && !uuid_format(e.format_text())) return;

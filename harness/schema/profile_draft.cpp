@@ -93,6 +93,19 @@ private:
             }
             paths_.push_back(std::move(pi));
         }
+        // a collection whose create is a POST on `<collection>/create` (no
+        // variables, no POST of its own): that POST is the collection's
+        {
+            std::unordered_map<std::string, const PathInfo*> by_path;
+            for (const auto& c : paths_) by_path.emplace(c.path, &c);
+            for (auto& c : paths_) {
+                if (c.path.ends_with("}")) continue;  // an item path
+                const auto it = by_path.find(c.path + "/create");
+                if (c.ops.count("post") || it == by_path.end() || !it->second->vars.empty() || !it->second->ops.count("post")) continue;
+                c.ops["post"] = it->second->ops.at("post");
+                c.post_at = "/create";
+            }
+        }
         // RPC-style APIs ("/documents.create", "/v1/orders:create"): the reads,
         // updates and deletes are POSTs of siblings taking the id in a body (id_at)
         std::unordered_map<std::string, const PathInfo*> post_at;
@@ -387,8 +400,9 @@ private:
                 create_schema = request_schema(op);
                 std::string skipped;
                 const std::string body = body_of(create_schema, "idconform-probe", true, &skipped);
-                y += "    create: {path: " + yaml_quote(r.path) + (body.empty() ? "" : ", body: " + body) + "}";
-                y += "  # POST; body: the create schema's required properties besides ids";
+                y += "    create: {path: " + yaml_quote(r.path + r.coll->post_at) + (body.empty() ? "" : ", body: " + body) + "}";
+                y += r.coll->post_at.empty() ? "  # POST" : "  # POST on " + r.coll->path + r.coll->post_at + ", the collection's create";
+                y += "; body: the create schema's required properties besides ids";
                 if (!skipped.empty()) y += " (left out, fill in: " + skipped + ")";
                 y += "\n";
                 if (entity.props.empty()) {
@@ -423,22 +437,28 @@ private:
                 const Loc op = r.coll->ops.at("get").node;
                 const Loc s = flatten(response_schema(op));
                 std::string items;
-                bool known = false;
+                bool known = false, one_entity = false;
                 if (scalar(s.node, "type").value_or("") == "array") {
                     known = true;
                 } else {
                     Object page;
                     gather_object(s, page);
-                    for (const auto& [n, p] : page.props)
-                        if (scalar(flatten(p).node, "type").value_or("") == "array") {
-                            if (!safe_text(n)) continue;
-                            items = yaml_quote("/" + n);
-                            known = true;
-                            break;
-                        }
+                    // an answer with the entity's id member is one entity, not a page
+                    // (its arrays are the entity's own: a transmission's attachments)
+                    one_entity = id.found && page.find(id.name) != nullptr;
+                    for (const auto& [n, p] : page.props) {
+                        if (one_entity) break;
+                        if (scalar(flatten(p).node, "type").value_or("") != "array" || !safe_text(n)) continue;
+                        items = yaml_quote("/" + n);
+                        known = true;
+                        break;
+                    }
                 }
                 if (known) y += "    list: {path: " + yaml_quote(r.path) + (items.empty() ? "" : ", items: " + items) + "}  # GET; " +
                                 (items.empty() ? "the answer is the array\n" : "guess: items: the first array of the answer\n");
+                else if (one_entity)
+                    y += "    # list: {path: " + r.path + ", items: /...}  # placeholder: the document says the GET answers one entity (it has /" +
+                         id.name + "), not a list\n";
                 else y += "    # list: {path: " + r.path + ", items: /...}  # placeholder: the answer's array was not found\n";
                 // an id query parameter of the list is a lookup by id (db-identifiers R5.1)
                 const Loc params = op.child("parameters");

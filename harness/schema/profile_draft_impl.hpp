@@ -62,6 +62,9 @@ struct PathInfo {
     std::map<std::string, Op> ops;  // method -> operation
     std::vector<std::string> vars;  // {name} segments in order
     Loc item;                       // the path item (parameters shared by its operations)
+    // "/create" when the collection's POST is written at `<path>/create`
+    // (Docker's POST /networks/create beside GET /networks): the create path is path + this
+    std::string post_at;
 };
 
 struct Resource {

@@ -288,9 +288,16 @@ IdChoice SchemaReader::choose_id(const Resource& r, const Object& entity) {
         return t == "integer" || t == "number";
     };
     const Loc* idp = entity.find("id");
+    // the id spelled otherwise (Docker's `Id`, `ID`): the same member
+    for (const auto& [n, p] : entity.props)
+        if (!idp && n != "id" && lower(n) == "id") {
+            idp = &p;
+            c.name = n;
+            c.why = "the entity's id member is spelled '" + n + "'";
+        }
     std::vector<std::string> uuids, own;
     for (const auto& [n, p] : entity.props) {
-        if (n == "id" || !safe_text(n)) continue;
+        if (n == c.name || n == "id" || !safe_text(n)) continue;
         const std::string l = lower(n);
         if (!is_number(p) && (l == "uuid" || l == "guid" || (l.find("uuid") != std::string::npos && own_name(n)))) uuids.push_back(n);
         else if (own_name(n)) own.push_back(n);

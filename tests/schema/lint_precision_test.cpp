@@ -8,6 +8,11 @@
 
 #include <doctest/doctest.h>
 
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
 using namespace idconform::schema;
 
 namespace {
@@ -62,7 +67,7 @@ TEST_CASE("ordinals and positions named like ids are not integer ids") {
 TEST_CASE("ids another system issued, by their description, are out of scope, the entity's own id never") {
     for (const std::string description : {"The Stripe customer ID", "OAuth client ID", "The external ID of the triggered run",
                                           "Id of the user at the identity provider", "The id issued by the payment provider",
-                                          "The GitHub installation id"}) {
+                                          "The GitHub installation id", "Unique ID of the message as reported by the SMS sending provider"}) {
         CAPTURE(description);
         CHECK(lint_property("customer_id", "{type: string, description: \"" + description + "\"}").empty());
         CHECK(lint_property("customer_id", "{type: string, format: uuid, description: \"" + description + "\"}").empty());
@@ -99,4 +104,140 @@ paths:
     CHECK(r.findings[1].also.empty());
     CHECK(r.findings[2].pointer == "/paths/~1apps~1{app_id}/get/parameters/0/schema");
     CHECK(r.findings[2].also.size() == 1);
+}
+
+TEST_CASE("ids computed from content or written in an outside standard are out of scope, an entity's own id too") {
+    for (const std::string description : {"Transaction hash for the input", "Bech32 encoded pool ID", "Governance Action Identifier (CIP-0129)",
+                                          "A Bech32-encoded identifier derived from the calidus public key",
+                                          "The content-addressable ID of an image", "SHA-256 fingerprint of the key"}) {
+        CAPTURE(description);
+        CHECK(lint_property("pool_id", "{type: string, description: \"" + description + "\"}").empty());
+        CHECK(lint_property("id", "{type: string, description: \"" + description + "\"}").empty());
+    }
+    // the words must be the field's: "digest" as another field's name is not "a digest of"
+    CHECK(lint_property("artifact_id", "{type: integer, description: \"Deprecated, use repo and digest instead. The artifact id\"}").size() == 1);
+    CHECK(lint_property("pool_id", "{type: string, description: \"The pool\"}").size() == 1);
+}
+
+TEST_CASE("an example that is a Bech32 string, an algorithm-prefixed digest or a URN says the id is not the service's") {
+    auto kinds_of = [](const std::string& schema) {
+        std::set<std::string> k;
+        for (const auto& f : lint_property("pool_id", schema)) k.insert(f.kind);
+        return k;
+    };
+    // BIP-173 and BIP-350 test strings and a Cardano pool id: their checksums verify
+    for (const char* ok : {"abcdef1qpzry9x8gf2tvdw0s3jn54khce6mua7lmqqqxw", "a1lqfn3a",
+                           "pool1pu5jlj4q9w9jlxeu370a3c9myx47md5j5m2str0naunn2q3lkdy",
+                           "sha256:675532206fbf3030b8458f88d6e26d4eb1577688a25efec97154c94e8b6b4887",
+                           "urn:altinn:person:identifier-no:12018212345"}) {
+        CAPTURE(ok);
+        CHECK(kinds_of(std::string("{type: string, example: '") + ok + "'}").empty());
+    }
+    // one character changed: the checksum fails, and the id is judged (no UUID)
+    CHECK(kinds_of("{type: string, example: pool1pu5jlj4q9w9jlxeu370a3c9myx47md5j5m2str0naunn2q3lkdz}") == std::set<std::string>{"not-uuid"});
+    // a urn:uuid is a UUID in another spelling: judged
+    CHECK(kinds_of("{type: string, example: 'urn:uuid:017f22e2-79b0-7cc3-98c4-dc0c0c07398f'}").count("non-canonical-example") == 1);
+    // a schema that says UUID outweighs the example
+    CHECK(kinds_of("{type: string, format: uuid, example: a1lqfn3a}").count("format-only") == 1);
+    // a list's example gives its elements' examples
+    CHECK(lint_property("layer_ids", "{type: array, items: {type: string}, example: ['sha256:675532206fbf3030b8458f88d6e26d4eb1577688a25efec97154c94e8b6b4887']}").empty());
+    CHECK(lint_property("layer_ids", "{type: array, items: {type: string}, example: ['017F22E2-79B0-7CC3-98C4-DC0C0C07398F']}").size() == 2);
+}
+
+TEST_CASE("format guid (what .NET generators write) is a non-standard uuid format, with the version its description says") {
+    const auto f = lint_property("id", "{type: string, format: guid, description: \"The unique identifier in UUIDv7 format.\"}");
+    REQUIRE(f.size() == 1);
+    CHECK(f[0].kind == "format-nonstandard");
+    CHECK(f[0].expected.find("-7[0-9a-f]{3}") != std::string::npos);
+    // a guid-formatted field of any name is an id field, like format: uuid
+    CHECK(lint_property("owner", "{type: string, format: guid}").size() == 1);
+}
+
+TEST_CASE("a parameter's own description counts, its schema is not judged again under another name, a typed path id is no entity id") {
+    const std::string doc = R"(openapi: 3.0.3
+info: {title: t, version: '1'}
+paths:
+  /grants:
+    delete:
+      parameters:
+        - {name: client_id, in: query, required: true, description: The OAuth client identifier, schema: {type: string, format: uuid}}
+        - {name: run_id, in: query, description: The run, schema: {type: string, format: uuid}}
+      responses: {'204': {description: ok}}
+  /parties/{Type}/{ID}/{SubId}:
+    get:
+      parameters:
+        - {name: Type, in: path, required: true, schema: {type: string}}
+        - {name: ID, in: path, required: true, schema: {type: string}}
+        - {name: SubId, in: path, required: true, schema: {type: string}}
+      responses: {'200': {description: ok}}
+  /orders/{ID}:
+    get:
+      parameters: [{name: ID, in: path, required: true, schema: {type: string}}]
+      responses: {'200': {description: ok}}
+)";
+    const LintResult r = lint_openapi_text("params.yaml", doc);
+    REQUIRE(r.errors.empty());
+    std::vector<std::string> what;
+    for (const auto& f : r.findings) what.push_back(f.what.substr(0, f.what.find(' ', 4)));
+    CHECK(what == std::vector<std::string>{"id 'run_id':", "id 'ID'"});
+    CHECK(r.findings.at(1).pointer == "/paths/~1orders~1{ID}/get/parameters/0/schema");
+}
+
+TEST_CASE("a property repeated in the inline bodies of many operations is one finding per schema, listing the others") {
+    auto op = [](const std::string& path, const std::string& props) {
+        return "  " + path + ":\n    post:\n      requestBody:\n        content:\n          application/json:\n"
+               "            schema: {type: object, properties: {" + props + "}}\n      responses: {'200': {description: ok}}\n";
+    };
+    const std::string doc_id = "id: {type: string, format: uuid, description: The document's id}";
+    const std::string doc = "openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths:\n" +
+                            op("/documents.info", doc_id) + op("/documents.delete", doc_id) + op("/documents.archive", doc_id) +
+                            op("/users.info", "id: {type: string, format: uuid, description: The document's id}") +   // same words, another resource
+                            op("/users.delete", "id: {type: string, format: uuid, description: The user's id}") +
+                            op("/comments.create", "documentId: {type: string, format: uuid}") +
+                            op("/shares.create", "documentId: {type: string, format: uuid}") +
+                            op("/stars.create", "documentId: {type: string}");                                     // another shape
+    const LintResult r = lint_openapi_text("rpc.yaml", doc);
+    REQUIRE(r.errors.empty());
+    REQUIRE(r.findings.size() == 5);
+    CHECK(r.findings[0].pointer.rfind("/paths/~1documents.info/", 0) == 0);
+    CHECK(r.findings[0].also.size() == 2);
+    CHECK(r.findings[1].also.empty());  // users.info
+    CHECK(r.findings[2].also.empty());  // users.delete
+    CHECK(r.findings[3].pointer.rfind("/paths/~1comments.create/", 0) == 0);
+    CHECK(r.findings[3].also.size() == 1);
+    CHECK(r.findings[4].kind == "unconstrained");
+    CHECK(format_finding(r.findings[0]).find("[the same property at 2 more places, first rpc.yaml:") != std::string::npos);
+}
+
+TEST_CASE("a name whose stem is an outside identifier scheme or issuer names that scheme's id") {
+    for (const std::string name : {"spdx_id", "gravatar_id", "googleId", "github_id", "license_spdx_id", "orcidId", "cve_id", "commit_id"}) {
+        CAPTURE(name);
+        CHECK(lint_property(name, "{type: string}").empty());
+        CHECK(lint_property(name, "{type: integer}").empty());
+    }
+    // the service's own ids keep their findings; a uuid format says the service made it
+    CHECK(lint_property("license_id", "{type: string}").size() == 1);
+    CHECK(lint_property("spdx_document_id", "{type: string}").size() == 1);
+    CHECK(lint_property("github_id", "{type: string, format: uuid}").size() == 1);
+}
+
+TEST_CASE("the same property of an object written inside many schemas (a bundler's copies) is one finding") {
+    const std::string sender = "sender: {type: object, properties: {id: {type: integer}, node_id: {type: string}}}";
+    const std::string repo = "repository: {type: object, properties: {id: {type: integer}}}";
+    const std::string doc = "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n"
+                            "    PushEvent: {type: object, properties: {" + sender + ", " + repo + "}}\n"
+                            "    IssueEvent: {type: object, properties: {" + sender + "}}\n"
+                            "    StarEvent: {type: object, properties: {" + sender + ", " + repo + "}}\n"
+                            "    User: {type: object, properties: {id: {type: integer}}}\n"
+                            "    Team: {type: object, properties: {id: {type: integer}}}\n";
+    const LintResult r = lint_openapi_text("events.yaml", doc);
+    REQUIRE(r.errors.empty());
+    std::map<std::string, std::size_t> also;
+    for (const auto& f : r.findings) also[f.pointer] = f.also.size();
+    CHECK(also == std::map<std::string, std::size_t>{{"/components/schemas/PushEvent/properties/sender/properties/id", 2},
+                                                     {"/components/schemas/PushEvent/properties/sender/properties/node_id", 2},
+                                                     {"/components/schemas/PushEvent/properties/repository/properties/id", 1},
+                                                     // a named schema's own property is that schema's finding
+                                                     {"/components/schemas/User/properties/id", 0},
+                                                     {"/components/schemas/Team/properties/id", 0}});
 }

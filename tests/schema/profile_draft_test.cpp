@@ -49,7 +49,9 @@ TEST_CASE("the example document's draft: resources, ids, references and guesses 
 TEST_CASE("every third-party document gives a draft that loads without edits") {
     const std::string shared = src + "/tests/schema/documents/";
     for (const char* rel : {"ory-kratos/api.json", "outline/spec3.yml", "hatchet/api-contracts/openapi/openapi.yaml",
-                            "harbor/swagger.yaml", "svix/openapi.json", "qdrant/openapi.json", "supabase-auth/openapi.yaml"}) {
+                            "harbor/swagger.yaml", "svix/openapi.json", "qdrant/openapi.json", "supabase-auth/openapi.yaml",
+                            "dialogporten/swagger.verified.json", "mojaloop-fspiop/fspiop-rest-v2.0-openapi3-snippets.yaml",
+                            "docker-engine/swagger.yaml"}) {
         CAPTURE(rel);
         REQUIRE(std::filesystem::exists(shared + rel));
         const auto d = schema::draft_profile(shared + rel);
@@ -356,7 +358,9 @@ TEST_CASE("every commented alternative of the real documents' drafts loads when 
     const std::string shared = src + "/tests/schema/documents/";
     std::size_t tried = 0;
     for (const std::string rel : {"ory-kratos/api.json", "outline/spec3.yml", "hatchet/api-contracts/openapi/openapi.yaml",
-                                  "harbor/swagger.yaml", "svix/openapi.json", "qdrant/openapi.json", "supabase-auth/openapi.yaml"}) {
+                                  "harbor/swagger.yaml", "svix/openapi.json", "qdrant/openapi.json", "supabase-auth/openapi.yaml",
+                            "dialogporten/swagger.verified.json", "mojaloop-fspiop/fspiop-rest-v2.0-openapi3-snippets.yaml",
+                            "docker-engine/swagger.yaml"}) {
         CAPTURE(rel);
         const auto d = schema::draft_profile(shared + rel);
         REQUIRE(d.errors.empty());
@@ -419,4 +423,77 @@ TEST_CASE("an RPC-style API: read, update and delete are POSTs of the create's s
     REQUIRE(orders.read);
     CHECK(orders.read->id_at == "/id");
     CHECK(orders.del->id_at == "/order_id");
+}
+
+TEST_CASE("a create written as POST <collection>/create, an id member spelled Id or ID (Docker's shape)") {
+    const std::string doc = R"(swagger: '2.0'
+info: {title: t, version: '1'}
+paths:
+  /networks:
+    get: {responses: {'200': {description: ok, schema: {type: array, items: {$ref: '#/definitions/Network'}}}}}
+  /networks/create:
+    post:
+      parameters: [{name: body, in: body, required: true, schema: {type: object, required: [Name], properties: {Name: {type: string}}}}]
+      responses: {'201': {description: ok, schema: {type: object, properties: {Id: {type: string}}}}}
+  /networks/{id}:
+    get:
+      parameters: [{name: id, in: path, required: true, type: string}]
+      responses: {'200': {description: ok, schema: {$ref: '#/definitions/Network'}}}
+    delete:
+      parameters: [{name: id, in: path, required: true, type: string}]
+      responses: {'204': {description: ok}}
+  /nodes/{id}:
+    get:
+      parameters: [{name: id, in: path, required: true, type: string}]
+      responses: {'200': {description: ok, schema: {type: object, properties: {ID: {type: string}, Version: {type: integer}}}}}
+  /nodes:
+    get: {responses: {'200': {description: ok}}}
+definitions:
+  Network: {type: object, properties: {Id: {type: string}, Name: {type: string}}}
+)";
+    const auto d = schema::draft_profile_text("docker-like.yaml", doc);
+    REQUIRE(d.errors.empty());
+    CHECK(has(d.yaml, "    create: {path: /networks/create, body: {Name: idconform-probe}}  # POST on /networks/create, the collection's create"));
+    CHECK(has(d.yaml, "    id: {at: /Id, kind: uuidv7}  # /Id of GET /networks/{id}: the entity's id member is spelled 'Id'"));
+    CHECK(has(d.yaml, "    id: {at: /ID, kind: uuidv7}  # /ID of GET /nodes/{id}: the entity's id member is spelled 'ID'"));
+    CHECK_FALSE(has(d.yaml, "\n  create:"));  // /networks/create is no resource of its own
+    const auto loaded = profile::load_profile_text(d.yaml, "docker-like.target.yaml");
+    for (const auto& e : loaded.diagnostics) MESSAGE(render(e));
+    REQUIRE(loaded.profile);
+    CHECK(loaded.profile->resources.size() == 2);
+}
+
+TEST_CASE("real documents without a create the draft recognises get a draft that says so") {
+    // Blockfrost is read-only
+    const std::string shared = src + "/tests/schema/documents/";
+    for (const char* rel : {"blockfrost/openapi.yaml"}) {
+        CAPTURE(rel);
+        const auto d = schema::draft_profile(shared + rel);
+        REQUIRE(d.errors.empty());
+        CHECK(has(d.yaml, "# NOTE: the document describes no create endpoint"));
+        CHECK_FALSE(profile::load_profile_text(d.yaml, "draft.target.yaml").profile.has_value());
+    }
+}
+
+TEST_CASE("a collection GET documented to answer one entity is no list: its arrays are the entity's own") {
+    auto doc = [](const std::string& list_answer) {
+        return "openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths:\n"
+               "  /transmissions:\n"
+               "    get: {responses: {'200': {description: ok, content: {application/json: {schema: " + list_answer + "}}}}}\n"
+               "    post: {responses: {'201': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/T'}}}}}}\n"
+               "  /transmissions/{id}:\n"
+               "    get: {parameters: [{name: id, in: path, required: true, schema: {type: string}}],\n"
+               "          responses: {'200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/T'}}}}}}\n"
+               "components:\n  schemas:\n"
+               "    T: {type: object, properties: {id: {type: string, format: uuid}, attachments: {type: array, items: {type: object}}}}\n";
+    };
+    const auto one = schema::draft_profile_text("one.yaml", doc("{$ref: '#/components/schemas/T'}"));
+    REQUIRE(one.errors.empty());
+    CHECK_FALSE(has(one.yaml, "items: /attachments"));
+    CHECK(has(one.yaml, "# placeholder: the document says the GET answers one entity (it has /id), not a list"));
+    CHECK(profile::load_profile_text(one.yaml, "one.target.yaml").profile.has_value());
+    // a page with its array is still a list
+    const auto page = schema::draft_profile_text("page.yaml", doc("{type: object, properties: {items: {type: array, items: {$ref: '#/components/schemas/T'}}}}"));
+    REQUIRE(page.errors.empty());
+    CHECK(has(page.yaml, "    list: {path: /transmissions, items: /items}  # GET; guess: items: the first array of the answer"));
 }
