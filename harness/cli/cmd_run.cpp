@@ -19,6 +19,7 @@
 #include "runner/expansion.hpp"
 #include "runner/runner.hpp"
 #include "suite/loader.hpp"
+#include "transport/transport.hpp"
 
 #include <unistd.h>
 
@@ -250,7 +251,7 @@ Runner add_run(CLI::App& app) {
         ro.failure_counts = audit->failure_counts();  // waived failures do not stop the run either
         PlanReporter reporting(threaded, std::move(plan));
 
-        const runner::RunReport report = runner::run(suites, ro, reporting);
+        const runner::RunReport report = runner::run(suites, ro, reporting, transport::registry_factory());
         std::string error;
         if (!reporting.run_finished(report.summary, error)) {
             std::cerr << "idconform: could not write a report: " << error << '\n';

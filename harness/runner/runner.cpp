@@ -1,5 +1,5 @@
-// The runner's entry point: the engine over the transport registry (or a
-// given factory) on one io_context thread. The parts: engine.* (suites,
+// The runner's entry point: the engine over the transports of a given
+// factory on one io_context thread. The parts: engine.* (suites,
 // phases, cases, the step loop), steps/ (one module per step kind),
 // expansion.*, evidence.*, cleanup.*, collected.*, suite_setup.*, checks.*.
 #include "runner/runner.hpp"
@@ -21,16 +21,6 @@
 namespace idconform::runner {
 
 namespace asio = boost::asio;
-
-TransportFactory registry_factory() {
-    return [](const std::string& name, asio::any_io_executor ex, const transport::Options& o) {
-        return transport::make(name, std::move(ex), o);
-    };
-}
-
-RunReport run(const std::vector<suite::Suite>& suites, const RunOptions& options, reporters::Reporter& reporter) {
-    return run(suites, options, reporter, registry_factory());
-}
 
 RunReport run(const std::vector<suite::Suite>& suites, const RunOptions& options, reporters::Reporter& reporter,
               const TransportFactory& factory) {

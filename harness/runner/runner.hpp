@@ -58,19 +58,14 @@ struct RunReport {
     std::size_t suite_errors = 0;       // cases in error because of the suite (undefined variable, ...)
 };
 
-[[nodiscard]] RunReport run(const std::vector<suite::Suite>& suites, const RunOptions& options,
-                            reporters::Reporter& reporter);
-
 // Makes the transport of a registry name for one suite ("http", "grpc",
 // "kafka", ...); nullptr for a name it does not know. Called once per suite
 // and name, never per request.
 using TransportFactory = transport::NamedFactory;
 
-// The factory of the transport registry (transport/registry.cpp).
-[[nodiscard]] TransportFactory registry_factory();
-
-// Runs with the registry's transports, or (tests: transport/fake/) with the
-// transports `factory` makes.
+// Runs with the transports `factory` makes: the registry's
+// (transport::registry_factory(), given by the CLI, the one part that links
+// every transport), or in tests the scripted fake's (transport/fake/).
 [[nodiscard]] RunReport run(const std::vector<suite::Suite>& suites, const RunOptions& options,
                             reporters::Reporter& reporter, const TransportFactory& factory);
 

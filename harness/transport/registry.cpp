@@ -26,4 +26,10 @@ std::unique_ptr<Transport> make(const std::string& name, boost::asio::any_io_exe
     return it->second(std::move(ex), opts);
 }
 
+NamedFactory registry_factory() {
+    return [](const std::string& name, boost::asio::any_io_executor ex, const Options& o) {
+        return make(name, std::move(ex), o);
+    };
+}
+
 }  // namespace idconform::transport

@@ -99,5 +99,7 @@ using NamedFactory = std::function<std::unique_ptr<Transport>(const std::string&
 [[nodiscard]] const std::map<std::string, Factory>& registry();
 [[nodiscard]] std::unique_ptr<Transport> make(const std::string& name, boost::asio::any_io_executor ex,
                                               const Options& opts);
+// make() as a NamedFactory: what the CLI (the composition root) gives the runner.
+[[nodiscard]] NamedFactory registry_factory();
 
 }  // namespace idconform::transport

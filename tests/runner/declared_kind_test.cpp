@@ -239,7 +239,7 @@ cases:
     for (const auto& d : loaded.diagnostics) MESSAGE(d.pos.str() << ": " << d.title);
     REQUIRE(loaded.ok());
     Recorder rec;
-    const auto report = runner::run({*loaded.suite}, {}, rec);
+    const auto report = runner::run({*loaded.suite}, {}, rec, transport::registry_factory());
     std::map<std::string, const CaseResult*> by_name;
     for (const auto& c : rec.cases) by_name[c.name] = &c;
     for (const char* n : {"Nil and Max as an id [nil]", "Nil and Max as an id [max]", "a mutated integer id [braces]",
