@@ -30,12 +30,7 @@ bool answered_unauthenticated(const Response& resp) {
     return g && *g == std::to_string(grpc_status::unauthenticated);
 }
 
-const std::string& step_principal(const suite::Step& st) {
-    static const std::string none;
-    if (const auto* h = std::get_if<suite::HttpRequest>(&st.request)) return h->principal;
-    if (const auto* g = std::get_if<suite::GrpcCall>(&st.request)) return g->principal;
-    return none;
-}
+const std::string& step_principal(const suite::Step& st) { return suite::principal_of(st.request); }
 
 bool expects_unauthenticated(const suite::Suite& s, const suite::Step& st) {
     const auto& status = st.expect.status;

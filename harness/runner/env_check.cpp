@@ -104,8 +104,7 @@ private:
     std::vector<std::string> principals_used(const suite::Suite& s) const {
         std::vector<std::string> out;
         auto note = [&](const suite::Step& st) {
-            std::string p = step_principal(st);
-            if (const auto* c = std::get_if<suite::OpCall>(&st.request)) p = c->principal;
+            const std::string& p = step_principal(st);
             if (!p.empty() && std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
         };
         for (const auto& st : s.setup) note(st);

@@ -360,6 +360,9 @@ struct Step : Positioned {
 // The name of a step the suite does not name: "METHOD path", "kafka produce
 // TOPIC", "scan PATH", "grpc Service/Method"; "" for a call (named when bound).
 [[nodiscard]] std::string default_step_name(const StepRequest& r);
+// The principal a step sends as ("" = the suite's default or none: Kafka and
+// file steps have no principal).
+[[nodiscard]] const std::string& principal_of(const StepRequest& r);
 
 struct ForEach : Positioned {
     enum class Source { vectors, mutations, count } source = Source::vectors;

@@ -20,4 +20,16 @@ std::string default_step_name(const StepRequest& r) {
                       r);
 }
 
+const std::string& principal_of(const StepRequest& r) {
+    static const std::string none;
+    return std::visit(overloaded{
+                          [](const HttpRequest& h) -> const std::string& { return h.principal; },
+                          [](const OpCall& c) -> const std::string& { return c.principal; },
+                          [](const GrpcCall& g) -> const std::string& { return g.principal; },
+                          [](const KafkaRequest&) -> const std::string& { return none; },
+                          [](const FileScan&) -> const std::string& { return none; },
+                      },
+                      r);
+}
+
 }  // namespace idconform::suite
