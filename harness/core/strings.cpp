@@ -39,6 +39,19 @@ int hex_digit(char c) {
 
 }  // namespace
 
+std::string unescape_pointer_token(std::string_view t) {
+    std::string out;
+    for (std::size_t i = 0; i < t.size(); ++i) {
+        if (t[i] == '~' && i + 1 < t.size() && (t[i + 1] == '0' || t[i + 1] == '1')) {
+            out += t[i + 1] == '0' ? '~' : '/';
+            ++i;
+        } else {
+            out += t[i];
+        }
+    }
+    return out;
+}
+
 std::string percent_decode(std::string_view s) {
     std::string out;
     out.reserve(s.size());

@@ -26,6 +26,10 @@ namespace idconform {
 // percent-encoded, `file://` before an absolute path; a relative path stays relative.
 [[nodiscard]] std::string file_uri(std::string_view path);
 
+// One JSON pointer token unescaped (RFC 6901: "~1" is '/', "~0" is '~'; a
+// '~' before anything else stays as it is).
+[[nodiscard]] std::string unescape_pointer_token(std::string_view token);
+
 // A shell word: single-quoted, inner single quotes survive ('it'\''s').
 [[nodiscard]] std::string shell_quote(std::string_view s);
 

@@ -3,6 +3,7 @@
 // resource (for `idconform db --target`).
 #include "profile/load_forms.hpp"
 
+#include "core/strings.hpp"
 #include "suite/target_reader.hpp"
 
 #include <algorithm>
@@ -140,19 +141,6 @@ void stored_in(Reader& r, const Mapping& m, Resource& res) {
     res.stored_in = std::move(st);
 }
 
-std::string unescape_token(std::string_view t) {
-    std::string out;
-    for (std::size_t i = 0; i < t.size(); ++i) {
-        if (t[i] == '~' && i + 1 < t.size() && (t[i + 1] == '0' || t[i + 1] == '1')) {
-            out += t[i + 1] == '0' ? '~' : '/';
-            ++i;
-        } else {
-            out += t[i];
-        }
-    }
-    return out;
-}
-
 }  // namespace
 
 void read(Reader& r, const Mapping& m, Resource& res) {
@@ -171,7 +159,7 @@ std::string Resource::StoredIn::column_of(const std::string& pointer) const {
     for (const auto& [p, c] : columns)
         if (p == pointer) return c;
     if (pointer.size() < 2 || pointer[0] != '/' || pointer.find('/', 1) != std::string::npos) return "";
-    return forms::unescape_token(std::string_view(pointer).substr(1));
+    return unescape_pointer_token(std::string_view(pointer).substr(1));
 }
 
 std::vector<std::string> Resource::stored_pointers() const {

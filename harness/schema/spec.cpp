@@ -19,22 +19,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-
-
-
-std::string unescape_token(std::string_view t) {
-    std::string out;
-    for (std::size_t i = 0; i < t.size(); ++i) {
-        if (t[i] == '~' && i + 1 < t.size() && (t[i + 1] == '0' || t[i + 1] == '1')) {
-            out += t[i + 1] == '0' ? '~' : '/';
-            ++i;
-        } else {
-            out += t[i];
-        }
-    }
-    return out;
-}
-
 YAML::Mark mark_of(const YAML::Node& n) { return n.Mark(); }
 
 // A JSON document (its first byte '{') read by the JSON reader when it is
@@ -427,7 +411,7 @@ Loc SpecSet::resolve(const std::string& ref, const Loc& at) {
     std::size_t start = 1;
     while (start <= frag.size()) {
         const auto slash = frag.find('/', start);
-        const std::string token = unescape_token(frag.substr(start, slash == std::string::npos ? std::string::npos : slash - start));
+        const std::string token = unescape_pointer_token(frag.substr(start, slash == std::string::npos ? std::string::npos : slash - start));
         // a member of a mapping that is itself a reference (components.schemas: {$ref: ...})
         if (cur.node.IsMap() && member(cur, "$ref").valid() && !member(cur, token).valid()) {
             cur = deref(cur);

@@ -55,3 +55,12 @@ TEST_CASE("percent_decode: every %XX in either case, a stray '%' kept, no '+' fo
     }();
     CHECK(idconform::percent_decode(idconform::percent_encode(all)) == all);
 }
+
+TEST_CASE("unescape_pointer_token: ~1 is '/', ~0 is '~', in that order, a stray '~' kept") {
+    CHECK(idconform::unescape_pointer_token("a~1b") == "a/b");
+    CHECK(idconform::unescape_pointer_token("m~0n") == "m~n");
+    CHECK(idconform::unescape_pointer_token("~01") == "~1");  // not '/': ~0 first gives "~" then "1"
+    CHECK(idconform::unescape_pointer_token("x~") == "x~");
+    CHECK(idconform::unescape_pointer_token("~2") == "~2");
+    CHECK(idconform::unescape_pointer_token("") == "");
+}
