@@ -24,7 +24,6 @@ namespace fs = std::filesystem;
 namespace {
 
 const std::vector<std::string> grpc_keys = {"method", "message", "metadata", "principal", "set", "unset"};
-const std::vector<std::string> step_keys = {"name", "http", "call", "kafka", "file", "grpc", "expect", "capture", "use", "cleanup", "repeat"};
 const std::vector<std::string> call_keys = {"op", "id", "filter", "json", "set", "unset", "principal", "via"};
 const std::vector<std::string> kafka_keys = {"produce", "consume"};
 const std::vector<std::string> produce_keys = {"topic", "key", "headers", "json", "raw", "partition"};
@@ -56,6 +55,13 @@ std::vector<Step> Loader::step_list(Reader& r, const Val& v, std::string_view wh
 std::optional<Step> Loader::parse_step(Reader& r, const Val& v, std::string_view what, std::optional<Ref>* principal,
                                bool allow_use) {
     const char* const example = "{http: {method: GET, path: /v1/products}, expect: {status: 200}}";
+    // The keys of a step: its kinds (step_kinds(), the one list of them) and the common ones.
+    static const std::vector<std::string> step_keys = [] {
+        std::vector<std::string> k = {"name"};
+        for (const auto& kind : step_kinds()) k.push_back(kind.key);
+        for (const char* c : {"expect", "capture", "use", "cleanup", "repeat"}) k.emplace_back(c);
+        return k;
+    }();
     auto m = r.mapping(v, what, step_keys, example);
     if (!m) return std::nullopt;
     const std::size_t before = r_errors();
