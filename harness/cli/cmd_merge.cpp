@@ -11,8 +11,7 @@
 #include "reporters/atomic_file.hpp"
 #include "reporters/console_reporter.hpp"
 #include "reporters/json_report_reader.hpp"
-#include "reporters/json_reporter.hpp"
-#include "reporters/junit_reporter.hpp"
+#include "reporters/registry.hpp"
 #include "runner/shape_findings.hpp"
 
 #include <unistd.h>
@@ -216,12 +215,11 @@ Runner add_merge(CLI::App& app) {
         reporters::MultiReporter multi;
         const bool tty = ::isatty(STDERR_FILENO) == 1;
         multi.add(std::make_unique<reporters::ConsoleReporter>(std::cerr, false, reporters::color_wanted(tty, color_mode(o->color))));
-        multi.add(std::make_unique<reporters::JsonReporter>(o->out));
-        if (!o->junit.empty()) {
-            reporters::ReportOptions junit_opts;
-            junit_opts.junit_flavor = junit_flavor(o->junit_flavor);
-            multi.add(std::make_unique<reporters::JunitReporter>(o->junit, junit_opts));
-        }
+        // The file reporters through the one registry, as run, scan and lint.
+        reporters::ReportOptions file_opts;
+        file_opts.junit_flavor = junit_flavor(o->junit_flavor);
+        multi.add(reporters::make_file_reporter("json", o->out, file_opts));
+        if (!o->junit.empty()) multi.add(reporters::make_file_reporter("junit", o->junit, file_opts));
         reporters::RunInfo info;
         info.tool_version = in.front().info.tool_version;
         info.profile = in.front().info.profile;

@@ -4,7 +4,7 @@
 #include "cli/commands.hpp"
 
 #include "reporters/atomic_file.hpp"
-#include "reporters/html_reporter.hpp"
+#include "reporters/registry.hpp"
 #include "reporters/json_replay.hpp"
 
 #include <iostream>
@@ -28,9 +28,9 @@ Runner add_report(CLI::App& app) {
             std::cerr << "idconform report: " << why << '\n';
             return exit_usage;
         }
-        reporters::HtmlReporter html(o->html);
+        const auto html = reporters::make_file_reporter("html", o->html);  // the registry's, as for run --html
         std::string error;
-        if (!reporters::replay_json_report(o->input, html, error)) {
+        if (!reporters::replay_json_report(o->input, *html, error)) {
             std::cerr << "idconform report: " << error << '\n';
             return exit_usage;
         }
