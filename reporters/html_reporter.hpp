@@ -19,11 +19,9 @@
 #include <string>
 #include <vector>
 
-namespace idconform::reporters {
+#include "core/rules.hpp"
 
-// The one-line promise of a rule id the built-in packs check ("" when the
-// rule is not one of them): docs/rules.md, column "the promise".
-[[nodiscard]] std::string_view rule_statement(std::string_view rule);
+namespace idconform::reporters {
 
 class HtmlReporter final : public Reporter {
 public:
