@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <set>
 #include <string>
 
 using namespace idconform;
@@ -31,12 +32,10 @@ bool same(const YAML::Node& a, const YAML::Node& b, bool& dup) {
         for (std::size_t i = 0; i < a.size(); ++i)
             if (!same(a[i], b[i], dup)) return false;
     if (a.IsMap()) {
-        std::size_t i = 0;
-        for (auto x = a.begin(), y = b.begin(); x != a.end() && y != b.end(); ++x, ++y, ++i) {
+        std::set<std::string> keys;  // the scalar keys before this one (a scan of them all was quadratic)
+        for (auto x = a.begin(), y = b.begin(); x != a.end() && y != b.end(); ++x, ++y) {
             if (!same(x->first, y->first, dup) || !same(x->second, y->second, dup)) return false;
-            std::size_t j = 0;
-            for (auto z = a.begin(); j < i; ++z, ++j)
-                if (z->first.IsScalar() && x->first.IsScalar() && z->first.Scalar() == x->first.Scalar()) dup = true;
+            if (x->first.IsScalar() && !keys.insert(x->first.Scalar()).second) dup = true;
         }
     }
     return true;

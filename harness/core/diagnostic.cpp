@@ -55,21 +55,28 @@ std::string lower(std::string_view s) {
 }
 
 // Optimal string alignment distance: Levenshtein plus adjacent
-// transpositions, the most common typo ("stauts", "GTE").
+// transpositions, the most common typo ("stauts", "GTE"). Three rows of the
+// table (the two before and this one), not n + 1 rows of it: a word of a
+// hostile file can be megabytes long.
 std::size_t typo_distance(std::string_view a, std::string_view b) {
     const std::size_t n = a.size(), m = b.size();
-    std::vector<std::vector<std::size_t>> d(n + 1, std::vector<std::size_t>(m + 1));
-    for (std::size_t i = 0; i <= n; ++i) d[i][0] = i;
-    for (std::size_t j = 0; j <= m; ++j) d[0][j] = j;
+    std::vector<std::size_t> rows(3 * (m + 1));  // one allocation: this runs for every candidate of every unknown key
+    std::size_t* before = rows.data();
+    std::size_t* prev = before + (m + 1);
+    std::size_t* row = prev + (m + 1);
+    for (std::size_t j = 0; j <= m; ++j) prev[j] = j;
     for (std::size_t i = 1; i <= n; ++i) {
+        row[0] = i;
         for (std::size_t j = 1; j <= m; ++j) {
             const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
-            d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+            row[j] = std::min({prev[j] + 1, row[j - 1] + 1, prev[j - 1] + cost});
             if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
-                d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+                row[j] = std::min(row[j], before[j - 2] + 1);
         }
+        std::swap(before, prev);  // before: row i - 1, prev: row i
+        std::swap(prev, row);
     }
-    return d[n][m];
+    return prev[m];
 }
 
 // Text of an input file shown on a terminal: C0 controls but TAB, DEL, C1
@@ -175,6 +182,9 @@ std::string did_you_mean(std::string_view word, const std::vector<std::string>& 
     std::string best;
     std::size_t best_distance = limit + 1;
     for (const auto& c : candidates) {
+        // the distance is at least the difference in length: no table for
+        // a candidate that cannot beat the best
+        if ((w.size() > c.size() ? w.size() - c.size() : c.size() - w.size()) >= best_distance) continue;
         const std::size_t d = typo_distance(w, lower(c));
         // A suggestion must share something with the word, not replace it.
         if (d < best_distance && d < std::max(w.size(), c.size()) && d < c.size()) {

@@ -43,4 +43,9 @@ inline void set_bits(std::uint8_t* data, int offset, int count, std::uint64_t va
 // if the CSPRNG fails, since ids made from bad randomness must never go out.
 void secure_random(std::uint8_t* out, std::size_t n);
 
+// The same bytes from a per-thread 4 KiB buffer of them (one RAND_bytes call
+// per 4 KiB, each byte handed out once): for the many small draws of v4 ids
+// and of text made to match a pattern. n at most 4096.
+void pooled_random(std::uint8_t* out, std::size_t n);
+
 }  // namespace idconform::ids::detail

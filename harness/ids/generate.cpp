@@ -45,6 +45,8 @@ struct RandomPool {
 thread_local RandomPool tls_pool;
 }  // namespace
 
+void detail::pooled_random(std::uint8_t* out, std::size_t n) { tls_pool.take(out, n); }
+
 Uuid generate_v4() {
     Uuid u;
     tls_pool.take(u.bytes.data(), 16);

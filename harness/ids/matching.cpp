@@ -322,7 +322,7 @@ std::size_t shortest(const Node& n) {
 
 std::size_t random_below(std::size_t n) {
     std::uint8_t b[8];
-    detail::secure_random(b, sizeof b);
+    detail::pooled_random(b, sizeof b);  // one RAND_bytes call per character was most of making a text
     std::uint64_t v = 0;
     for (auto x : b) v = (v << 8) | x;
     return static_cast<std::size_t>(v % n);  // n is small: the bias is negligible

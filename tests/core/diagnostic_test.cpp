@@ -90,6 +90,19 @@ TEST_CASE("did_you_mean") {
     // Swapped neighbours count as one typo.
     CHECK(did_you_mean("GTE", {"GET", "PUT"}) == "GET");
     CHECK(did_you_mean("ab", {"ba"}) == "ba");
+    // transpositions and edits far into a word, beside candidates of other lengths
+    CHECK(did_you_mean("documentatoin", {"doc", "documentation", "documentations_of_it"}) == "documentation");
+    CHECK(did_you_mean("statusx", {"status", "statuses"}) == "status");
+    CHECK(did_you_mean("abcdefgh", {"bacdefhg", "abcdefghijkl"}) == "bacdefhg");
+    CHECK(did_you_mean("abcdefgh", {"badcfehg"}) == "");  // four transpositions: over the limit
+}
+
+TEST_CASE("did_you_mean: a key of a hostile file megabytes long gets no suggestion (and no table of its size)") {
+    const std::vector<std::string> keys = {"status", "headers", "json"};
+    CHECK(did_you_mean(std::string(4 << 20, 'x'), keys) == "");
+    std::string longer(2001, 'k');
+    longer[1000] = 'q';
+    CHECK(did_you_mean(std::string(2000, 'k'), {"k", longer}) == longer);
 }
 
 TEST_CASE("render: control characters, C1 and invalid bytes of an input file are shown escaped") {

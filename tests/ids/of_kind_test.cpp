@@ -193,3 +193,15 @@ TEST_CASE("a fresh existing id matches the declared pattern") {
     }
     CHECK(ids::no_fresh_id(IdKind::existing, {"^0?$"}).find("dummies") != std::string::npos);
 }
+
+TEST_CASE("texts made for a pattern stay fresh across the refills of the per-thread random buffer") {
+    // 2,000 texts of 12 draws of 8 bytes: about 47 refills of the 4 KiB buffer
+    std::set<std::string> seen;
+    for (int i = 0; i < 2000; ++i) {
+        const auto t = ids::text_matching("^[a-z]{12}$");
+        REQUIRE(t);
+        REQUIRE(t->size() == 12);
+        seen.insert(*t);
+    }
+    CHECK(seen.size() == 2000);  // 26^12 texts: a repeat means bytes handed out twice
+}
