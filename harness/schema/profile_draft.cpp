@@ -79,6 +79,11 @@ private:
                 left_out_.push_back("path " + yaml_quote(pi.path) + " (a path starts with '/' and holds no '${' or control character)");
                 continue;
             }
+            if (!path_template_ok(pi.path)) {
+                left_out_.push_back("path " + yaml_quote(pi.path) +
+                                    " (a path variable is '{name}' within one segment: an unclosed, stray or empty brace)");
+                continue;
+            }
             pi.item = set_.deref(item_ref);
             for (const char* m : {"get", "post", "put", "patch", "delete"}) {
                 const Loc op = pi.item.child(m);

@@ -30,6 +30,10 @@ std::string one_line(std::string s);
 // ${env:TOKEN} to its server. Names and paths that fail this are left out.
 bool safe_text(const std::string& s);
 
+// Whether every brace of an OpenAPI path template is a `{name}` within one
+// segment (what the profile loader accepts): paths that are not are left out.
+bool path_template_ok(const std::string& path);
+
 // Whether a server URL is on this machine (127.0.0.0/8, ::1, localhost):
 // the only servers a draft may aim at without being told.
 bool loopback_url(const std::string& url);

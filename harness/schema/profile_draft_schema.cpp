@@ -65,6 +65,27 @@ bool safe_text(const std::string& s) {
     return true;
 }
 
+// Whether every brace of an OpenAPI path template is a `{name}` within one
+// segment: no '{' unclosed or nested, no stray '}', no empty name.
+bool path_template_ok(const std::string& path) {
+    bool open = false;
+    std::size_t name_len = 0;
+    for (char c : path) {
+        if (c == '{') {
+            if (open) return false;
+            open = true;
+            name_len = 0;
+        } else if (c == '}') {
+            if (!open || name_len == 0) return false;
+            open = false;
+        } else if (open) {
+            if (c == '/') return false;
+            ++name_len;
+        }
+    }
+    return !open;
+}
+
 // Whether a server URL is on this machine (127.0.0.0/8, ::1, localhost):
 // the only servers a draft may aim at without being told.
 bool loopback_url(const std::string& url) {

@@ -497,3 +497,19 @@ TEST_CASE("a collection GET documented to answer one entity is no list: its arra
     REQUIRE(page.errors.empty());
     CHECK(has(page.yaml, "    list: {path: /transmissions, items: /items}  # GET; guess: items: the first array of the answer"));
 }
+
+TEST_CASE("a path whose braces are no path template is left out, saying why, and the draft still loads") {
+    for (const char* bad : {"/v1/catego{ies", "/v1/things}", "/v1/{a{b}}", "/v1/{}", "/v1/{a/b}"}) {
+        INFO(bad);
+        const std::string text =
+            std::string("openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths:\n") + "  \"" + bad +
+            "\":\n    post:\n      responses:\n        '201':\n          description: ok\n          content:\n"
+            "            application/json:\n              schema: {type: object, properties: {id: {type: string, format: uuid}}}\n"
+            "  /v1/products:\n    post:\n      responses:\n        '201':\n          description: ok\n          content:\n"
+            "            application/json:\n              schema: {type: object, properties: {id: {type: string, format: uuid}}}\n";
+        const auto d = schema::draft_profile_text("braces.yaml", text);
+        REQUIRE(d.errors.empty());
+        CHECK(has(d.yaml, "# left out: path \"" + std::string(bad) + "\" (a path variable is '{name}' within one segment"));
+        CHECK(profile::load_profile_text(d.yaml, "braces.target.yaml").profile.has_value());
+    }
+}
