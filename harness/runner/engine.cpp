@@ -28,7 +28,6 @@
 #include <boost/asio/use_awaitable.hpp>
 
 #include <algorithm>
-#include <csignal>
 #include <cctype>
 #include <cstdint>
 
@@ -120,11 +119,6 @@ bool changes_entity(const StepRecord& st) {
     const std::string& m = st.exchange.request.method;
     return (m == "DELETE" || m == "PUT" || m == "PATCH") && answered(st, 200, 299);
 }
-
-}  // namespace
-
-namespace {
-
 
 }  // namespace
 
