@@ -16,7 +16,7 @@
 #include "runner/body_json.hpp"
 #include "runner/captures.hpp"
 #include "runner/checks.hpp"
-#include "runner/json_edit.hpp"
+#include "runner/scope.hpp"
 #include "suite/loader.hpp"
 #include "transport/http/answer_read.hpp"
 #include "transport/http/url_target.hpp"

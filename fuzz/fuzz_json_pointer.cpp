@@ -8,7 +8,7 @@
 #include "runner/body_json.hpp"
 #include "runner/captures.hpp"
 #include "runner/checks.hpp"
-#include "runner/json_edit.hpp"
+#include "runner/scope.hpp"
 #include "suite/yaml_reader.hpp"
 
 #include <boost/json/parse.hpp>

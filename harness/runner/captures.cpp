@@ -2,7 +2,7 @@
 #include "runner/captures.hpp"
 
 #include "runner/checks.hpp"
-#include "runner/json_edit.hpp"
+#include "runner/scope.hpp"
 
 namespace idconform::runner {
 

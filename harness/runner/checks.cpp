@@ -7,7 +7,7 @@
 #include "ids/ids.hpp"
 #include "ids/kind.hpp"
 #include "runner/echo.hpp"
-#include "runner/json_edit.hpp"
+#include "runner/scope.hpp"
 #include "runner/sequence_checks.hpp"
 #include "scan/rules.hpp"
 

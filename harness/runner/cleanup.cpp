@@ -4,7 +4,7 @@
 #include "runner/checks.hpp"
 #include "runner/entity_request.hpp"
 #include "runner/evidence.hpp"
-#include "runner/json_edit.hpp"
+#include "runner/scope.hpp"
 #include "runner/steps/http.hpp"
 #include "runner/steps/request_parts.hpp"
 

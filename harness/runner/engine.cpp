@@ -682,7 +682,7 @@ awaitable<SuiteResult> Engine::run_suite(const suite::Suite& s, reporters::Repor
     }
 
     std::vector<Expanded> cases;
-    for (const auto& c : s.cases) expand(opts_, s, c, run.scope, cases, &report_.summary.filtered_out);
+    for (const auto& c : s.cases) expand(opts_, s, c, run.scope, cases, &report_.summary.filtered_out, run.send_check.get());
     // The result goes to the reporter, moved: nothing reads it after. Every
     // result not passed is scrubbed of secrets on its way (setup, teardown,
     // cleanup, scan findings; run_case scrubbed its own, passed ones included).

@@ -2,7 +2,7 @@
 #include "runner/entity_request.hpp"
 
 #include "core/strings.hpp"
-#include "runner/json_edit.hpp"
+#include "runner/scope.hpp"
 
 #include <boost/json/serialize.hpp>
 

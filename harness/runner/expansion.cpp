@@ -183,12 +183,11 @@ void skip_unsendable(const SendCheck& check, const suite::Case& c, const Scope& 
 }  // namespace
 
 void expand(const RunOptions& opts, const suite::Suite& s, const suite::Case& c, const Scope& scope,
-            std::vector<Expanded>& out, std::size_t* filtered_out) {
+            std::vector<Expanded>& out, std::size_t* filtered_out, const SendCheck* check) {
     const std::size_t first = out.size();
     std::size_t filtered = 0;
     expand_case(opts, s, c, scope, out, filtered);
     if (filtered_out) *filtered_out += filtered;
-    const SendCheck* check = scope.send_check();
     if (check && c.for_each && c.for_each->source != suite::ForEach::Source::count && has_typed_steps(c))
         skip_unsendable(*check, c, scope, out, first);
 }

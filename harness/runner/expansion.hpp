@@ -33,10 +33,14 @@ struct Expanded {
     const suite::Vector* vector = nullptr;  // set: name, bindings and properties not filled yet
 };
 
+class SendCheck;  // runner/send_check.hpp
+
 // Appends the cases `c` stands for that the options select (--filter,
 // --tags, --exclude-tags); adds those they leave out to `*filtered_out`.
+// `check` (the suite's transports, if given) says which values their typed
+// fields cannot hold: a case of such a value is skipped, saying why.
 void expand(const RunOptions& opts, const suite::Suite& s, const suite::Case& c, const Scope& scope,
-            std::vector<Expanded>& out, std::size_t* filtered_out = nullptr);
+            std::vector<Expanded>& out, std::size_t* filtered_out = nullptr, const SendCheck* check = nullptr);
 
 // Whether the run selects cases by name or tag at all.
 [[nodiscard]] bool selects(const RunOptions& opts) noexcept;

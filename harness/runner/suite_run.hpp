@@ -26,6 +26,8 @@
 
 namespace idconform::runner {
 
+class SendCheck;  // runner/send_check.hpp
+
 struct SuiteRun {
     SuiteRun(const suite::Suite& s, const TransportFactory& f, boost::asio::any_io_executor ex)
         : suite(&s), factory(&f), executor(std::move(ex)) {}
@@ -40,6 +42,10 @@ struct SuiteRun {
     // After an interrupt: the cleanup sends no delete past this point.
     std::optional<std::chrono::steady_clock::time_point> cleanup_deadline;
     Scope scope;
+    // What the suite's transports can tell before anything is sent (a value
+    // that cannot be encoded in its typed field): set at suite start, asked
+    // by the case expansion.
+    std::shared_ptr<const SendCheck> send_check;
     steps::Env env;
     transport::KafkaOptions kafka;  // target.kafka, interpolated at suite start
     std::set<std::string> seen_ids;                       // for `unique` id checks

@@ -104,9 +104,9 @@ void finish_env(const RunOptions& opts, SuiteRun& run) {
     run.env.grpc = run.transport_options.grpc;
     if (run.transport_options.follow_redirects) run.env.max_redirects = run.transport_options.max_redirects;
     run.env.locations = &run.locations;
-    // The expansion, handed the suite's scope, asks the suite's transports
-    // through it which values their typed fields cannot hold.
-    run.scope.set_send_check(std::make_shared<SendCheck>(run));
+    // The expansion asks the suite's transports through it which values
+    // their typed fields cannot hold.
+    run.send_check = std::make_shared<SendCheck>(run);
 }
 
 }  // namespace idconform::runner

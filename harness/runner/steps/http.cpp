@@ -10,20 +10,6 @@ namespace idconform::runner::steps {
 
 namespace json = boost::json;
 
-Result<std::string> build_path(const std::string& tmpl, const std::vector<std::pair<std::string, std::string>>& params,
-                               const Scope& scope) {
-    if (params.empty()) return interpolate(tmpl, scope, Encoding::path_segment);
-    auto raw = interpolate(tmpl, scope, Encoding::raw);
-    if (!raw) return raw;
-    Scope inner = scope;
-    for (const auto& [k, v] : params) {
-        auto pv = interpolate(v, scope);
-        if (!pv) return pv;
-        inner.set(k, json::value(*pv));
-    }
-    return interpolate(*raw, inner, Encoding::path_segment);
-}
-
 namespace {
 
 // The Location URL of the entity path_params names (a profile's

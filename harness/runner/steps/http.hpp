@@ -17,11 +17,8 @@ namespace idconform::runner::steps {
 
 [[nodiscard]] Result<Request> build(const suite::HttpRequest& h, const Env& env, const Scope& scope);
 
-// A path template: `${...}` first (a path template may come from a
-// variable), then `{name}` from `params` or variables, percent-encoded.
-[[nodiscard]] Result<std::string> build_path(const std::string& tmpl,
-                                             const std::vector<std::pair<std::string, std::string>>& params,
-                                             const Scope& scope);
+// A path template (suite/scope.hpp).
+using suite::build_path;
 
 // "POST /v1/products ?a=b body/x=1 as alice" (`idconform list`).
 [[nodiscard]] std::string describe(const suite::HttpRequest& h);

@@ -3,7 +3,7 @@
 
 #include "ids/ids.hpp"
 #include "runner/checks.hpp"
-#include "runner/json_edit.hpp"
+#include "runner/scope.hpp"
 #include "transport/kafka/kafka_request.hpp"
 
 #include <boost/json/parse.hpp>

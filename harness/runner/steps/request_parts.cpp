@@ -1,7 +1,7 @@
 // Headers and body edits shared by the http and grpc step kinds.
 #include "runner/steps/request_parts.hpp"
 
-#include "runner/json_edit.hpp"
+#include "runner/scope.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -1,5 +1,5 @@
 // Variable lookup and template interpolation.
-#include "runner/scope.hpp"
+#include "suite/scope.hpp"
 #include "core/strings.hpp"
 
 #include "ids/of_kind.hpp"
@@ -11,7 +11,7 @@
 #include <cstdlib>
 #include <optional>
 
-namespace idconform::runner {
+namespace idconform::suite {
 
 namespace json = boost::json;
 
@@ -194,4 +194,18 @@ void template_refs(std::string_view t, TemplateRefs& out) {
     }
 }
 
-}  // namespace idconform::runner
+Result<std::string> build_path(const std::string& tmpl, const std::vector<std::pair<std::string, std::string>>& params,
+                               const Scope& scope) {
+    if (params.empty()) return interpolate(tmpl, scope, Encoding::path_segment);
+    auto raw = interpolate(tmpl, scope, Encoding::raw);
+    if (!raw) return raw;
+    Scope inner = scope;
+    for (const auto& [k, v] : params) {
+        auto pv = interpolate(v, scope);
+        if (!pv) return pv;
+        inner.set(k, boost::json::value(*pv));
+    }
+    return interpolate(*raw, inner, Encoding::path_segment);
+}
+
+}  // namespace idconform::suite

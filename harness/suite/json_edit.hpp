@@ -3,14 +3,14 @@
 // checks only read (checks.hpp).
 #pragma once
 
-#include "runner/scope.hpp"
+#include "suite/scope.hpp"
 
 #include <boost/json/value.hpp>
 
 #include <string>
 #include <string_view>
 
-namespace idconform::runner {
+namespace idconform::suite {
 
 // Sets (creating objects on the way) or removes the member at a JSON pointer.
 [[nodiscard]] bool set_at_pointer(boost::json::value& root, std::string_view pointer, boost::json::value v);
@@ -19,4 +19,4 @@ namespace idconform::runner {
 // A JSON pointer that may be written as a variable ("${res.id_at}").
 [[nodiscard]] std::string resolve_pointer(const std::string& ptr, const Scope& scope);
 
-}  // namespace idconform::runner
+}  // namespace idconform::suite

@@ -1,10 +1,10 @@
 // JSON pointer edits (RFC 6901, with '-' appending to arrays on set).
-#include "runner/json_edit.hpp"
+#include "suite/json_edit.hpp"
 
 #include <optional>
 #include <vector>
 
-namespace idconform::runner {
+namespace idconform::suite {
 
 namespace json = boost::json;
 
@@ -104,4 +104,4 @@ bool erase_at_pointer(json::value& root, std::string_view pointer) {
     return cur->is_object() && cur->as_object().erase(toks.back()) > 0;
 }
 
-}  // namespace idconform::runner
+}  // namespace idconform::suite
