@@ -101,8 +101,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         (void)at;
     }
     (void)runner::json_has_type(root, "object");
-    (void)runner::json_equal(root, copy);
-    (void)runner::last_path_segment(pointer);
+    (void)binding::json_equal(root, copy);
+    (void)binding::last_path_segment(pointer);
     (void)resolved;
     return 0;
 }

@@ -138,49 +138,10 @@ CheckResult not_contains_check(const CheckContext& ctx, const suite::BodyExpect&
 
 }  // namespace
 
-bool says_not_found(const suite::StatusExpect::NotFound& nf, int status, const json::value* body, bool no_body) {
-    if (status != nf.status) return false;
-    if (nf.empty) return no_body;
-    if (!body) return false;
-    if (nf.at.empty()) return json_equal(*body, nf.body);
-    boost::system::error_code ec;
-    const json::value* v = body->find_pointer(nf.at, ec);
-    return v && json_equal(*v, nf.equals);
-}
-
 std::string not_found_text(const suite::StatusExpect::NotFound& nf) {
     if (nf.empty) return std::to_string(nf.status) + " with no body";
     return std::to_string(nf.status) + " with " +
            (nf.at.empty() ? excerpt(json::serialize(nf.body)) : nf.at + " = " + excerpt(json::serialize(nf.equals)));
-}
-
-bool json_equal(const json::value& a, const json::value& b) {
-    if (a.is_number() && b.is_number()) {
-        if (a.is_double() || b.is_double()) return a.to_number<double>() == b.to_number<double>();
-        if (a.is_int64() && b.is_int64()) return a.get_int64() == b.get_int64();
-        if (a.is_uint64() && b.is_uint64()) return a.get_uint64() == b.get_uint64();
-        const auto& i = a.is_int64() ? a : b;
-        const auto& u = a.is_int64() ? b : a;
-        return i.get_int64() >= 0 && static_cast<std::uint64_t>(i.get_int64()) == u.get_uint64();
-    }
-    if (a.kind() != b.kind()) return false;
-    if (a.is_array()) {
-        const auto &x = a.as_array(), &y = b.as_array();
-        if (x.size() != y.size()) return false;
-        for (std::size_t i = 0; i < x.size(); ++i)
-            if (!json_equal(x[i], y[i])) return false;
-        return true;
-    }
-    if (a.is_object()) {
-        const auto &x = a.as_object(), &y = b.as_object();
-        if (x.size() != y.size()) return false;
-        for (const auto& kv : x) {
-            const auto* o = y.if_contains(kv.key());
-            if (!o || !json_equal(kv.value(), *o)) return false;
-        }
-        return true;
-    }
-    return a == b;
 }
 
 bool json_has_type(const json::value& v, std::string_view type) {
@@ -192,13 +153,6 @@ bool json_has_type(const json::value& v, std::string_view type) {
     if (type == "array") return v.is_array();
     if (type == "null") return v.is_null();
     return false;
-}
-
-std::string last_path_segment(std::string_view url) {
-    if (auto q = url.find_first_of("?#"); q != std::string_view::npos) url = url.substr(0, q);
-    while (!url.empty() && url.back() == '/') url.remove_suffix(1);
-    const auto slash = url.rfind('/');
-    return std::string(slash == std::string_view::npos ? url : url.substr(slash + 1));
 }
 
 CheckResult check_id(const suite::IdExpect& e_in, const json::value* value_in, const Exchange& x, const CheckContext& ctx) {

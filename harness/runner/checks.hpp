@@ -4,6 +4,7 @@
 // testable on hand-made exchanges.
 #pragma once
 
+#include "binding/answers.hpp"
 #include "core/result.hpp"
 #include "runner/body_json.hpp"
 #include "runner/scope.hpp"
@@ -69,17 +70,11 @@ struct CheckContext {
 // `exact_ms` tells whether the text carries no precision beyond the millisecond.
 [[nodiscard]] std::optional<std::int64_t> parse_iso8601_ms(std::string_view text, bool* exact_ms = nullptr);
 
-// The id text in a Location-like header value: the last path segment.
-[[nodiscard]] std::string last_path_segment(std::string_view url);
-
-// Numeric-aware JSON equality (1 == 1.0 == uint 1).
-[[nodiscard]] bool json_equal(const boost::json::value& a, const boost::json::value& b);
-// Whether an answer (its status, its body parsed, nullptr when not JSON) is
-// the profile's 2xx "nothing there" answer.
-// `body` is the parsed answer (nullptr when it is not JSON); `no_body`: the
-// answer has no body at all (what `empty: true` wants).
-[[nodiscard]] bool says_not_found(const suite::StatusExpect::NotFound& nf, int status, const boost::json::value* body,
-                                  bool no_body = false);
+// Reading an answer (binding/answers.hpp): the id of a Location header,
+// JSON equality, the profile's 2xx "nothing there".
+using binding::json_equal;
+using binding::last_path_segment;
+using binding::says_not_found;
 // "200 with []", "200 with /found = false": for messages.
 [[nodiscard]] std::string not_found_text(const suite::StatusExpect::NotFound& nf);
 

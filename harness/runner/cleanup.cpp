@@ -1,8 +1,8 @@
 // Cleanup of what a suite created (see cleanup.hpp).
 #include "runner/cleanup.hpp"
 
+#include "binding/entity_request.hpp"
 #include "runner/checks.hpp"
-#include "runner/entity_request.hpp"
 #include "runner/evidence.hpp"
 #include "runner/scope.hpp"
 #include "runner/steps/http.hpp"
@@ -22,6 +22,8 @@
 namespace idconform::runner {
 
 namespace json = boost::json;
+using binding::EntityRequest;
+using binding::put_id_in_body;
 using boost::asio::awaitable;
 
 std::string delete_key(steps::Wire wire, const Request& r) {

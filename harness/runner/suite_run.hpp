@@ -5,8 +5,8 @@
 #pragma once
 
 #include "core/result.hpp"
-#include "runner/entity_request.hpp"
-#include "runner/locations.hpp"
+#include "binding/entity_request.hpp"
+#include "binding/locations.hpp"
 #include "runner/runner.hpp"
 #include "runner/scope.hpp"
 #include "runner/steps/env.hpp"
@@ -51,7 +51,7 @@ struct SuiteRun {
     std::set<std::string> seen_ids;                       // for `unique` id checks
     std::map<std::string, std::set<int>> field_versions;  // scan: UUID versions per field
     struct Created {
-        EntityRequest del;   // what deletes it (the creating principal's credentials)
+        binding::EntityRequest del;   // what deletes it (the creating principal's credentials)
         steps::Wire wire = steps::Wire::http;
         std::string key;     // delete_key() of the delete
         // A 2xx DELETE of `key` came after this creation was recorded (in a
@@ -67,7 +67,7 @@ struct SuiteRun {
         bool by_design = false;    // the profile says it cannot be deleted: a note, not a problem
         // The read that confirms a failed delete (none over gRPC, or for a
         // delete by a JSON body without a read), and its 2xx "not there" answer.
-        std::optional<EntityRequest> confirm;
+        std::optional<binding::EntityRequest> confirm;
         std::optional<suite::StatusExpect::NotFound> read_not_found;
         std::string across;  // the delete goes over another transport than the create: how (suite::Cleanup::across)
     };
@@ -84,7 +84,7 @@ struct SuiteRun {
     // Entities this suite created, one record per creation (not per id), in
     // order: the cleanup deletes them last first.
     std::vector<Created> created;
-    LocationBook locations;         // the Location URL each create answered (profile path "{location}")
+    binding::LocationBook locations;         // the Location URL each create answered (profile path "{location}")
 
     // The transport for `name`, made on first use; nullptr for a name the
     // factory does not know.

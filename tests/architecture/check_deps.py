@@ -15,14 +15,15 @@ ALLOWED = {
     "scan": {"core", "ids"},
     "suite": {"core", "ids", "scan"},
     "transport": {"core", "ids"},
+    "binding": {"core", "ids", "suite"},
     "reporters": {"core"},
-    "profile": {"core", "ids", "suite"},
+    "profile": {"binding", "core", "ids", "suite"},
     "schema": {"core", "ids", "suite"},
     "shard": {"ids", "suite"},
     "audit": {"core", "reporters", "suite"},
     "db": {"core", "ids", "reporters", "suite"},
-    "runner": {"core", "ids", "reporters", "scan", "suite", "transport"},
-    "cli": {"audit", "core", "db", "ids", "profile", "reporters", "runner", "scan", "schema", "shard", "suite",
+    "runner": {"binding", "core", "ids", "reporters", "scan", "suite", "transport"},
+    "cli": {"audit", "binding", "core", "db", "ids", "profile", "reporters", "runner", "scan", "schema", "shard", "suite",
             "transport"},
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/')

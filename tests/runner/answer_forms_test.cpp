@@ -3,10 +3,10 @@
 // answering an array (entity_view), captures of the id a header names, and
 // http steps built at a Location, and the cleanup's requests for an entity
 // named by its URL or by the id in a JSON body.
+#include "binding/locations.hpp"
 #include "runner/captures.hpp"
 #include "runner/cleanup.hpp"
 #include "runner/entity_view.hpp"
-#include "runner/locations.hpp"
 #include "runner/steps/env.hpp"
 #include "runner/steps/http.hpp"
 #include "test_support.hpp"
@@ -17,6 +17,7 @@
 
 using namespace idconform;
 using namespace idconform::runner;
+using namespace idconform::binding;
 using namespace idconform::runner::test;
 
 namespace {

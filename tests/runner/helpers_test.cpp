@@ -4,7 +4,7 @@
 #include "test_support.hpp"
 
 #include "runner/expansion.hpp"
-#include "runner/json_edit.hpp"
+#include "runner/scope.hpp"
 #include "runner/runner.hpp"
 #include "runner/steps/grpc.hpp"
 #include "runner/steps/http.hpp"

@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-namespace idconform::runner {
+namespace idconform::binding {
 class LocationBook;
 }
 
@@ -29,7 +29,7 @@ struct Env {
     transport::GrpcOptions grpc;  // what grpcurl needs to send a request again
     // Where the create answers said the entities are (SuiteRun::locations),
     // for http steps with `location_of`; nullptr: none (hand-made Envs).
-    const LocationBook* locations = nullptr;
+    const binding::LocationBook* locations = nullptr;
     // Set when the run follows redirects (-L): how many, for the curl line.
     std::optional<int> max_redirects;
 };

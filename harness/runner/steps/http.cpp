@@ -1,7 +1,7 @@
 // The http step kind: request building, description, curl reproduction.
 #include "runner/steps/http.hpp"
 
-#include "runner/locations.hpp"
+#include "binding/locations.hpp"
 #include "runner/steps/request_parts.hpp"
 
 #include <boost/json/serialize.hpp>

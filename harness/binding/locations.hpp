@@ -6,13 +6,13 @@
 // http step with `location_of` is built (steps/http.cpp).
 #pragma once
 
-#include "runner/scope.hpp"
+#include "suite/scope.hpp"
 
 #include <map>
 #include <string>
 #include <string_view>
 
-namespace idconform::runner {
+namespace idconform::binding {
 
 class LocationBook {
 public:
@@ -28,7 +28,7 @@ public:
     // packs send), the latest Location of that resource that holds its own id
     // exactly once, with that id replaced by `id` (percent-encoded). An error
     // says why there is none.
-    [[nodiscard]] Result<std::string> url_for(const std::string& resource, const std::string& id) const;
+    [[nodiscard]] suite::Result<std::string> url_for(const std::string& resource, const std::string& id) const;
 
     // Whether a create of `resource` answered a usable Location yet.
     [[nodiscard]] bool knows(const std::string& resource) const { return books_.count(resource) != 0; }
@@ -52,4 +52,4 @@ private:
 // port written out; "" when it is not one.
 [[nodiscard]] std::string origin_of(std::string_view url);
 
-}  // namespace idconform::runner
+}  // namespace idconform::binding

@@ -1,18 +1,18 @@
 // Requests about one entity, made again for another id (see entity_request.hpp).
-#include "runner/entity_request.hpp"
+#include "binding/entity_request.hpp"
 
 #include "core/strings.hpp"
-#include "runner/scope.hpp"
+#include "suite/json_edit.hpp"
 
 #include <boost/json/serialize.hpp>
 
-namespace idconform::runner {
+namespace idconform::binding {
 
 namespace json = boost::json;
 
 bool put_id_in_body(EntityRequest& e, const std::string& id) {
     json::value b = e.body.is_null() ? json::value(json::object()) : e.body;
-    if (!set_at_pointer(b, e.body_id_at, json::value(id))) return false;
+    if (!suite::set_at_pointer(b, e.body_id_at, json::value(id))) return false;
     e.request.body = json::serialize(b);
     bool typed = false;
     for (const auto& h : e.request.headers) typed = typed || iequals(h.name, "content-type");
@@ -27,4 +27,4 @@ Request EntityRequest::for_id(const std::string& id) const {
     return std::move(e.request);
 }
 
-}  // namespace idconform::runner
+}  // namespace idconform::binding

@@ -12,7 +12,7 @@
 #include <optional>
 #include <string>
 
-namespace idconform::runner {
+namespace idconform::binding {
 
 struct EntityRequest {
     Request request;                     // as made for the id it was built with
@@ -30,4 +30,4 @@ struct EntityRequest {
 // `body_id_at`; false when the pointer cannot be written.
 bool put_id_in_body(EntityRequest& e, const std::string& id);
 
-}  // namespace idconform::runner
+}  // namespace idconform::binding

@@ -1,7 +1,7 @@
 // The Location book (see locations.hpp).
-#include "runner/locations.hpp"
+#include "binding/locations.hpp"
 
-#include "runner/scope.hpp"
+#include "suite/scope.hpp"
 
 #include <boost/url/parse.hpp>
 #include <boost/url/url.hpp>
@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <cctype>
 
-namespace idconform::runner {
+namespace idconform::binding {
 
 namespace urls = boost::urls;
 
@@ -53,7 +53,7 @@ void LocationBook::record(const std::string& resource, const std::string& id, st
     if (e.problem.empty()) {
         // Where the id sits in the URL, so that another id (a mutation) can be
         // put in its place: exactly one occurrence after the origin.
-        const std::string enc = percent_encode(id, false);
+        const std::string enc = suite::percent_encode(id, false);
         const std::size_t from = origin_of(e.url).empty() ? 0 : e.url.find('/', e.url.find("//") + 2);
         const std::size_t at = from == std::string::npos ? std::string::npos : e.url.find(enc, from);
         if (!enc.empty() && at != std::string::npos && e.url.find(enc, at + enc.size()) == std::string::npos) {
@@ -69,8 +69,8 @@ void LocationBook::record(const std::string& resource, const std::string& id, st
     book.by_id[id] = std::move(e);
 }
 
-Result<std::string> LocationBook::url_for(const std::string& resource, const std::string& id) const {
-    using R = Result<std::string>;
+suite::Result<std::string> LocationBook::url_for(const std::string& resource, const std::string& id) const {
+    using R = suite::Result<std::string>;
     const auto b = books_.find(resource);
     if (b == books_.end())
         return R(boost::system::in_place_error, "no create of '" + resource +
@@ -86,7 +86,7 @@ Result<std::string> LocationBook::url_for(const std::string& resource, const std
             boost::system::in_place_error,
             "id '" + id + "' was not created by this run and " +
                 (book.no_template.empty() ? std::string("no create answered a usable Location") : book.no_template));
-    return R(boost::system::in_place_value, book.prefix + percent_encode(id, false) + book.suffix);
+    return R(boost::system::in_place_value, book.prefix + suite::percent_encode(id, false) + book.suffix);
 }
 
-}  // namespace idconform::runner
+}  // namespace idconform::binding
