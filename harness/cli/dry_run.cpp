@@ -1,6 +1,7 @@
 // `idconform run --dry-run` (see dry_run.hpp).
 #include "cli/dry_run.hpp"
 
+#include "binding/deletion.hpp"
 #include "core/glob.hpp"
 #include "core/overloaded.hpp"
 #include "core/redact.hpp"
@@ -87,7 +88,8 @@ std::pair<std::string, Effect> endpoint(const suite::Step& st, const std::set<st
 }
 
 // What the cleanup deletes a created entity with.
-std::string deleted_by(const suite::Cleanup& cl, const runner::Scope& scope) {
+std::string deleted_by(const suite::Cleanup& written, const runner::Scope& scope) {
+    const binding::Deletion cl = binding::deletion_of(written);
     if (cl.by_design || !cl.impossible.empty()) return "not deleted: " + cl.impossible;
     if (!cl.grpc_method.empty()) return "deleted at the end by grpc " + runner::steps::site_template(cl.grpc_method, scope);
     if (cl.at_location) return "deleted at the end by DELETE at its Location";
@@ -181,7 +183,8 @@ DryRunTotals print_dry_run(std::ostream& out, const std::vector<suite::Suite>& s
         out << "  target   " << where(o, s, scope) << '\n';
         std::set<std::string> grpc_deletes;  // the methods the profile deletes with
         auto note_delete = [&](const suite::Step& st) {
-            if (st.cleanup && !st.cleanup->grpc_method.empty()) grpc_deletes.insert(runner::steps::site_template(st.cleanup->grpc_method, scope));
+            if (st.cleanup && st.cleanup->bound && !st.cleanup->bound->grpc_method.empty())
+                grpc_deletes.insert(runner::steps::site_template(st.cleanup->bound->grpc_method, scope));
         };
         for (const auto& st : s.setup) note_delete(st);
         for (const auto& c : s.cases)

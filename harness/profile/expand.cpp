@@ -155,25 +155,29 @@ suite::Suite Instance::build() {
 }
 
 suite::Cleanup Instance::cleanup_of(const Resource& r) const {
-    suite::Cleanup cl = plain_cleanup(r);
-    add_made(r, cl);
-    return cl;
+    auto [it, fresh] = cleanups_.try_emplace({r.name, false});
+    if (fresh) {
+        binding::Deletion d = plain_cleanup(r);
+        add_made(r, d);
+        it->second = binding::bound_cleanup(std::move(d));
+    }
+    return it->second;
 }
 
-void Instance::add_made(const Resource& r, suite::Cleanup& cl) const {
+void Instance::add_made(const Resource& r, binding::Deletion& d) const {
     for (const auto& m : p_.resources) {
         if (!m.made_by || m.made_by->resource != r.name) continue;
-        suite::Cleanup made = plain_cleanup(m);
+        binding::Deletion made = plain_cleanup(m);
         made.id_at = m.made_by->at;  // in the creator's answer
         made.id_header.clear();
         made.at_location = false;
         made.resource.clear();  // the creator's Location is not its
-        cl.made.push_back(std::move(made));
+        d.made.push_back(std::move(made));
     }
 }
 
-suite::Cleanup Instance::plain_cleanup(const Resource& r) {
-    suite::Cleanup cl;
+binding::Deletion Instance::plain_cleanup(const Resource& r) {
+    binding::Deletion cl;
     cl.id_at = r.id.pointer;
     // A failed delete is confirmed by the resource's read, whose 2xx
     // "nothing there" (not_found: 200 []) says gone as a 404 does.
@@ -250,7 +254,13 @@ void Instance::drop_unsendable_vectors() {
 }
 
 suite::Cleanup Instance::grpc_cleanup_of(const Resource& r) const {
-    suite::Cleanup cl;
+    auto [it, fresh] = cleanups_.try_emplace({r.name, true});
+    if (fresh) it->second = binding::bound_cleanup(grpc_deletion(r));
+    return it->second;
+}
+
+binding::Deletion Instance::grpc_deletion(const Resource& r) const {
+    binding::Deletion cl;
     cl.id_at = r.id.pointer;
     if (r.grpc && r.grpc->del) {
         cl.pos = r.grpc->del->pos;
@@ -425,13 +435,13 @@ void Instance::own_cleanups() {
         const std::string& path = st.as<suite::HttpRequest>().path;
         if (st.cleanup && st.cleanup->path == "${res.delete}") *st.cleanup = cleanup_of(r_);
         if (!st.cleanup && path == "${res.action}" && r_.action) {
-            suite::Cleanup cl;
+            binding::Deletion cl;
             cl.pos = r_.action->pos;
             cl.id_at.clear();  // an action answers no id of its own; its Location, if any, names it
             cl.by_design = true;
             cl.impossible = "the profile gives no delete for what the action of '" + r_.name + "' makes (" +
                             r_.action->path + ", " + r_.action->pos.str() + ")";
-            st.cleanup = std::move(cl);
+            st.cleanup = binding::bound_cleanup(std::move(cl));
         }
     };
     for (auto& st : s_.setup) own(st);

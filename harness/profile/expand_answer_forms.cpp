@@ -328,17 +328,31 @@ void adapt_create_answer(const Resource& r, suite::Step& st) {
     move_own_id(r, st, r.id.pointer);  // the setup's capture names the pointer itself
 }
 
-void adapt_cleanup(const Resource& r, suite::Cleanup& cl) {
-    cl.resource = r.name;
-    if (!r.id.header.empty()) cl.id_header = r.id.header;
-    if (!r.id.create_pointer.empty()) cl.id_at = r.id.create_pointer;
-    if (r.del && r.del->at_location) cl.at_location = true;
+void adapt_cleanup(const Resource& r, binding::Deletion& d) {
+    d.resource = r.name;
+    if (!r.id.header.empty()) d.id_header = r.id.header;
+    if (!r.id.create_pointer.empty()) d.id_at = r.id.create_pointer;
+    if (r.del && r.del->at_location) d.at_location = true;
 }
+
+namespace {
+
+// A step's cleanup the expander has not fitted to the resource yet (a
+// pack's own `cleanup: {path, id}`, or one bound without a resource):
+// fitted, and bound.
+void adapt_step_cleanup(const Resource& r, std::optional<suite::Cleanup>& cl) {
+    if (!cl || (cl->bound && !cl->bound->resource.empty())) return;
+    binding::Deletion d = binding::deletion_of(*cl);
+    adapt_cleanup(r, d);
+    cl = binding::bound_cleanup(std::move(d));
+}
+
+}  // namespace
 
 void skip_inapplicable(const Resource& r, suite::Suite& s) {
     for (auto& st : s.setup) {  // plain http creates of the packs that do not use calls
         if (!st.is<suite::HttpRequest>()) continue;
-        if (st.cleanup && st.cleanup->resource.empty()) adapt_cleanup(r, *st.cleanup);
+        adapt_step_cleanup(r, st.cleanup);
         if (st.as<suite::HttpRequest>().path == "${res.create}" && id_elsewhere(r, suite::Operation::create))
             move_own_id(r, st);
     }
@@ -393,7 +407,7 @@ void skip_inapplicable(const Resource& r, suite::Suite& s) {
                              e->pos.str() + ")";
                 if (i == 0 && e->answers_array && h.path == vars[i] && !h.entity_array) h.entity_array = e->items;
             }
-            if (st.cleanup && st.cleanup->resource.empty()) adapt_cleanup(r, *st.cleanup);
+            adapt_step_cleanup(r, st.cleanup);
             if (!c.skip.empty()) break;
         }
     }

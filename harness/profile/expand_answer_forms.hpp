@@ -5,6 +5,7 @@
 // internal to harness/profile/.
 #pragma once
 
+#include "binding/deletion.hpp"
 #include "profile/profile.hpp"
 #include "suite/model.hpp"
 
@@ -47,7 +48,7 @@ void adapt_create_answer(const Resource& r, suite::Step& st);
 void add_unchanged_reads(const Resource& r, suite::Suite& s);
 
 // How an entity of `r` is found after its create and deleted at the end.
-void adapt_cleanup(const Resource& r, suite::Cleanup& cl);
+void adapt_cleanup(const Resource& r, binding::Deletion& d);
 
 // After binding: cases that need what this resource's answers do not have
 // (an id in a body for an update body to change, a path template where the

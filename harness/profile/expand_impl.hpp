@@ -3,11 +3,13 @@
 // the create bodies it sends. Not a public header.
 #pragma once
 
+#include "binding/deletion.hpp"
 #include "profile/profile.hpp"
 
 #include <boost/json/value.hpp>
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -51,10 +53,11 @@ public:
     // How the end of the suite deletes an entity of `r` that a step created,
     // and what its create makes with it (made_by); without a delete
     // operation the cleanup reports it as left behind.
+    // Built once per resource and transport, shared by the steps that book it.
     suite::Cleanup cleanup_of(const Resource& r) const;
-    static suite::Cleanup plain_cleanup(const Resource& r);
-    // The cleanups of the entities a create of `r` makes as a side effect.
-    void add_made(const Resource& r, suite::Cleanup& cl) const;
+    static binding::Deletion plain_cleanup(const Resource& r);
+    // The deletions of the entities a create of `r` makes as a side effect.
+    void add_made(const Resource& r, binding::Deletion& d) const;
 
     const std::optional<Endpoint>* endpoint(suite::Operation op) const;
 
@@ -71,8 +74,10 @@ public:
     // and HTTP-only ones (Location) are gone.
     void grpc_vars(std::vector<suite::Variable>& vars) const;
 
-    // The gRPC delete of an entity of `r`, or why there is none.
+    // The gRPC delete of an entity of `r`, or why there is none (built once
+    // per resource, as cleanup_of).
     suite::Cleanup grpc_cleanup_of(const Resource& r) const;
+    binding::Deletion grpc_deletion(const Resource& r) const;
 
     // A call bound to a gRPC method: the message is the operation's body
     // (create/update/put) with the id written at its id field and list
@@ -172,6 +177,8 @@ private:
     bool over_grpc_ = false;
     std::set<std::string> created_;
     std::map<std::string, Unset> unset_reasons_;  // variable -> why it is undefined here
+    // The cleanups built so far: (resource, over gRPC) -> its bound Cleanup.
+    mutable std::map<std::pair<std::string, bool>, suite::Cleanup> cleanups_;
 };
 
 }  // namespace idconform::profile::expansion

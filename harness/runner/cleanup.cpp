@@ -1,375 +1,50 @@
-// Cleanup of what a suite created (see cleanup.hpp).
+// Cleanup of what a suite created (see cleanup.hpp): the order of the
+// deletes, sending them (side by side where they may), and the report. How
+// each entity is deleted and confirmed gone is its binding's
+// (binding/deletion.hpp).
 #include "runner/cleanup.hpp"
 
-#include "binding/entity_request.hpp"
-#include "runner/checks.hpp"
 #include "runner/evidence.hpp"
-#include "runner/scope.hpp"
-#include "runner/steps/http.hpp"
-#include "runner/steps/request_parts.hpp"
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
-#include <boost/json/parse.hpp>
-#include <boost/json/serialize.hpp>
 
 #include <algorithm>
 #include <set>
 
 namespace idconform::runner {
 
-namespace json = boost::json;
-using binding::EntityRequest;
-using binding::put_id_in_body;
 using boost::asio::awaitable;
-
-std::string delete_key(steps::Wire wire, const Request& r) {
-    // An HTTP DELETE names the entity in its URL; a gRPC delete or an
-    // RPC-style one (POST /v1/orders:delete {"id": ...}) in its message.
-    if (wire == steps::Wire::http && r.method == "DELETE") return r.transport + " " + r.url;
-    return r.transport + " " + r.url + " " + r.method + " " + r.body;
-}
-
-void note_deleted(SuiteRun& run, const std::string& key) {
-    for (auto& c : run.created)
-        if (c.key == key) c.deleted = true;
-}
 
 namespace {
 
-// The id at `pointer` in a parsed answer: a string, or an integer id
-// (json-server, SQL keys) in its decimal form; empty when there is none.
-std::string id_in(BodyJson& body, const std::string& pointer) {
-    boost::system::error_code ec;
-    const json::value* parsed = body.view();  // a body it cannot read leaves the Location header
-    if (!parsed) return {};
-    const json::value* v = parsed->find_pointer(pointer, ec);
-    if (!v) return {};
-    if (v->is_string()) return std::string(v->as_string());
-    if (v->is_int64()) return std::to_string(v->as_int64());
-    if (v->is_uint64()) return std::to_string(v->as_uint64());
-    return {};
-}
-
-// A stand-in id that no encoding changes, to find where the id lands in the
-// delete URL (so that a re-keyed entity's URL can be rebuilt without the
-// scope of the case that created it).
-constexpr std::string_view id_marker = "idconform0cleanup0id0marker";
-
-std::string encoded_segment(const std::string& id) {
-    auto seg = steps::build_path("{id}", {{"id", id}}, Scope{});
-    return seg ? *seg : id;
-}
-
-// HTTP request headers as gRPC metadata: lower-case names, without the
-// headers of HTTP's own framing and content negotiation.
-std::vector<Header> as_metadata(const std::vector<Header>& headers) {
-    std::vector<Header> out;
-    for (const auto& h : headers) {
-        std::string name = h.name;
-        for (char& ch : name) ch = ch >= 'A' && ch <= 'Z' ? static_cast<char>(ch - 'A' + 'a') : ch;
-        if (name == "content-type" || name == "content-length" || name == "host" || name == "accept" ||
-            name == "connection" || name == "te" || name == "transfer-encoding" || name == "user-agent")
-            continue;
-        out.push_back({std::move(name), h.value});
-    }
-    return out;
-}
-
-std::string entity_label(const SuiteRun::Created& c) {
-    std::string out = "'" + c.origin + "'";
-    if (!c.id.empty()) out += " (id " + c.id + (c.rekeyed_from.empty() ? "" : ", re-keyed from " + c.rekeyed_from) + ")";
-    return out;
-}
-
-// Whether a read answered the profile's "nothing there" 2xx (200 with [],
-// 200 with {"found": false}): the entity is gone.
-bool read_says_gone(const Exchange& x, const std::optional<suite::StatusExpect::NotFound>& nf) {
-    if (!nf || x.error || x.response->status != nf->status) return false;
-    BodyJson body(*x.response);
-    return says_not_found(*nf, x.response->status, body.get(), x.response->body_bytes == 0);
-}
+using binding::Created;
+using binding::DeleteOutcome;
+using binding::delete_group;
+using binding::entity_label;
+using binding::gone_after;
 
 std::string answered(const Exchange& x) {
     if (x.error) return "failed (" + x.error->message + ")";
     return "answered " + std::to_string(x.response->status);
 }
 
-}  // namespace
-
-void register_created(SuiteRun& run, const suite::Cleanup& cl, const Request& req, const Exchange& x,
-                      BodyJson& body, const Scope& scope, const std::string& step_name) {
-    // What the create made besides its entity (made_by: the folder of an
-    // upload) is booked first, so that it is deleted after the entity in it;
-    // an answer without its id made none.
-    for (const auto& made : cl.made) {
-        const std::string at = resolve_pointer(made.id_at, scope);
-        if (at.empty() || id_in(body, at).empty()) continue;
-        register_created(run, made, req, x, body, scope, step_name + " (what it made, at " + at + ")");
-    }
-    // A resource whose new id is only in an answer header (a registry's
-    // Docker-Upload-UUID, or Location) has no id in the body to follow.
-    const std::string id_at = cl.id_header.empty() ? resolve_pointer(cl.id_at, scope) : std::string();
-    std::string id = id_at.empty() ? std::string() : id_in(body, id_at);
-    if (id.empty() && !cl.id_header.empty())
-        if (const auto* h = x.response->header(cl.id_header)) id = last_path_segment(*h);
-    if (id.empty())
-        if (const auto* loc = x.response->header("Location")) id = last_path_segment(*loc);
-    const std::string* location = x.response->header("Location");
-    if (!id.empty() && location && !cl.resource.empty())
-        run.locations.record(cl.resource, id, *location, req.url, run.env.base_url);
-    if (id.empty() && cl.by_design) {
-        // Left behind by design anyway; the note says its id is not known.
-        SuiteRun::Created c;
-        c.by_design = true;
-        c.problem = cl.impossible;
-        c.origin = step_name;
-        run.created.push_back(std::move(c));
-        return;
-    }
-    if (id.empty()) {
-        // Something was created (a 2xx) but nothing says what: it cannot be
-        // deleted, and the report must say so rather than leak it silently.
-        SuiteRun::Created c;
-        c.problem = "its id could not be read from the create answer (" + std::to_string(x.response->status) +
-                    ", nothing at " + (cl.id_header.empty() ? id_at : "header " + cl.id_header) +
-                    " and no Location header): it cannot be deleted and may remain";
-        c.origin = step_name;
-        run.created.push_back(std::move(c));
-        return;
-    }
-    if (!cl.impossible.empty()) {
-        SuiteRun::Created c;
-        c.id = id;
-        c.by_design = cl.by_design;
-        c.problem = cl.by_design ? cl.impossible : "no way to delete " + id + ": " + cl.impossible;
-        c.origin = step_name;
-        run.created.push_back(std::move(c));
-        return;
-    }
-    if (!cl.grpc_method.empty()) {
-        SuiteRun::Created c;
-        c.wire = steps::Wire::grpc;
-        c.id = id;
-        c.id_at = id_at;
-        c.across = cl.across;
-        c.del.request.method = cl.grpc_method;
-        c.del.request.secret_headers = req.secret_headers;
-        if (req.transport == "grpc" || req.transport == "grpcs") {
-            c.del.request.transport = req.transport;
-            c.del.request.url = req.url;
-            c.del.request.headers = req.headers;
-        } else {
-            // Made over HTTP: the delete goes to the target's gRPC address,
-            // with the creating request's headers as metadata.
-            c.del.request.url = run.env.grpc_url;
-            c.del.request.transport = run.env.grpc_url.rfind("grpcs://", 0) == 0 ? "grpcs" : "grpc";
-            c.del.request.headers = as_metadata(req.headers);
-            if (run.env.grpc_url.empty()) c.problem = "no way to delete " + id + ": the target has no grpc: section";
-        }
-        c.del.body_id_at = cl.grpc_id_field;
-        if (c.problem.empty() && !put_id_in_body(c.del, id))
-            c.problem = "no way to delete " + id + ": cannot write its id at " + cl.grpc_id_field;
-        c.key = delete_key(c.wire, c.del.request);
-        c.origin = step_name;
-        run.created.push_back(std::move(c));
-        return;
-    }
-    // The HTTP delete of the entity and its confirming read, each with the
-    // creating request's headers but its content type; the URL (and an
-    // RPC-style body) filled in below.
-    auto booked = [&](const std::string& method) {
-        EntityRequest e;
-        e.request.transport = "http";  // also for an entity made over gRPC (Cleanup::across)
-        e.request.method = method;
-        for (const auto& h : req.headers)
-            if (!steps::iequals(h.name, "content-type")) e.request.headers.push_back(h);
-        e.request.secret_headers = req.secret_headers;
-        return e;
-    };
-    SuiteRun::Created c;
-    c.id = id;
-    c.id_at = id_at;
-    c.origin = step_name;
-    c.across = cl.across;
-    c.del = booked(cl.method);
-    c.read_not_found = cl.read_not_found;
-    auto book = [&] {
-        c.key = delete_key(c.wire, c.del.request);
-        run.created.push_back(std::move(c));
-    };
-    if (cl.at_location) {
-        // Deleted where its create answer said it is; a re-key (an update
-        // answering another id) is followed where the id sits in that URL.
-        auto url = run.locations.url_for(cl.resource, id);
-        if (url && location) {
-            c.del.request.url = *url;
-            const std::string seg = encoded_segment(id);
-            const auto at = url->find(seg, url->find("//") == std::string::npos ? 0 : url->find('/', url->find("//") + 2));
-            if (at != std::string::npos && url->find(seg, at + seg.size()) == std::string::npos) {
-                c.del.url_prefix = url->substr(0, at);
-                c.del.url_suffix = url->substr(at + seg.size());
-            }
-            c.confirm = c.del;
-            c.confirm->request.method = "GET";
-        } else c.problem = "no way to delete " + id + ": " + (location ? url.error() : "the create answer has no Location header");
-        book();
-        return;
-    }
-    auto absolute = [&](const std::string& p) { return p.rfind("http", 0) == 0 ? p : run.env.base_url + p; };
-    // `tmpl` and a body for `id` into `e`, with the URL around the id
-    // (prefix + id + suffix), so that a re-keyed entity's request can be
-    // rebuilt without the creating case's scope.
-    auto address = [&](EntityRequest& e, const std::string& tmpl, const std::string& body_id_at,
-                       const std::optional<json::value>& body_tmpl) -> std::string {
-        auto path = steps::build_path(tmpl, {{"id", id}}, scope);
-        if (!path) return path.error();
-        e.request.url = absolute(*path);
-        if (auto marked = steps::build_path(tmpl, {{"id", std::string(id_marker)}}, scope)) {
-            const std::string url = absolute(*marked);
-            const auto at = url.find(id_marker);
-            if (at != std::string::npos && url.find(id_marker, at + 1) == std::string::npos) {
-                e.url_prefix = url.substr(0, at);
-                e.url_suffix = url.substr(at + id_marker.size());
-            }
-        }
-        if (body_id_at.empty()) return {};
-        e.body_id_at = body_id_at;
-        if (body_tmpl) {
-            auto b = interpolate_json(*body_tmpl, scope);
-            if (!b) return b.error();
-            e.body = std::move(*b);
-        }
-        if (!put_id_in_body(e, id)) return "cannot write its id at " + body_id_at + " of the body";
-        return {};
-    };
-    if (const std::string why = address(c.del, cl.path, cl.body_id_at, cl.body); !why.empty())
-        c.problem = "no way to delete " + id + ": " + why;
-    EntityRequest read = booked(cl.read_method);
-    if (!cl.read_path.empty() && address(read, cl.read_path, cl.read_body_id_at, cl.read_body).empty()) {
-        c.confirm = std::move(read);
-    } else if (cl.body_id_at.empty()) {
-        c.confirm = c.del;  // a GET of the delete URL
-        c.confirm->request.method = "GET";
-    }
-    book();
-}
-
-namespace {
-
-// Whether a request message holds `id` as a string anywhere (a gRPC update
-// names its entity at its own id field, which need not be the delete's).
-bool holds_string(const json::value& v, std::string_view id) {
-    if (v.is_string()) return v.as_string() == id;
-    if (v.is_object()) {
-        for (const auto& kv : v.as_object())
-            if (holds_string(kv.value(), id)) return true;
-    } else if (v.is_array()) {
-        for (const auto& e : v.as_array())
-            if (holds_string(e, id)) return true;
-    }
-    return false;
-}
-
-}  // namespace
-
-void follow_rekey(SuiteRun& run, steps::Wire wire, const Request& req, BodyJson& body) {
-    if (wire != steps::Wire::http && wire != steps::Wire::grpc) return;
-    // Over HTTP a PUT or PATCH at the entity's URL, or a write whose body
-    // names it (an RPC-style update: POST /v1/orders:update {"id": ...}).
-    if (wire == steps::Wire::http && req.method != "PUT" && req.method != "PATCH" && req.method != "POST") return;
-    std::optional<json::value> message;  // the request body, parsed once
-    auto names = [&](const std::string& id) {
-        if (!message) {
-            boost::system::error_code ec;
-            message = json::parse(req.body, ec);
-            if (ec) message = json::value();
-        }
-        return holds_string(*message, id);
-    };
-    // Whether the request body holds `id` at `pointer` (where a body names
-    // its entity), not merely somewhere (a reference to it).
-    auto names_at = [&](const std::string& id, const std::string& pointer) {
-        (void)names(id);  // parses the body once
-        boost::system::error_code ec;
-        const json::value* v = message->find_pointer(pointer, ec);
-        return v && v->is_string() && v->as_string() == id;
-    };
-    for (auto& c : run.created) {
-        if (c.wire != wire || !c.problem.empty() || c.id_at.empty() || c.deleted || !c.del.rebuilds()) continue;
-        if (wire == steps::Wire::http) {
-            const bool by_url = !c.del.url_prefix.empty() && req.method != "POST" && c.del.request.url == req.url;
-            const bool by_body = !c.del.body_id_at.empty() &&
-                                 (names_at(c.id, c.del.body_id_at) || names_at(c.id, c.id_at));
-            if (!by_url && !by_body) continue;
-        } else {
-            const Request& d = c.del.request;
-            if (d.transport != req.transport || d.url != req.url || d.method == req.method) continue;
-            if (!names(c.id)) continue;
-        }
-        const std::string now = id_in(body, c.id_at);
-        if (now.empty() || now == c.id) continue;
-        if (c.rekeyed_from.empty()) c.rekeyed_from = c.id;
-        c.id = now;
-        c.del.request = c.del.for_id(now);
-        if (c.confirm) {
-            if (c.confirm->rebuilds()) c.confirm->request = c.confirm->for_id(now);
-            else c.confirm.reset();  // it would read the old id
-        }
-        c.key = delete_key(c.wire, c.del.request);
-    }
-}
-
-namespace {
-
-// What one delete of the cleanup met: the delete's exchange and, for a
-// failed HTTP delete, the read that asks whether the entity is still there.
-struct DeleteOutcome {
-    Exchange x;
-    Request read;
-    std::optional<Exchange> back;
-};
-
-awaitable<DeleteOutcome> delete_one(SuiteRun& run, RateLimiter& limiter, const SuiteRun::Created& c) {
+awaitable<DeleteOutcome> delete_one(SuiteRun& run, RateLimiter& limiter, const Created& c) {
     DeleteOutcome o;
     if (limiter.active()) co_await limiter.acquire();
     o.x = co_await run.send(c.del.request);
-    if (c.wire != steps::Wire::http || !c.confirm || (!o.x.error && o.x.response->status / 100 == 2)) co_return o;
-    // A 404 may be another principal's refusal, a 401 an expired token, a
-    // 5xx a delete that happened anyway: only a read says whether it is
-    // still there. (A gRPC delete has no read to ask; without a read the
-    // entity may remain.)
+    if (!binding::needs_confirming(c, o.x)) co_return o;
     o.read = c.confirm->request;
     if (limiter.active()) co_await limiter.acquire();
     o.back = co_await run.send(o.read);
     co_return o;
 }
 
-// Whether the entity is gone after that outcome: the delete answered 2xx (a
-// gRPC NOT_FOUND is taken at its word), or the read 404/410 or the profile's
-// 2xx "nothing there".
-bool gone_after(const DeleteOutcome& o, const SuiteRun::Created& c) {
-    if (!o.x.error && o.x.response->status / 100 == 2) return true;
-    if (c.wire != steps::Wire::http) return !o.x.error && o.x.response->status == 404;
-    if (!o.back) return false;  // no read can confirm it
-    const int st = o.back->error ? 0 : o.back->response->status;
-    return st == 404 || st == 410 || read_says_gone(*o.back, c.read_not_found);
-}
-
-// Deletes that may run side by side: entities made by the same create (one
-// collection, one delete method), which reference each other rarely; a
-// dependent of another resource is always in a group of its own, before it.
-std::string delete_group(const SuiteRun::Created& c) {
-    const Request& d = c.del.request;
-    const std::string where = c.wire == steps::Wire::http ? d.url.substr(0, d.url.rfind('/')) : d.url;
-    return std::to_string(static_cast<int>(c.wire)) + " " + d.transport + " " + d.method + " " + where;
-}
-
 // Runs the deletes of a batch side by side (one coroutine each) and waits for all.
-awaitable<void> delete_batch(SuiteRun& run, RateLimiter& limiter, const std::vector<const SuiteRun::Created*>& batch,
+awaitable<void> delete_batch(SuiteRun& run, RateLimiter& limiter, const std::vector<const Created*>& batch,
                              std::vector<DeleteOutcome>& out) {
     out.assign(batch.size(), DeleteOutcome{});
     if (batch.size() == 1) {
@@ -405,7 +80,7 @@ awaitable<std::optional<CaseResult>> cleanup_created(SuiteRun& run, RateLimiter&
     r.pos = run.suite->pos;
     std::size_t done = 0, remain = 0, unknown = 0, undeletable = 0;
     bool answered_any = false, sent_any = false;
-    auto record = [&](std::string name, Exchange x, const SuiteRun::Created& c, const Request& req) {
+    auto record = [&](std::string name, Exchange x, const Created& c, const Request& req) {
         StepRecord rec;
         rec.name = std::move(name);
         if (x.request.url.empty()) x.request = req;
@@ -415,7 +90,7 @@ awaitable<std::optional<CaseResult>> cleanup_created(SuiteRun& run, RateLimiter&
     };
     // What one delete met, in the report (in the order of the records, whatever
     // order the deletes of a batch finished in).
-    auto settle = [&](const SuiteRun::Created& c, DeleteOutcome o) {
+    auto settle = [&](const Created& c, DeleteOutcome o) {
         sent_any = true;
         ++done;
         if (!o.x.error || (o.back && !o.back->error)) answered_any = true;
@@ -459,7 +134,7 @@ awaitable<std::optional<CaseResult>> cleanup_created(SuiteRun& run, RateLimiter&
     // up to N consecutive deletes of one group (delete_group) go out side by
     // side; one refused (answered, its entity not gone) is sent again alone
     // once the batch is done (an entity of the batch may have referenced it).
-    std::vector<const SuiteRun::Created*> batch;
+    std::vector<const Created*> batch;
     std::vector<DeleteOutcome> outcomes;
     std::set<std::string> batch_keys;
     std::string batch_group;
@@ -481,7 +156,7 @@ awaitable<std::optional<CaseResult>> cleanup_created(SuiteRun& run, RateLimiter&
     };
     const std::size_t width = static_cast<std::size_t>(std::max(1, concurrency));
     for (auto it = run.created.rbegin(); it != run.created.rend(); ++it) {
-        const SuiteRun::Created& c = *it;
+        const Created& c = *it;
         if (c.by_design) {
             // The profile says the API cannot delete it: the run's notes say
             // once what was left behind; not a problem of this cleanup.

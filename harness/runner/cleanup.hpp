@@ -1,8 +1,10 @@
 // What a suite created and must delete: the record a step with `cleanup:`
-// leaves (register_created) and the deletes at the end of the suite
-// (cleanup_created). Only what this run created is ever deleted.
+// leaves (register_created, booked by the resource's binding) and the
+// deletes at the end of the suite (cleanup_created: their order, sending
+// and report). Only what this run created is ever deleted.
 #pragma once
 
+#include "binding/deletion.hpp"
 #include "core/result.hpp"
 #include "runner/body_json.hpp"
 #include "runner/rate_limiter.hpp"
@@ -18,27 +20,37 @@
 
 namespace idconform::runner {
 
-// What identifies a deleted entity: an HTTP DELETE names it in its URL, a
-// gRPC delete in its message.
-[[nodiscard]] std::string delete_key(steps::Wire wire, const Request& r);
+// The suite run's ledger of what it created (binding/deletion.hpp).
+[[nodiscard]] inline binding::Ledger ledger_of(SuiteRun& run) {
+    return {run.created, run.locations, run.env.base_url, run.env.grpc_url};
+}
+
+using binding::delete_key;
 
 // A request `key` (delete_key) was answered 2xx: every creation recorded so
 // far under that key is deleted. Creations recorded later (a server that
 // hands a deleted id to the next create) are not: they are other entities.
-void note_deleted(SuiteRun& run, const std::string& key);
+inline void note_deleted(SuiteRun& run, const std::string& key) { binding::note_deleted(run.created, key); }
 
-// Records an entity a step created (its id from the answer at cl.id_at, or
-// the Location header) so that the end of the suite deletes it, unless a
-// DELETE already did. A 2xx whose id cannot be read is recorded too, as an
-// entity that cannot be deleted (the cleanup reports it).
-void register_created(SuiteRun& run, const suite::Cleanup& cl, const Request& req, const Exchange& x, BodyJson& body,
-                      const Scope& scope, const std::string& step_name);
+// Records an entity a step created so that the end of the suite deletes it,
+// unless a DELETE already did (binding::book_created: how the profile's
+// binding finds its id and deletes it).
+inline void register_created(SuiteRun& run, const suite::Cleanup& cl, const Request& req, const Exchange& x,
+                             BodyJson& body, const Scope& scope, const std::string& step_name) {
+    const auto book = [&](const binding::Deletion& d) {
+        binding::book_created(ledger_of(run), d, req, *x.response, body.view(), scope, step_name);
+    };
+    if (cl.bound) book(*cl.bound);
+    else book(binding::Deletion::written(cl));
+}
 
 // A PUT/PATCH at a created entity's URL (over gRPC: another method of the
 // same target whose message holds the entity's id) answered 2xx with another
 // id at its id_at: the entity was re-keyed (a defect), so the cleanup deletes
 // it under the id it has now.
-void follow_rekey(SuiteRun& run, steps::Wire wire, const Request& req, BodyJson& body);
+inline void follow_rekey(SuiteRun& run, steps::Wire wire, const Request& req, BodyJson& body) {
+    binding::follow_rekey(run.created, wire, req, body.view());
+}
 
 // Deletes every entity the suite created and nobody deleted yet, last created
 // first. A delete answered anything but 2xx is followed by a read of the

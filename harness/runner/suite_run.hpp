@@ -4,9 +4,9 @@
 // per field (DATA-ID-003), entities created, each marked once deleted (cleanup.hpp).
 #pragma once
 
-#include "core/result.hpp"
-#include "binding/entity_request.hpp"
+#include "binding/deletion.hpp"
 #include "binding/locations.hpp"
+#include "core/result.hpp"
 #include "runner/runner.hpp"
 #include "runner/scope.hpp"
 #include "runner/steps/env.hpp"
@@ -50,27 +50,8 @@ struct SuiteRun {
     transport::KafkaOptions kafka;  // target.kafka, interpolated at suite start
     std::set<std::string> seen_ids;                       // for `unique` id checks
     std::map<std::string, std::set<int>> field_versions;  // scan: UUID versions per field
-    struct Created {
-        binding::EntityRequest del;   // what deletes it (the creating principal's credentials)
-        steps::Wire wire = steps::Wire::http;
-        std::string key;     // delete_key() of the delete
-        // A 2xx DELETE of `key` came after this creation was recorded (in a
-        // case, or the cleanup's own): a later creation that the server gave
-        // the same id (reuse) is a record of its own, still to delete.
-        bool deleted = false;
-        std::string origin;  // the step that created it, for the report
-        std::string problem; // why it cannot be deleted (no delete endpoint, no id in the create answer)
-        // Following a re-key (an update answered with another id): the id it
-        // has now and where a create/update answer holds it.
-        std::string id, id_at;
-        std::string rekeyed_from;  // the id it was created with, when a re-key changed it
-        bool by_design = false;    // the profile says it cannot be deleted: a note, not a problem
-        // The read that confirms a failed delete (none over gRPC, or for a
-        // delete by a JSON body without a read), and its 2xx "not there" answer.
-        std::optional<binding::EntityRequest> confirm;
-        std::optional<suite::StatusExpect::NotFound> read_not_found;
-        std::string across;  // the delete goes over another transport than the create: how (suite::Cleanup::across)
-    };
+    // One creation the cleanup must undo (binding/deletion.hpp).
+    using Created = binding::Created;
     // An entity the profile says the API cannot delete, left behind by the
     // cleanup: why (the profile's reason and line) and its id.
     struct LeftBehind {

@@ -19,10 +19,15 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <variant>
 #include <vector>
+
+namespace idconform::binding {
+struct Deletion;  // what binds a create's cleanup to the profile (binding/deletion.hpp)
+}
 
 namespace idconform::suite {
 
@@ -285,45 +290,10 @@ struct GrpcCall : Positioned {
 struct Cleanup : Positioned {
     std::string path;     // template of the delete path; `{id}` is the created id
     std::string id_at = "/id";  // JSON pointer of the created id in the answer
-    std::string impossible;     // non-empty: it cannot be deleted, and why (reported by the cleanup)
-    // The profile says the API cannot delete it (`cannot_delete:`): it is
-    // left behind by design, said once in the run's notes, never an error.
-    bool by_design = false;
-    // The read that confirms a failed delete: its path template ("" = GET
-    // the delete URL) and the 2xx answer meaning "not there" (the profile's
-    // `not_found:` of that read, e.g. 200 with []), besides 404/410.
-    std::string read_path;
-    std::optional<StatusExpect::NotFound> read_not_found;
-    // Set by the profile expander: the delete is this unary gRPC method, the
-    // id at this field (on the creating step's target, or the target's gRPC
-    // address for an entity made over HTTP).
-    std::string grpc_method;
-    std::string grpc_id_field = "/id";
-    // Set by the profile expander when the delete goes over another
-    // transport than the create (the resource declares its delete over one
-    // only): how, in words, for the run's notes.
-    std::string across;
-    // Set by the profile expander: the created id is in this answer header
-    // (its last path segment), not at id_at; the resource the entity is of
-    // (its Location is recorded under that name); delete at that Location.
-    std::string id_header;
-    std::string resource;
-    bool at_location = false;
-    // Set by the profile expander: the delete's method, and for a delete that
-    // names the entity by its id in a JSON body (POST /v1/orders:delete
-    // {"id": ...}) where the id goes and the rest of that body; the same for
-    // the confirming read.
-    std::string method = "DELETE";
-    std::string body_id_at;
-    std::optional<boost::json::value> body;
-    std::string read_method = "GET";
-    std::string read_body_id_at;
-    std::optional<boost::json::value> read_body;
-    // Set by the profile expander: what the create makes besides its own
-    // entity (a profile's `made_by`: the folder an upload makes), each deleted
-    // after it, its id at its own `id_at` of the same answer (none there:
-    // nothing was made).
-    std::vector<Cleanup> made;
+    // How the profile says this resource is deleted (binding/deletion.hpp),
+    // set by the profile expander, built once per resource and transport;
+    // null for a suite's own cleanup (DELETE at `path`, the id at `id_at`).
+    std::shared_ptr<const binding::Deletion> bound;
 };
 
 // A file to scan (an export the target wrote): every violation of the

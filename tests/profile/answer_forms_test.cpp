@@ -173,8 +173,8 @@ TEST_CASE("expansion: a header id is captured and judged in the header, on creat
     CHECK(create.captures[0].from == suite::Capture::From::header_id);
     CHECK(create.captures[0].path == "Location");
     REQUIRE(create.cleanup);
-    CHECK(create.cleanup->id_header == "Location");
-    CHECK(create.cleanup->resource == "items");
+    CHECK(create.cleanup->bound->id_header == "Location");
+    CHECK(create.cleanup->bound->resource == "items");
     // The read answers hold the id at /id: judged there.
     const suite::Case& rd = case_named(s, "reading the live entity returns its id unchanged and canonical");
     REQUIRE(rd.steps[0].expect.ids.size() == 1);
@@ -208,7 +208,7 @@ TEST_CASE(
           0);
     // Deleted where the create answer said it is.
     REQUIRE(s.setup.back().cleanup);
-    CHECK(s.setup.back().cleanup->at_location);
+    CHECK(s.setup.back().cleanup->bound->at_location);
     // nil-max creates nothing in its setup: one create shows where other ids go.
     const suite::Suite& nm = instance(e, "nil-max items");
     REQUIRE(nm.setup.size() == 1);
@@ -296,7 +296,7 @@ TEST_CASE("expansion: the plain http steps of db-identifiers read the id from th
     REQUIRE(!s.setup[0].captures.empty());
     CHECK(s.setup[0].captures[0].from == suite::Capture::From::header_id);
     REQUIRE(s.setup[0].cleanup);
-    CHECK(s.setup[0].cleanup->id_header == "Location");
+    CHECK(s.setup[0].cleanup->bound->id_header == "Location");
 }
 
 TEST_CASE("a read answering an array at the root has the not-found answer 200 [] unless it says another") {
@@ -423,7 +423,8 @@ TEST_CASE("id_at on read, update and delete: the id in a JSON body, the path wit
     // the creates are cleaned up by the POST delete with the id in its body, confirmed by the POST read
     const suite::Suite& s = instance(e, "data-id-002 items");
     REQUIRE(s.setup.back().cleanup);
-    const suite::Cleanup& cl = *s.setup.back().cleanup;
+    REQUIRE(s.setup.back().cleanup->bound);
+    const binding::Deletion& cl = *s.setup.back().cleanup->bound;
     CHECK(cl.method == "POST");
     CHECK(cl.body_id_at == "/item/id");
     CHECK(cl.read_method == "POST");
@@ -635,13 +636,13 @@ TEST_CASE("made_by: a resource only another's create makes, filled into referenc
     CHECK(make.captures[0].path == "/notebook_id");
     REQUIRE(make.cleanup);
     CHECK(make.cleanup->path == "/notes/{id}");
-    REQUIRE(make.cleanup->made.size() == 1);
-    CHECK(make.cleanup->made[0].path == "/notebooks/{id}");
-    CHECK(make.cleanup->made[0].id_at == "/notebook_id");
+    REQUIRE(make.cleanup->bound->made.size() == 1);
+    CHECK(make.cleanup->bound->made[0].path == "/notebooks/{id}");
+    CHECK(make.cleanup->bound->made[0].id_at == "/notebook_id");
     // every create of notes deletes what it made too (the notes pack instance's own)
     const suite::Case& c = case_named(instance(e, "data-id-006 notes"), "back-to-back creates give distinct ids");
     REQUIRE(c.steps[0].cleanup);
-    CHECK(c.steps[0].cleanup->made.size() == 1);
+    CHECK(c.steps[0].cleanup->bound->made.size() == 1);
     // no pack instance of notebooks (nothing creates one by itself)
     CHECK_FALSE(find_instance(e, "data-id-007 notebooks"));
     // errors

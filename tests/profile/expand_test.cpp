@@ -85,7 +85,7 @@ TEST_CASE("a pack's call steps become the resource's requests") {
     REQUIRE(create.cleanup);
     CHECK(create.cleanup->path == "/v1/products/{id}");
     CHECK(create.cleanup->id_at == "/id");
-    CHECK(create.cleanup->impossible.empty());
+    CHECK(create.cleanup->bound->impossible.empty());
 
     const auto& read = steps[1];
     CHECK(read.as<suite::HttpRequest>().method == "GET");
@@ -123,7 +123,7 @@ TEST_CASE("an operation the resource does not declare stays a call, a create wit
     REQUIRE(steps.size() == 5);
     CHECK(steps[0].is<suite::HttpRequest>());
     REQUIRE(steps[0].cleanup);
-    CHECK(steps[0].cleanup->impossible == "the profile declares no delete operation for 'categories'");
+    CHECK(steps[0].cleanup->bound->impossible == "the profile declares no delete operation for 'categories'");
     for (std::size_t i = 1; i < steps.size(); ++i) {
         CHECK(steps[i].is<suite::OpCall>());
         CHECK_FALSE(steps[i].is<suite::HttpRequest>());
@@ -133,14 +133,14 @@ TEST_CASE("an operation the resource does not declare stays a call, a create wit
 
 namespace {
 
-// The cleanups of every create step of the instances whose name has `part`.
-std::vector<suite::Cleanup> cleanups_of(const Expansion& e, std::string_view part) {
-    std::vector<suite::Cleanup> out;
+// How every create step of the instances whose name has `part` is deleted.
+std::vector<binding::Deletion> cleanups_of(const Expansion& e, std::string_view part) {
+    std::vector<binding::Deletion> out;
     for (const auto& s : e.suites) {
         if (s.name.find(part) == std::string::npos) continue;
         for (const auto& c : s.cases)
             for (const auto& st : c.steps)
-                if (st.cleanup) out.push_back(*st.cleanup);
+                if (st.cleanup) out.push_back(binding::deletion_of(*st.cleanup));
     }
     return out;
 }

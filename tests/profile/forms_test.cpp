@@ -152,10 +152,10 @@ TEST_CASE("cannot_delete: left behind by design, fewest creates, delete checks n
     const suite::Suite& s = instance(e, "data-id-006 jobs");
     const suite::Step& create = case_with_prefix(s, "back-to-back creates").steps.at(0);
     REQUIRE(create.cleanup);
-    CHECK(create.cleanup->by_design);
-    CHECK(create.cleanup->impossible ==
+    CHECK(create.cleanup->bound->by_design);
+    CHECK(create.cleanup->bound->impossible ==
           "the profile says 'jobs' cannot be deleted (jobs are kept for 30 days, shop.yaml:19:5)");
-    CHECK(create.cleanup->read_path == "/jobs/{id}");
+    CHECK(create.cleanup->bound->read_path == "/jobs/{id}");
     // a repeated create makes two, and says why
     const suite::Case& many = case_with_prefix(s, "creates give distinct ids");
     REQUIRE(many.for_each);
@@ -168,12 +168,12 @@ TEST_CASE("cannot_delete: left behind by design, fewest creates, delete checks n
     const suite::Suite& prod = instance(e, "data-id-006 products");
     const suite::Step& pc = case_with_prefix(prod, "back-to-back creates").steps.at(0);
     REQUIRE(pc.cleanup);
-    CHECK_FALSE(pc.cleanup->by_design);
+    CHECK_FALSE(pc.cleanup->bound->by_design);
     CHECK(pc.cleanup->path == "/products/{id}");
-    CHECK(pc.cleanup->read_path == "/products/{id}");
-    REQUIRE(pc.cleanup->read_not_found);
-    CHECK(pc.cleanup->read_not_found->status == 200);
-    CHECK(pc.cleanup->read_not_found->body == boost::json::array());
+    CHECK(pc.cleanup->bound->read_path == "/products/{id}");
+    REQUIRE(pc.cleanup->bound->read_not_found);
+    CHECK(pc.cleanup->bound->read_not_found->status == 200);
+    CHECK(pc.cleanup->bound->read_not_found->body == boost::json::array());
     CHECK(case_with_prefix(prod, "creates give distinct ids").for_each->count == 24);
 
     only_error(shop("    cannot_delete: \"kept\"\n"), 16, 5,
@@ -206,14 +206,14 @@ TEST_CASE("cannot_delete holds for every pack: db-identifiers' own creates are l
         auto look = [&](const suite::Step& st) {
             if (!st.cleanup) return;
             INFO(s.name << " > " << st.name);
-            CHECK(st.cleanup->by_design);
+            CHECK(st.cleanup->bound->by_design);
             CHECK(st.cleanup->path.find("${") == std::string::npos);
             if (st.is<suite::HttpRequest>() && st.as<suite::HttpRequest>().path == "${res.action}") {
-                CHECK(st.cleanup->impossible ==
+                CHECK(st.cleanup->bound->impossible ==
                       "the profile gives no delete for what the action of 'jobs' makes (/job-confirmations, "
                       "shop.yaml:9:13)");
             } else {
-                CHECK(st.cleanup->impossible == why);
+                CHECK(st.cleanup->bound->impossible == why);
                 creates += static_cast<std::size_t>(st.repeat);
             }
         };

@@ -3,6 +3,7 @@
 // loading and expanding with the real packs (suite instances, cases).
 #pragma once
 
+#include "binding/deletion.hpp"
 #include "profile/profile.hpp"
 
 #include <doctest/doctest.h>

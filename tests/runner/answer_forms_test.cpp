@@ -157,7 +157,7 @@ TEST_CASE("a capture of the id a header names takes its last path segment") {
 TEST_CASE("cleanup: a delete naming the entity in a JSON body is booked with its body, follows a re-key, settles") {
     CleanupRun f;
     SuiteRun& run = f.run;
-    suite::Cleanup cl;
+    binding::Deletion cl;
     cl.method = "POST";
     cl.path = "/v1/orders:delete";
     cl.body_id_at = "/id";
@@ -171,7 +171,7 @@ TEST_CASE("cleanup: a delete naming the entity in a JSON body is booked with its
     create.headers = {{"Authorization", "Bearer alice"}, {"Content-Type", "application/json"}};
     Exchange x = answered(200, R"({"id": ")" + id + R"("})");
     BodyJson body(*x.response);
-    register_created(run, cl, create, x, body, Scope{}, "create");
+    register_created(run, binding::bound_cleanup(cl), create, x, body, Scope{}, "create");
     REQUIRE(run.created.size() == 1);
     const SuiteRun::Created& c = run.created.front();
     CHECK(c.problem.empty());
@@ -209,7 +209,7 @@ TEST_CASE("cleanup: a delete naming the entity in a JSON body is booked with its
 TEST_CASE("cleanup: a delete by a body without a read has no confirming read, a DELETE by URL is confirmed at its URL") {
     CleanupRun f;
     SuiteRun& run = f.run;
-    suite::Cleanup rpc;
+    binding::Deletion rpc;
     rpc.method = "POST";
     rpc.path = "/v1/orders:delete";
     rpc.body_id_at = "/order/id";
@@ -217,10 +217,10 @@ TEST_CASE("cleanup: a delete by a body without a read has no confirming read, a 
     create.method = "POST";
     Exchange x = answered(201, R"({"id": ")" + id + R"("})");
     BodyJson body(*x.response);
-    register_created(run, rpc, create, x, body, Scope{}, "create");
-    suite::Cleanup plain;
+    register_created(run, binding::bound_cleanup(rpc), create, x, body, Scope{}, "create");
+    binding::Deletion plain;
     plain.path = "/v1/orders/{id}";
-    register_created(run, plain, create, x, body, Scope{}, "create");
+    register_created(run, binding::bound_cleanup(plain), create, x, body, Scope{}, "create");
     REQUIRE(run.created.size() == 2);
     CHECK(js(run.created[0].del.request.body) == js(R"({"order": {"id": ")" + id + R"("}})"));
     CHECK_FALSE(run.created[0].confirm);
@@ -244,7 +244,7 @@ TEST_CASE("cleanup: a delete by a body without a read has no confirming read, a 
 TEST_CASE("cleanup: an update naming an entity deleted by a body re-keys it only where a body names its entity") {
     CleanupRun f;
     SuiteRun& run = f.run;
-    suite::Cleanup cl;
+    binding::Deletion cl;
     cl.method = "POST";
     cl.path = "/v1/orders:delete";
     cl.body_id_at = "/id";
@@ -252,7 +252,7 @@ TEST_CASE("cleanup: an update naming an entity deleted by a body re-keys it only
     create.method = "POST";
     Exchange x = answered(200, R"({"id": ")" + id + R"("})");
     BodyJson body(*x.response);
-    register_created(run, cl, create, x, body, Scope{}, "create");
+    register_created(run, binding::bound_cleanup(cl), create, x, body, Scope{}, "create");
     // another order's update whose body references this one: not a re-key
     const std::string other = "01932c07-2a3b-7c4d-8e5f-0a1b2c3d4e61";
     Request update;
@@ -269,9 +269,9 @@ TEST_CASE("cleanup: an update naming an entity deleted by a body re-keys it only
 TEST_CASE("cleanup: what a create made besides its entity (made_by) is booked first, so deleted after it") {
     CleanupRun f;
     SuiteRun& run = f.run;
-    suite::Cleanup note;
+    binding::Deletion note;
     note.path = "/v1/notes/{id}";
-    suite::Cleanup book;
+    binding::Deletion book;
     book.path = "/v1/notebooks/{id}";
     book.id_at = "/notebook_id";
     note.made.push_back(book);
@@ -282,7 +282,7 @@ TEST_CASE("cleanup: what a create made besides its entity (made_by) is booked fi
     Exchange x = answered(201, R"({"id": ")" + id + R"(", "notebook_id": ")" + notebook + R"("})");
     x.response->headers.push_back({"Location", "/v1/notes/" + id});
     BodyJson body(*x.response);
-    register_created(run, note, create, x, body, Scope{}, "create");
+    register_created(run, binding::bound_cleanup(note), create, x, body, Scope{}, "create");
     REQUIRE(run.created.size() == 2);
     CHECK(run.created[0].id == notebook);  // the cleanup deletes last booked first: the note, then its notebook
     CHECK(run.created[0].del.request.url == base + "/v1/notebooks/" + notebook);
@@ -293,7 +293,7 @@ TEST_CASE("cleanup: what a create made besides its entity (made_by) is booked fi
     Exchange alone = answered(201, R"({"id": ")" + id + R"("})");
     alone.response->headers.push_back({"Location", "/v1/notes/" + id});
     BodyJson alone_body(*alone.response);
-    register_created(run, note, create, alone, alone_body, Scope{}, "create");
+    register_created(run, binding::bound_cleanup(note), create, alone, alone_body, Scope{}, "create");
     REQUIRE(run.created.size() == 3);
     CHECK(run.created[2].id == id);
     CHECK(run.created[2].del.request.url == base + "/v1/notes/" + id);

@@ -3,6 +3,7 @@
 // the profile's 2xx "nothing there" (200 []) says gone; entities the profile
 // says cannot be deleted left behind and said once in the run's notes (never
 // an error, never a transport error); the notes' text.
+#include "binding/deletion.hpp"
 #include "reporters/reporter.hpp"
 #include "runner/left_behind.hpp"
 #include "runner/runner.hpp"
@@ -33,8 +34,9 @@ public:
     std::vector<CaseResult> cases;
 };
 
-// A suite of `n` cases, each creating one item whose cleanup is `cl`.
-suite::Suite items_suite(int n, const suite::Cleanup& cl) {
+// A suite of `n` cases, each creating one item whose cleanup is bound to `d`.
+suite::Suite items_suite(int n, const binding::Deletion& d) {
+    const suite::Cleanup cl = binding::bound_cleanup(d);
     std::string yaml = "name: s\ntarget: {base_url: \"http://t\"}\ncases:\n";
     for (int i = 1; i <= n; ++i)
         yaml += "  - name: c" + std::to_string(i) +
@@ -57,7 +59,7 @@ TEST_CASE("cleanup: a failed delete is read back at the resource's read, its 2xx
     script.on("GET", "http://t/items?id=eq.i1", Reply::answer(200, "[]"));                // gone
     script.on("GET", "http://t/items?id=eq.i2", Reply::answer(200, R"([{"id":"i2"}])"));  // still there
     script.on("GET", "http://t/items?id=eq.i3", Reply::answer(200, "{}"));                // another 2xx: not the answer
-    suite::Cleanup cl;
+    binding::Deletion cl;
     cl.path = "/items/{id}";
     cl.read_path = "/items?id=eq.{id}";
     cl.read_not_found = suite::StatusExpect::NotFound{200, boost::json::array(), {}, {}};
@@ -85,7 +87,7 @@ TEST_CASE("cleanup: without a not_found answer, 200 [] is not taken as gone (the
     script.on("POST", "http://t/items", Reply::answer(201, R"({"id":"i1"})"));
     script.on("DELETE", "http://t/items/i1", Reply::answer(404));
     script.on("GET", "http://t/items/i1", Reply::answer(200, "[]"));
-    suite::Cleanup cl;
+    binding::Deletion cl;
     cl.path = "/items/{id}";
     Recorder rec;
     (void)runner::run({items_suite(1, cl)}, {}, rec, script.factory());
@@ -98,7 +100,7 @@ TEST_CASE("cleanup: what the profile says cannot be deleted is left, said once i
     for (int i = 1; i <= 3; ++i)
         script.on("POST", "http://t/items", Reply::answer(201, R"({"id":"j)" + std::to_string(i) + R"("})"), 1);
     script.on("POST", "http://t/items", Reply::answer(201, R"({"name":"no id"})"), 1);
-    suite::Cleanup cl;
+    binding::Deletion cl;
     cl.by_design = true;
     cl.impossible = "the profile says 'jobs' cannot be deleted (kept 30 days, p.yaml:9:5)";
     Recorder rec;

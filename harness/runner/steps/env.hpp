@@ -4,6 +4,7 @@
 // and what reproduce commands name (proto files, TLS files, brokers).
 #pragma once
 
+#include "binding/deletion.hpp"
 #include "runner/steps/kafka.hpp"
 #include "suite/model.hpp"
 #include "transport/transport.hpp"
@@ -13,10 +14,6 @@
 #include <string>
 #include <utility>
 #include <vector>
-
-namespace idconform::binding {
-class LocationBook;
-}
 
 namespace idconform::runner::steps {
 
@@ -34,19 +31,8 @@ struct Env {
     std::optional<int> max_redirects;
 };
 
-// Which tool sends a recorded request again, and which registry names a
-// request of that kind goes to. Told apart by the step kind that built the
-// request, never by comparing transport names.
-enum class Wire { http, grpc, kafka, file };
-// "http", "grpc", "kafka", "file": the "transport" property of reports.
-[[nodiscard]] constexpr const char* to_string(Wire w) noexcept {
-    switch (w) {
-        case Wire::http: return "http";
-        case Wire::grpc: return "grpc";
-        case Wire::kafka: return "kafka";
-        case Wire::file: return "file";
-    }
-    return "http";
-}
+// Which tool sends a recorded request again (binding/deletion.hpp).
+using binding::Wire;
+using binding::to_string;
 
 }  // namespace idconform::runner::steps

@@ -1,10 +1,10 @@
 // BodyJson: the answer's body parsed on first use, with the harness's depth
 // bound; what a limit of the harness keeps from being judged is said apart.
-#include "runner/body_json.hpp"
+#include "binding/body_json.hpp"
 
 #include <boost/json/parse.hpp>
 
-namespace idconform::runner {
+namespace idconform::binding {
 
 namespace json = boost::json;
 
@@ -40,4 +40,4 @@ const json::value* BodyJson::parse() {
     return value_ ? &*value_ : nullptr;
 }
 
-}  // namespace idconform::runner
+}  // namespace idconform::binding
