@@ -4,6 +4,7 @@
 // header, URL and free text through the redaction of evidence.hpp/redact.hpp.
 #include "reporters/html_reporter.hpp"
 
+#include "core/rules.hpp"
 #include "reporters/atomic_file.hpp"
 #include "reporters/evidence.hpp"
 #include "reporters/redact.hpp"
@@ -276,27 +277,12 @@ void audit_html(std::string& out, const AuditSummary& a, const ReportOptions& op
 
 }  // namespace
 
-HtmlReporter::HtmlReporter(std::string path, ReportOptions opts) : path_(std::move(path)), opts_(std::move(opts)) {}
+HtmlReporter::HtmlReporter(std::string path, ReportOptions opts)
+    : CumulativeReporter(std::move(path), std::move(opts), "HTML") {}
 
 HtmlReporter::~HtmlReporter() = default;
 
-void HtmlReporter::run_started(const RunInfo& info) {
-    info_ = info;
-    started_ = iso8601_utc(Clock::now());
-}
-
-void HtmlReporter::suite_started(const std::string& suite, const std::string& file) {
-    SuiteEntry e;
-    e.name = suite;
-    e.file = file;
-    e.begin = e.end = spool_.size();
-    suites_.push_back(std::move(e));
-}
-
-void HtmlReporter::case_finished(const CaseResult& c) {
-    if (suites_.empty()) suite_started(c.suite, "");
-    SuiteEntry& e = suites_.back();
-    const std::size_t si = suites_.size() - 1;
+void HtmlReporter::render_case(std::string& out, const CaseResult& c, std::size_t si) {
     const auto o = static_cast<std::size_t>(c.outcome);
     std::string anchor;
     for (const auto& [r, n] : rule_counts(c)) {
@@ -311,184 +297,158 @@ void HtmlReporter::case_finished(const CaseResult& c) {
             cell.anchor = anchor;
         }
     }
-    try {
-        scratch_.clear();
-        case_html(scratch_, c, anchor, opts_);
-        spool_.append(scratch_);
-    } catch (const std::exception& ex) {
-        if (error_.empty()) error_ = std::string("cannot build HTML report: ") + ex.what();
+    case_html(out, c, anchor, opts());
+}
+
+void HtmlReporter::write_report(AtomicFileWriter& out, const RunSummary& run) {
+    const Counts total = totals();
+    std::size_t cases = 0;
+    for (const std::size_t n : total) cases += n;
+    std::array<std::size_t, skip_cause_count> skipped_by{};  // skipped cases per SkipCause
+    for (const auto& e : suites())
+        for (std::size_t k = 0; k < skip_cause_count; ++k) skipped_by[k] += e.suite.skipped_streamed[k];
+    const char* vcss = "";
+    std::string verdict = verdict_of(total, audit(), &vcss);
+    if (cases == 0 && run.filtered_out > 0) {
+        verdict = "NOTHING SELECTED";  // a selection that picked nothing ran nothing
+        vcss = "v-error";
     }
-    e.end = spool_.size();
-    ++e.counts[o];
-    if (c.outcome == Outcome::skipped) ++skipped_by_[static_cast<std::size_t>(counted_skip_cause(c))];
-    ++cases_;
-}
+    if (!run.interrupted.empty()) {
+        // Whatever it found so far: the run did not finish (the notes say what was left out).
+        verdict = "INTERRUPTED (" + run.interrupted + ")";
+        vcss = "v-error";
+    }
+    std::string h;
+    h += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
+         "script-src 'unsafe-inline'; img-src data:\">\n"
+         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+         "<link rel=\"icon\" href=\"data:,\">\n<title>idconform: ";
+    esc(h, verdict);
+    h += "</title>\n<style>";
+    h += style;
+    h += "</style>\n</head>\n<body>\n<header>\n<h1><span class=\"verdict " + std::string(vcss) + "\">";
+    esc(h, verdict);
+    h += "</span> idconform report</h1>\n";
+    h += "<table class=\"totals\"><tr><th>tests</th>";
+    for (const char* n : outcome_names) h += std::string("<th>") + n + "</th>";
+    h += "<th>time</th></tr>\n<tr>";
+    counts_cells(h, total);
+    h += "<td class=\"n\">" + format_seconds(run.seconds) + " s</td></tr></table>\n";
+    // Skipped cases by cause (adding up to the skipped count), and the
+    // cases the selection left out (not tests: not counted above).
+    std::string skips;
+    for (const SkipCause k : skip_causes)
+        if (const std::size_t n = skipped_by[static_cast<std::size_t>(k)]; n > 0)
+            skips += (skips.empty() ? "" : ", ") + std::to_string(n) + " " + skip_cause_words(k);
+    if (!skips.empty() || run.filtered_out > 0) {
+        h += "<p class=\"skips\">";
+        if (!skips.empty()) h += "skipped: " + skips;
+        if (run.filtered_out > 0)
+            h += std::string(skips.empty() ? "" : "; ") + std::to_string(run.filtered_out) +
+                 " filtered out (not selected by --filter or --tags)";
+        h += "</p>\n";
+    }
+    h += "<dl class=\"meta\">";
+    const auto meta = [&](std::string_view name, std::string_view value) {
+        h += "<dt>";
+        esc(h, name);
+        h += "</dt><dd>";
+        redacted(h, value, opts());
+        h += "</dd>";
+    };
+    meta("idconform", info().tool_version);
+    bool has_started = false, has_finished = false;
+    for (const auto& p : info().metadata) {
+        has_started = has_started || p.name == "started";
+        has_finished = has_finished || p.name == "finished";
+    }
+    if (!has_started) meta("started", started_at());
+    for (const auto& p : info().metadata) meta(p.name, p.value);
+    if (!has_finished) meta("finished", iso8601_utc(Clock::now()));
+    if (info().metadata.empty() && !info().suite_files.empty()) {
+        std::string files;
+        for (const auto& f : info().suite_files) files += (files.empty() ? "" : ", ") + f;
+        meta("suite files", files);
+    }
+    h += "</dl>\n</header>\n<main>\n";
+    if (!run.notes.empty()) {
+        // The run's notes (what it left on the target and why): neither
+        // failures nor errors, said once.
+        h += "<section id=\"notes\"><h2>Notes</h2>\n<ul>";
+        for (const auto& n : run.notes) {
+            h += "<li>";
+            redacted(h, n, opts());
+            h += "</li>";
+        }
+        h += "</ul></section>\n";
+    }
+    if (audit()) audit_html(h, *audit(), opts());
 
-void HtmlReporter::suite_finished(const SuiteResult& s) {
-    if (suites_.empty()) return;
-    suites_.back().seconds = s.seconds;
-}
-
-void HtmlReporter::audit_finished(const AuditSummary& a) { audit_ = a; }
-
-bool HtmlReporter::run_finished(const RunSummary& run, std::string& error) {
-    if (!error_.empty()) { error = error_; return false; }
-    if (!spool_.error().empty()) { error = "cannot write HTML report '" + path_ + "': " + spool_.error(); return false; }
-    AtomicFileWriter out(path_, "HTML report");
-    try {
-        Counts total{};
-        for (const auto& s : suites_)
-            for (std::size_t o = 0; o < outcome_count; ++o) total[o] += s.counts[o];
-        const char* vcss = "";
-        std::string verdict = verdict_of(total, audit_, &vcss);
-        if (cases_ == 0 && run.filtered_out > 0) {
-            verdict = "NOTHING SELECTED";  // a selection that picked nothing ran nothing
-            vcss = "v-error";
-        }
-        if (!run.interrupted.empty()) {
-            // Whatever it found so far: the run did not finish (the notes say what was left out).
-            verdict = "INTERRUPTED (" + run.interrupted + ")";
-            vcss = "v-error";
-        }
-        std::string h;
-        h += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-             "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
-             "script-src 'unsafe-inline'; img-src data:\">\n"
-             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-             "<link rel=\"icon\" href=\"data:,\">\n<title>idconform: ";
-        esc(h, verdict);
-        h += "</title>\n<style>";
-        h += style;
-        h += "</style>\n</head>\n<body>\n<header>\n<h1><span class=\"verdict " + std::string(vcss) + "\">";
-        esc(h, verdict);
-        h += "</span> idconform report</h1>\n";
-        h += "<table class=\"totals\"><tr><th>tests</th>";
-        for (const char* n : outcome_names) h += std::string("<th>") + n + "</th>";
-        h += "<th>time</th></tr>\n<tr>";
-        counts_cells(h, total);
-        h += "<td class=\"n\">" + format_seconds(run.seconds) + " s</td></tr></table>\n";
-        // Skipped cases by cause (adding up to the skipped count), and the
-        // cases the selection left out (not tests: not counted above).
-        std::string skips;
-        for (const SkipCause k : skip_causes)
-            if (const std::size_t n = skipped_by_[static_cast<std::size_t>(k)]; n > 0)
-                skips += (skips.empty() ? "" : ", ") + std::to_string(n) + " " + skip_cause_words(k);
-        if (!skips.empty() || run.filtered_out > 0) {
-            h += "<p class=\"skips\">";
-            if (!skips.empty()) h += "skipped: " + skips;
-            if (run.filtered_out > 0)
-                h += std::string(skips.empty() ? "" : "; ") + std::to_string(run.filtered_out) +
-                     " filtered out (not selected by --filter or --tags)";
-            h += "</p>\n";
-        }
-        h += "<dl class=\"meta\">";
-        const auto meta = [&](std::string_view name, std::string_view value) {
-            h += "<dt>";
-            esc(h, name);
-            h += "</dt><dd>";
-            redacted(h, value, opts_);
-            h += "</dd>";
-        };
-        meta("idconform", info_.tool_version);
-        bool has_started = false, has_finished = false;
-        for (const auto& p : info_.metadata) {
-            has_started = has_started || p.name == "started";
-            has_finished = has_finished || p.name == "finished";
-        }
-        if (!has_started) meta("started", started_);
-        for (const auto& p : info_.metadata) meta(p.name, p.value);
-        if (!has_finished) meta("finished", iso8601_utc(Clock::now()));
-        if (info_.metadata.empty() && !info_.suite_files.empty()) {
-            std::string files;
-            for (const auto& f : info_.suite_files) files += (files.empty() ? "" : ", ") + f;
-            meta("suite files", files);
-        }
-        h += "</dl>\n</header>\n<main>\n";
-        if (!run.notes.empty()) {
-            // The run's notes (what it left on the target and why): neither
-            // failures nor errors, said once.
-            h += "<section id=\"notes\"><h2>Notes</h2>\n<ul>";
-            for (const auto& n : run.notes) {
-                h += "<li>";
-                redacted(h, n, opts_);
-                h += "</li>";
-            }
-            h += "</ul></section>\n";
-        }
-        if (audit_) audit_html(h, *audit_, opts_);
-
-        // the matrix: one row per suite (resource, endpoint or file), one
-        // column per rule; each cell's counts link to its first case
-        std::vector<std::pair<std::string, std::size_t>> rules(rule_index_.begin(), rule_index_.end());
-        h += "<section id=\"matrix\"><h2>Rules by suite</h2>\n<p>";
-        for (std::size_t o = 0; o < outcome_count; ++o)
-            h += std::string(o ? " &middot; " : "") + "<span class=\"c-" + outcome_names[o] + "\">" + outcome_marks[o] +
-                 "</span> " + outcome_names[o];
-        h += "</p>\n<div class=\"matrix\"><table>\n<tr><th>suite</th>";
+    // the matrix: one row per suite (resource, endpoint or file), one
+    // column per rule; each cell's counts link to its first case
+    std::vector<std::pair<std::string, std::size_t>> rules(rule_index_.begin(), rule_index_.end());
+    h += "<section id=\"matrix\"><h2>Rules by suite</h2>\n<p>";
+    for (std::size_t o = 0; o < outcome_count; ++o)
+        h += std::string(o ? " &middot; " : "") + "<span class=\"c-" + outcome_names[o] + "\">" + outcome_marks[o] +
+             "</span> " + outcome_names[o];
+    h += "</p>\n<div class=\"matrix\"><table>\n<tr><th>suite</th>";
+    for (const auto& [rule, col] : rules) {
+        h += "<th>";
+        esc(h, rule);
+        h += "</th>";
+    }
+    h += "</tr>\n";
+    out.write(h);
+    h.clear();
+    for (std::size_t si = 0; si < suites().size(); ++si) {
+        h += "<tr><th><a href=\"#s" + std::to_string(si) + "\">";
+        esc(h, suites()[si].suite.name.empty() ? "unnamed suite" : suites()[si].suite.name);
+        h += "</a></th>";
         for (const auto& [rule, col] : rules) {
-            h += "<th>";
-            esc(h, rule);
-            h += "</th>";
+            const auto it = cells_.find({si, col});
+            if (it == cells_.end()) { h += "<td></td>"; continue; }
+            const Cell& cell = it->second;
+            std::string title, text;
+            for (std::size_t o = 0; o < outcome_count; ++o) {
+                if (cell.counts[o] == 0) continue;
+                title += (title.empty() ? "" : ", ") + std::to_string(cell.counts[o]) + " " + outcome_names[o];
+                text += std::string(text.empty() ? "" : " ") + "<span class=\"c-" + outcome_names[o] + "\">" +
+                        std::to_string(cell.counts[o]) + outcome_marks[o] + "</span>";
+            }
+            h += "<td><a href=\"#" + cell.anchor + "\" title=\"" + title + "\">" + text + "</a></td>";
         }
         h += "</tr>\n";
-        out.write(h);
-        h.clear();
-        for (std::size_t si = 0; si < suites_.size(); ++si) {
-            h += "<tr><th><a href=\"#s" + std::to_string(si) + "\">";
-            esc(h, suites_[si].name.empty() ? "unnamed suite" : suites_[si].name);
-            h += "</a></th>";
-            for (const auto& [rule, col] : rules) {
-                const auto it = cells_.find({si, col});
-                if (it == cells_.end()) { h += "<td></td>"; continue; }
-                const Cell& cell = it->second;
-                std::string title, text;
-                for (std::size_t o = 0; o < outcome_count; ++o) {
-                    if (cell.counts[o] == 0) continue;
-                    title += (title.empty() ? "" : ", ") + std::to_string(cell.counts[o]) + " " + outcome_names[o];
-                    text += std::string(text.empty() ? "" : " ") + "<span class=\"c-" + outcome_names[o] + "\">" +
-                            std::to_string(cell.counts[o]) + outcome_marks[o] + "</span>";
-                }
-                h += "<td><a href=\"#" + cell.anchor + "\" title=\"" + title + "\">" + text + "</a></td>";
-            }
-            h += "</tr>\n";
-            if (h.size() > (1u << 16)) { out.write(h); h.clear(); }
-        }
-        h += "</table></div></section>\n";
-        h += "<div id=\"filter\" hidden>show ";
-        for (const char* n : outcome_names)
-            h += std::string("<label><input type=\"checkbox\" value=\"") + n + "\" checked> " + n + "</label>";
-        h += "<label>find <input type=\"search\" id=\"filter-text\" placeholder=\"case, rule or suite\"></label></div>\n";
-        out.write(h);
-        h.clear();
-        for (std::size_t si = 0; si < suites_.size(); ++si) {
-            const SuiteEntry& s = suites_[si];
-            h = "<section class=\"suite\" id=\"s" + std::to_string(si) + "\"><h2>";
-            esc(h, s.name.empty() ? "unnamed suite" : s.name);
-            h += "</h2>\n<p class=\"pos\">";
-            if (!s.file.empty()) {
-                esc(h, s.file);
-                h += " &middot; ";
-            }
-            std::string parts;
-            for (std::size_t o = 0; o < outcome_count; ++o)
-                if (s.counts[o] > 0) parts += (parts.empty() ? "" : ", ") + std::to_string(s.counts[o]) + " " + outcome_names[o];
-            h += (parts.empty() ? std::string("no cases") : parts) + " &middot; " + format_seconds(s.seconds) + " s</p>\n";
-            out.write(h);
-            if (!spool_.copy_to(s.begin, s.end, out)) {
-                error = "cannot write HTML report '" + path_ + "': " + spool_.error();
-                return false;
-            }
-            out.write("</section>\n");
-        }
-        h = "</main>\n<script>";
-        h += script;
-        h += "</script>\n</body>\n</html>\n";
-        out.write(h);
-    } catch (const std::exception& e) {
-        error = std::string("cannot build HTML report: ") + e.what();
-        return false;
+        if (h.size() > (1u << 16)) { out.write(h); h.clear(); }
     }
-    return out.commit(error);
+    h += "</table></div></section>\n";
+    h += "<div id=\"filter\" hidden>show ";
+    for (const char* n : outcome_names)
+        h += std::string("<label><input type=\"checkbox\" value=\"") + n + "\" checked> " + n + "</label>";
+    h += "<label>find <input type=\"search\" id=\"filter-text\" placeholder=\"case, rule or suite\"></label></div>\n";
+    out.write(h);
+    h.clear();
+    for (std::size_t si = 0; si < suites().size(); ++si) {
+        const SuiteResult& s = suites()[si].suite;
+        h = "<section class=\"suite\" id=\"s" + std::to_string(si) + "\"><h2>";
+        esc(h, s.name.empty() ? "unnamed suite" : s.name);
+        h += "</h2>\n<p class=\"pos\">";
+        if (!s.file.empty()) {
+            esc(h, s.file);
+            h += " &middot; ";
+        }
+        std::string parts;
+        for (std::size_t o = 0; o < outcome_count; ++o)
+            if (s.streamed[o] > 0) parts += (parts.empty() ? "" : ", ") + std::to_string(s.streamed[o]) + " " + outcome_names[o];
+        h += (parts.empty() ? std::string("no cases") : parts) + " &middot; " + format_seconds(s.seconds) + " s</p>\n";
+        out.write(h);
+        copy_cases(si, out);
+        out.write("</section>\n");
+    }
+    h = "</main>\n<script>";
+    h += script;
+    h += "</script>\n</body>\n</html>\n";
+    out.write(h);
 }
 
 }  // namespace idconform::reporters

@@ -212,19 +212,6 @@ json::object summary_json(std::size_t passed, std::size_t failed, std::size_t er
     return out;
 }
 
-json::object summary_of(const RunSummary& run) {
-    RuleTotals rules;
-    for (const auto& s : run.suites)
-        for (const auto& c : s.cases) tally(rules, c);
-    SkipTotals causes{};
-    for (const SkipCause k : skip_causes) causes[static_cast<std::size_t>(k)] = run.skipped(k);
-    json::object out = summary_json(run.count(Outcome::passed), run.count(Outcome::failed), run.count(Outcome::error),
-                                    run.count(Outcome::skipped), run.count(Outcome::waived), run.seconds, rules, causes,
-                                    run.filtered_out);
-    if (!run.interrupted.empty()) out["interrupted"] = str(run.interrupted);
-    return out;
-}
-
 // `run`: null (no member) when nothing is known about the run beyond its cases.
 std::string report_head(const std::string& tool_version, json::object summary, bool has_suites,
                         const json::value& run = nullptr) {
@@ -242,14 +229,14 @@ std::string report_head(const std::string& tool_version, json::object summary, b
 
 // Closes the suites array (when it was opened) and the document, with the
 // audit member in between when there is one.
-std::string report_tail(bool has_suites, const json::object* audit, const std::vector<std::string>& notes = {},
-                        const ReportOptions* opts = nullptr) {
+std::string report_tail(bool has_suites, const json::object* audit, const std::vector<std::string>& notes,
+                        const ReportOptions& opts) {
     std::string out = has_suites ? "\n  ]" : "";
     if (!notes.empty()) {
         // The run's notes (what it left on the target and why): neither
         // failures nor errors; only in runs that have some.
         json::array a;
-        for (const auto& n : notes) a.push_back(str(opts ? redact_text(n, opts->redact_headers) : n));
+        for (const auto& n : notes) a.push_back(str(redact_text(n, opts.redact_headers)));
         out += ',';
         newline(out, 1);
         out += "\"notes\": ";
@@ -325,23 +312,6 @@ json::object audit_json(const AuditSummary& a) {
     return out;
 }
 
-json::value json_report(const RunSummary& run, const std::string& tool_version, const ReportOptions& opts) {
-    json::array suites;
-    for (const auto& s : run.suites) {
-        json::array cases;
-        for (const auto& c : s.cases) cases.push_back(case_json(c, opts));
-        suites.push_back(json::object{{"name", str(s.name)},
-                                      {"file", str(s.file)},
-                                      {"time", seconds_value(s.seconds)},
-                                      {"timestamp", str(s.timestamp)},
-                                      {"cases", std::move(cases)}});
-    }
-    return json::object{{"tool", "idconform"},
-                        {"version", str(tool_version)},
-                        {"summary", summary_of(run)},
-                        {"suites", std::move(suites)}};
-}
-
 json::value run_json(const RunInfo& info) {
     if (info.plan.empty()) return nullptr;
     json::object run{{"profile", str(info.profile)}, {"plan", str(info.plan)}};
@@ -369,102 +339,45 @@ std::string pretty_json(const json::value& v) {
     return out;
 }
 
-std::string render_json(const RunSummary& run, const std::string& tool_version, const ReportOptions& opts) {
-    std::string out = report_head(tool_version, summary_of(run), !run.suites.empty());
-    if (run.suites.empty()) return out + report_tail(false, nullptr);
-    for (std::size_t i = 0; i < run.suites.size(); ++i) {
-        const SuiteResult& s = run.suites[i];
-        out += suite_open(s, i == 0, !s.cases.empty());
-        for (std::size_t k = 0; k < s.cases.size(); ++k) out += case_text(s.cases[k], k == 0, opts);
-        out += suite_close(!s.cases.empty());
-    }
-    return out + report_tail(true, nullptr, run.notes, &opts);
-}
-
-JsonReporter::JsonReporter(std::string path, ReportOptions opts) : path_(std::move(path)), opts_(std::move(opts)) {}
+JsonReporter::JsonReporter(std::string path, ReportOptions opts)
+    : CumulativeReporter(std::move(path), std::move(opts), "JSON") {}
 
 JsonReporter::~JsonReporter() = default;
 
-void JsonReporter::run_started(const RunInfo& info) {
-    tool_version_ = info.tool_version;
-    info_ = info;
-    started_ = iso8601_utc(Clock::now());
-}
-
-void JsonReporter::audit_finished(const AuditSummary& a) { audit_ = audit_json(a); }
-
-void JsonReporter::suite_started(const std::string& suite, const std::string& file) {
-    SuiteEntry e;
-    e.suite.name = suite;
-    e.suite.file = file;
-    e.begin = e.end = spool_.size();
-    suites_.push_back(std::move(e));
-}
-
-void JsonReporter::case_finished(const CaseResult& c) {
-    if (suites_.empty()) suite_started(c.suite, "");  // a case outside any suite still counts
-    SuiteEntry& e = suites_.back();
-    try {
-        spool_.append(case_text(c, e.suite.total() == 0, opts_));
-    } catch (const std::exception& ex) {  // allocation failure: reported at run_finished
-        if (error_.empty()) error_ = std::string("cannot build JSON report: ") + ex.what();
-    }
-    e.end = spool_.size();
-    e.suite.count_streamed(c);
+void JsonReporter::render_case(std::string& out, const CaseResult& c, std::size_t suite_index) {
+    out = case_text(c, suites()[suite_index].suite.total() == 0, opts());
     tally(rules_, c);
 }
 
-void JsonReporter::suite_finished(const SuiteResult& s) {
-    if (suites_.empty()) return;
-    SuiteEntry& e = suites_.back();
-    e.suite.seconds = s.seconds;
-    e.suite.timestamp = s.timestamp;
-}
-
-bool JsonReporter::run_finished(const RunSummary& run, std::string& error) {
-    if (!error_.empty()) { error = error_; return false; }
-    if (!spool_.error().empty()) { error = "cannot write JSON report '" + path_ + "': " + spool_.error(); return false; }
-    AtomicFileWriter out(path_, "JSON report");
-    try {
-        std::size_t n[outcome_count] = {};
-        SkipTotals causes{};
-        for (const auto& e : suites_) {
-            for (std::size_t o = 0; o < outcome_count; ++o) n[o] += e.suite.streamed[o];
-            for (std::size_t k = 0; k < skip_cause_count; ++k) causes[k] += e.suite.skipped_streamed[k];
-        }
-        // one "run" object: what merge needs (plan, shard) and what an
-        // audit needs (start, end, metadata)
-        json::value run_info = run_json(info_);
-        if (!info_.metadata.empty()) {
-            if (run_info.is_null()) run_info = json::object{};
-            json::array meta;
-            for (const auto& p : info_.metadata)
-                meta.push_back(json::object{{"name", str(p.name)}, {"value", str(redact_text(p.value, opts_.redact_headers))}});
-            auto& o = run_info.as_object();
-            o["started"] = str(started_);
-            o["finished"] = str(iso8601_utc(Clock::now()));
-            o["metadata"] = std::move(meta);
-        }
-        json::object summary =
-            summary_json(n[0], n[1], n[2], n[3], n[4], run.seconds, rules_, causes, run.filtered_out);
-        if (!run.interrupted.empty()) summary["interrupted"] = str(run.interrupted);  // the verdict is incomplete
-        out.write(report_head(tool_version_, std::move(summary), !suites_.empty(),
-                              run_info));
-        for (std::size_t i = 0; i < suites_.size(); ++i) {
-            const bool has_cases = suites_[i].suite.total() > 0;
-            out.write(suite_open(suites_[i].suite, i == 0, has_cases));
-            if (!spool_.copy_to(suites_[i].begin, suites_[i].end, out)) {
-                error = "cannot write JSON report '" + path_ + "': " + spool_.error();
-                return false;
-            }
-            out.write(suite_close(has_cases));
-        }
-        out.write(report_tail(!suites_.empty(), audit_ ? &*audit_ : nullptr, run.notes, &opts_));
-    } catch (const std::exception& e) {
-        error = std::string("cannot build JSON report: ") + e.what();
-        return false;
+void JsonReporter::write_report(AtomicFileWriter& out, const RunSummary& run) {
+    const auto n = totals();
+    SkipTotals causes{};
+    for (const auto& e : suites())
+        for (std::size_t k = 0; k < skip_cause_count; ++k) causes[k] += e.suite.skipped_streamed[k];
+    // one "run" object: what merge needs (plan, shard) and what an
+    // audit needs (start, end, metadata)
+    json::value run_info = run_json(info());
+    if (!info().metadata.empty()) {
+        if (run_info.is_null()) run_info = json::object{};
+        json::array meta;
+        for (const auto& p : info().metadata)
+            meta.push_back(json::object{{"name", str(p.name)}, {"value", str(redact_text(p.value, opts().redact_headers))}});
+        auto& o = run_info.as_object();
+        o["started"] = str(started_at());
+        o["finished"] = str(iso8601_utc(Clock::now()));
+        o["metadata"] = std::move(meta);
     }
-    return out.commit(error);
+    json::object summary = summary_json(n[0], n[1], n[2], n[3], n[4], run.seconds, rules_, causes, run.filtered_out);
+    if (!run.interrupted.empty()) summary["interrupted"] = str(run.interrupted);  // the verdict is incomplete
+    out.write(report_head(info().tool_version, std::move(summary), !suites().empty(), run_info));
+    for (std::size_t i = 0; i < suites().size(); ++i) {
+        const bool has_cases = suites()[i].suite.total() > 0;
+        out.write(suite_open(suites()[i].suite, i == 0, has_cases));
+        copy_cases(i, out);
+        out.write(suite_close(has_cases));
+    }
+    const std::optional<json::object> audit = this->audit() ? std::optional(audit_json(*this->audit())) : std::nullopt;
+    out.write(report_tail(!suites().empty(), audit ? &*audit : nullptr, run.notes, opts()));
 }
 
 }  // namespace idconform::reporters

@@ -5,9 +5,8 @@
 // are stable and listed in reporters/README.md.
 #pragma once
 
+#include "reporters/cumulative_reporter.hpp"
 #include "reporters/options.hpp"
-#include "reporters/reporter.hpp"
-#include "reporters/spool.hpp"
 
 #include <boost/json/value.hpp>
 
@@ -30,10 +29,6 @@ using SkipTotals = std::array<std::size_t, skip_cause_count>;
 // null when info.plan is empty (the report then has no "run" member).
 [[nodiscard]] boost::json::value run_json(const RunInfo& info);
 
-// The report as a JSON value (tool_version goes into "version").
-[[nodiscard]] boost::json::value json_report(const RunSummary& run, const std::string& tool_version,
-                                             const ReportOptions& opts = {});
-
 // The "audit" member of a JSON report (waivers and baseline; see README).
 [[nodiscard]] boost::json::object audit_json(const AuditSummary& a);
 
@@ -42,41 +37,20 @@ using SkipTotals = std::array<std::size_t, skip_cause_count>;
 // is stable and diffable.
 [[nodiscard]] std::string pretty_json(const boost::json::value& v);
 
-// The report text for a run: pretty_json(json_report(...)), built piece by
-// piece the way JsonReporter streams it.
-[[nodiscard]] std::string render_json(const RunSummary& run, const std::string& tool_version,
-                                      const ReportOptions& opts = {});
-
 // Writes what the events reported: suites from suite_started/suite_finished,
 // cases from case_finished (the cases in the RunSummary given to
-// run_finished are not read; its `seconds` is). Its output for a run is
-// byte for byte render_json's for the RunSummary holding the same cases.
-class JsonReporter final : public Reporter {
+// run_finished are not read; its `seconds`, notes and counts of what was
+// filtered out are).
+class JsonReporter final : public CumulativeReporter {
 public:
     explicit JsonReporter(std::string path, ReportOptions opts = {});
     ~JsonReporter() override;
-    void run_started(const RunInfo& info) override;
-    void suite_started(const std::string& suite, const std::string& file) override;
-    void case_finished(const CaseResult& c) override;
-    void suite_finished(const SuiteResult& s) override;
-    void audit_finished(const AuditSummary& a) override;
-    bool run_finished(const RunSummary& run, std::string& error) override;
 
 private:
-    struct SuiteEntry {
-        SuiteResult suite;               // name, file, time, timestamp, counts; no cases
-        std::size_t begin = 0, end = 0;  // its cases in spool_
-    };
-    std::string path_;
-    ReportOptions opts_;
-    std::string tool_version_;
-    RunInfo info_;  // for the "run" object (merge plan and shard; audit metadata)
-    std::string started_;
-    std::optional<boost::json::object> audit_;
-    std::vector<SuiteEntry> suites_;
-    Spool spool_;
-    std::string error_;  // first failure while serialising a case
-    RuleTotals rules_;   // per-rule totals of the summary
+    void render_case(std::string& out, const CaseResult& c, std::size_t suite_index) override;
+    void write_report(AtomicFileWriter& out, const RunSummary& run) override;
+
+    RuleTotals rules_;  // per-rule totals of the summary
 };
 
 }  // namespace idconform::reporters

@@ -186,12 +186,6 @@ struct Totals {
     }
 };
 
-Totals totals_of(const SuiteResult& s) {
-    // JUnit has no waived count: a waived case is a <skipped> one.
-    return {s.total(), s.count(Outcome::failed), s.count(Outcome::error),
-            s.count(Outcome::skipped) + s.count(Outcome::waived)};
-}
-
 // `text` is an element printed with format_no_empty_element_tags: drop its
 // closing tag to keep the opening one.
 std::string opening_only(std::string text, std::string_view element) {
@@ -471,13 +465,6 @@ void testcase_into(std::string& out, const CaseResult& c, const SuiteResult& s, 
     out = std::move(w.out);
 }
 
-std::string testcase_text(const CaseResult& c, const SuiteResult& s, const ReportOptions& opts,
-                          const JunitLayout& layout) {
-    std::string out;
-    testcase_into(out, c, s, opts, layout);
-    return out;
-}
-
 std::string this_host() {
     char name[256] = {};
     if (::gethostname(name, sizeof name - 1) != 0 || name[0] == '\0') return "localhost";  // Ant's fallback
@@ -502,24 +489,6 @@ JunitLayout junit_layout(const ReportOptions& opts, const RunInfo& info, const s
 
 }  // namespace
 
-std::string render_junit(const RunSummary& run, const std::string& timestamp, const ReportOptions& opts,
-                         const RunInfo& info) {
-    const JunitLayout layout = junit_layout(opts, info, timestamp);
-    Totals all;
-    for (const auto& s : run.suites) all.add(totals_of(s));
-    std::string out = junit_head(all, run.seconds, timestamp, !run.suites.empty(), layout);
-    if (run.suites.empty()) return out;
-    for (std::size_t i = 0; i < run.suites.size(); ++i) {
-        const auto& s = run.suites[i];
-        const Totals t = totals_of(s);
-        out += suite_open(s, t, layout, i);
-        for (const auto& c : s.cases) out += testcase_text(c, s, opts, layout);
-        out += suite_close(t, layout);
-    }
-    out += notes_suite(run.notes, opts, layout, run.suites.size()) + junit_tail();
-    return out;
-}
-
 void BaselineCounts::add(const CaseResult& c) {
     for (const auto& p : c.properties) {
         if (p.name != "baseline") continue;
@@ -534,90 +503,48 @@ void BaselineCounts::add(const CaseResult& c) {
 }
 
 JunitReporter::JunitReporter(std::string path, ReportOptions opts)
-    : path_(std::move(path)), opts_(std::move(opts)), layout_(junit_layout(opts_, RunInfo{}, "")) {}
+    : CumulativeReporter(std::move(path), std::move(opts), "JUnit"), layout_(junit_layout(this->opts(), RunInfo{}, "")) {}
 
 JunitReporter::~JunitReporter() = default;
 
-void JunitReporter::run_started(const RunInfo& info) {
-    started_ = iso8601_utc(Clock::now());
-    layout_ = junit_layout(opts_, info, started_);
+void JunitReporter::started(const RunInfo& info) { layout_ = junit_layout(opts(), info, started_at()); }
+
+void JunitReporter::render_case(std::string& out, const CaseResult& c, std::size_t suite_index) {
+    if (baseline_.size() <= suite_index) baseline_.resize(suite_index + 1);
+    baseline_[suite_index].add(c);
+    testcase_into(out, c, suites()[suite_index].suite, opts(), layout_);
 }
 
-void JunitReporter::suite_started(const std::string& suite, const std::string& file) {
-    SuiteEntry e;
-    e.suite.name = suite;
-    e.suite.file = file;
-    e.begin = e.end = spool_.size();
-    suites_.push_back(std::move(e));
-}
-
-void JunitReporter::case_finished(const CaseResult& c) {
-    if (suites_.empty()) suite_started(c.suite, "");  // a case outside any suite still counts
-    SuiteEntry& e = suites_.back();
-    try {
-        testcase_into(scratch_, c, e.suite, opts_, layout_);  // scratch_ keeps its capacity from case to case
-        spool_.append(scratch_);
-    } catch (const std::exception& ex) {  // allocation failure: reported at run_finished
-        if (error_.empty()) error_ = std::string("cannot build JUnit report: ") + ex.what();
+void JunitReporter::write_report(AtomicFileWriter& out, const RunSummary& run) {
+    std::string timestamp = started_at();
+    if (timestamp.empty() && !suites().empty()) timestamp = suites().front().suite.timestamp;
+    Totals all;
+    std::vector<Totals> per_suite;
+    for (const auto& e : suites()) {
+        const auto n = [&e](Outcome o) { return e.suite.streamed[static_cast<std::size_t>(o)]; };
+        const Totals t{n(Outcome::passed) + n(Outcome::failed) + n(Outcome::error) + n(Outcome::skipped) +
+                           n(Outcome::waived),
+                       n(Outcome::failed), n(Outcome::error), n(Outcome::skipped) + n(Outcome::waived)};
+        per_suite.push_back(t);
+        all.add(t);
     }
-    e.end = spool_.size();
-    ++e.counts[static_cast<std::size_t>(c.outcome)];
-    e.baseline.add(c);
-}
-
-void JunitReporter::suite_finished(const SuiteResult& s) {
-    if (suites_.empty()) return;
-    SuiteEntry& e = suites_.back();
-    e.suite.seconds = s.seconds;
-    e.suite.timestamp = s.timestamp;
-}
-
-void JunitReporter::audit_finished(const AuditSummary& a) {
-    waivers_file_ = a.waivers_file;
-    baseline_file_ = a.baseline_file;
-}
-
-bool JunitReporter::run_finished(const RunSummary& run, std::string& error) {
-    std::string timestamp = started_;
-    if (timestamp.empty() && !suites_.empty()) timestamp = suites_.front().suite.timestamp;
-    if (!error_.empty()) { error = error_; return false; }
-    if (!spool_.error().empty()) { error = "cannot write JUnit report '" + path_ + "': " + spool_.error(); return false; }
-    AtomicFileWriter out(path_, "JUnit report");
-    try {
-        Totals all;
-        std::vector<Totals> per_suite;
-        for (const auto& e : suites_) {
-            const auto n = [&e](Outcome o) { return e.counts[static_cast<std::size_t>(o)]; };
-            const Totals t{n(Outcome::passed) + n(Outcome::failed) + n(Outcome::error) + n(Outcome::skipped) +
-                               n(Outcome::waived),
-                           n(Outcome::failed), n(Outcome::error), n(Outcome::skipped) + n(Outcome::waived)};
-            per_suite.push_back(t);
-            all.add(t);
+    out.write(junit_head(all, run.seconds, timestamp, !suites().empty(), layout_));
+    baseline_.resize(suites().size());
+    for (std::size_t i = 0; i < suites().size(); ++i) {
+        SuiteAudit audit;
+        if (this->audit() && !this->audit()->waivers_file.empty()) {
+            audit.waivers_file = &this->audit()->waivers_file;
+            audit.waived = suites()[i].suite.streamed[static_cast<std::size_t>(Outcome::waived)];
         }
-        out.write(junit_head(all, run.seconds, timestamp, !suites_.empty(), layout_));
-        for (std::size_t i = 0; i < suites_.size(); ++i) {
-            SuiteAudit audit;
-            if (!waivers_file_.empty()) {
-                audit.waivers_file = &waivers_file_;
-                audit.waived = suites_[i].counts[static_cast<std::size_t>(Outcome::waived)];
-            }
-            if (!baseline_file_.empty()) {
-                audit.baseline_file = &baseline_file_;
-                audit.baseline = &suites_[i].baseline;
-            }
-            out.write(suite_open(suites_[i].suite, per_suite[i], layout_, i, audit));
-            if (!spool_.copy_to(suites_[i].begin, suites_[i].end, out)) {
-                error = "cannot write JUnit report '" + path_ + "': " + spool_.error();
-                return false;
-            }
-            out.write(suite_close(per_suite[i], layout_));
+        if (this->audit() && !this->audit()->baseline_file.empty()) {
+            audit.baseline_file = &this->audit()->baseline_file;
+            audit.baseline = &baseline_[i];
         }
-        if (!suites_.empty()) out.write(notes_suite(run.notes, opts_, layout_, suites_.size()) + junit_tail());
-    } catch (const std::exception& e) {  // allocation failure: report, do not cross the boundary
-        error = std::string("cannot build JUnit report: ") + e.what();
-        return false;
+        out.write(suite_open(suites()[i].suite, per_suite[i], layout_, i, audit));
+        copy_cases(i, out);
+        out.write(suite_close(per_suite[i], layout_));
     }
-    return out.commit(error);
+    if (!suites().empty()) out.write(notes_suite(run.notes, opts(), layout_, suites().size()) + junit_tail());
 }
 
 }  // namespace idconform::reporters

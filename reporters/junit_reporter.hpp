@@ -8,9 +8,8 @@
 // by the published schemas in tests/published_schemas/junit/.
 #pragma once
 
+#include "reporters/cumulative_reporter.hpp"
 #include "reporters/options.hpp"
-#include "reporters/reporter.hpp"
-#include "reporters/spool.hpp"
 
 #include <array>
 #include <map>
@@ -49,17 +48,9 @@ struct JunitLayout {
     mutable std::map<std::string, File> files{};  // each file's answer, worked out once
 };
 
-// The whole JUnit document for a run. timestamp is the run's start
-// (ISO-8601); empty leaves the attribute out. `info` gives the profile and
-// the target (RunInfo::metadata) as run_started does.
-[[nodiscard]] std::string render_junit(const RunSummary& run, const std::string& timestamp,
-                                       const ReportOptions& opts = {}, const RunInfo& info = {});
-
 // Writes what the events reported: suites from suite_started/suite_finished,
 // testcases from case_finished (the cases in the RunSummary given to
-// run_finished are not read; its `seconds` is). Its output for a run is
-// byte for byte render_junit's for the RunSummary holding the same cases
-// (when audit_finished brought no baseline: render_junit has no audit).
+// run_finished are not read; its `seconds` and notes are).
 //
 // Every testsuite's properties start with `target` when the run had one
 // (the metadata the JSON and HTML reports show, RunInfo::metadata). With
@@ -71,33 +62,18 @@ struct JunitLayout {
 // baseline.fixed, baseline.still_failing (this suite's counts, zeros
 // included), then per rule with a non-zero count baseline.RULE.new /
 // .fixed / .still_failing. The run's totals are their sums.
-class JunitReporter final : public Reporter {
+class JunitReporter final : public CumulativeReporter {
 public:
     explicit JunitReporter(std::string path, ReportOptions opts = {});
     ~JunitReporter() override;
-    void run_started(const RunInfo& info) override;
-    void suite_started(const std::string& suite, const std::string& file) override;
-    void case_finished(const CaseResult& c) override;
-    void suite_finished(const SuiteResult& s) override;
-    void audit_finished(const AuditSummary& a) override;
-    bool run_finished(const RunSummary& run, std::string& error) override;
 
 private:
-    struct SuiteEntry {
-        SuiteResult suite;                    // name, file, time, timestamp; no cases
-        std::array<std::size_t, outcome_count> counts{};  // per Outcome
-        std::size_t begin = 0, end = 0;       // its testcases in spool_
-        BaselineCounts baseline;              // its cases by their "baseline" property
-    };
-    std::string path_;
-    ReportOptions opts_;
+    void started(const RunInfo& info) override;
+    void render_case(std::string& out, const CaseResult& c, std::size_t suite_index) override;
+    void write_report(AtomicFileWriter& out, const RunSummary& run) override;
+
     JunitLayout layout_;
-    std::string started_;  // ISO-8601 time of run_started
-    std::vector<SuiteEntry> suites_;
-    Spool spool_;
-    std::string scratch_;  // the testcase being rendered
-    std::string error_;    // first failure while rendering a case
-    std::string waivers_file_, baseline_file_;  // from audit_finished; "" without --waivers / --baseline
+    std::vector<BaselineCounts> baseline_;  // per suite: its cases by their "baseline" property
 };
 
 }  // namespace idconform::reporters

@@ -8,6 +8,7 @@
 #include "reporters/json_reporter.hpp"
 #include "reporters/junit_reporter.hpp"
 #include "sample_run.hpp"
+#include "reports.hpp"
 #include "test_util.hpp"
 
 #include <doctest/doctest.h>
@@ -448,7 +449,7 @@ TEST_CASE("json reader: error causes make the round trip, JUnit says them as the
     CHECK_FALSE(read_json_report_text(bad, "bad.json", refused, error));
     CHECK(error.find("unknown error_cause 'none'") != std::string::npos);
 
-    const std::string junit = render_junit(run, "");
+    const std::string junit = junit_text(run, "");
     CHECK(junit.find("type=\"suite\"") != std::string::npos);
     CHECK(junit.find("type=\"cleanup\"") != std::string::npos);
     CHECK(junit.find("type=\"transport\"") != std::string::npos);

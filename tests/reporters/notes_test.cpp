@@ -8,6 +8,7 @@
 #include "reporters/json_reporter.hpp"
 #include "reporters/junit_reporter.hpp"
 #include "sample_run.hpp"
+#include "reports.hpp"
 #include "test_util.hpp"
 
 #include <boost/json/parse.hpp>
@@ -62,9 +63,9 @@ TEST_CASE("notes: JUnit has them once, in a testsuite of no tests that validates
     CHECK(xml.find(secret_api_key) == std::string::npos);
     // the totals do not count it
     CHECK(std::string(doc.child("testsuites").attribute("tests").value()) == std::to_string(sample_run().total()));
-    CHECK(render_junit(with_notes(), "2024-05-01T12:00:00.000Z", sample_options()).find("idconform notes") !=
+    CHECK(junit_text(with_notes(), "2024-05-01T12:00:00.000Z", sample_options()).find("idconform notes") !=
           std::string::npos);
-    CHECK(render_junit(sample_run(), "2024-05-01T12:00:00.000Z").find("idconform notes") == std::string::npos);
+    CHECK(junit_text(sample_run(), "2024-05-01T12:00:00.000Z").find("idconform notes") == std::string::npos);
 }
 
 TEST_CASE("notes: JSON has a top-level notes array, only when there are notes") {
@@ -79,7 +80,7 @@ TEST_CASE("notes: JSON has a top-level notes array, only when there are notes") 
     REQUIRE(notes.size() == 2);
     CHECK(notes[0].as_string() == note);
     CHECK(text.find(secret_api_key) == std::string::npos);
-    CHECK(boost::json::parse(render_json(sample_run(), "t")).as_object().if_contains("notes") == nullptr);
+    CHECK(boost::json::parse(json_text(sample_run(), "t")).as_object().if_contains("notes") == nullptr);
 }
 
 TEST_CASE("notes: the console says each once, above the verdict") {
@@ -109,7 +110,7 @@ TEST_CASE("notes: the HTML report has a notes section, escaped") {
 
 TEST_CASE("notes: a JSON report read back (merge, report --html) keeps them") {
     const fs::path dir = scratch_dir("notes-read");
-    const std::string text = render_json(with_notes(), "t", sample_options());
+    const std::string text = json_text(with_notes(), "t", sample_options());
     write_file(dir / "run.json", text);
     ReadReport read;
     std::string error;

@@ -86,6 +86,7 @@ TEST_CASE("append_redacted and append_redacted_url append what redact_text and r
 #include "reporters/console_reporter.hpp"
 #include "reporters/json_reporter.hpp"
 #include "reporters/junit_reporter.hpp"
+#include "reports.hpp"
 #include "sample_run.hpp"
 
 #include <sstream>
@@ -94,8 +95,8 @@ TEST_CASE("X-Api-Key is redacted in every report with the default options (JUnit
     const reporters::ReportOptions defaults;  // no extra header names
     REQUIRE(defaults.redact_headers.empty());
     const idconform::RunSummary run = test::sample_run();
-    const std::string xml = reporters::render_junit(run, "", defaults);
-    const std::string js = reporters::pretty_json(reporters::json_report(run, "x", defaults));
+    const std::string xml = test::junit_text(run, "", defaults);
+    const std::string js = test::json_text(run, "x", defaults);
     std::ostringstream out;
     reporters::ConsoleOptions copts;
     copts.verbose = true;
@@ -156,8 +157,8 @@ TEST_CASE("an echoed Authorization: Basic credential is masked in JSON, JUnit, H
     s.name = "s";
     s.cases.push_back(c);
     run.suites.push_back(s);
-    const std::string xml = reporters::render_junit(run, "", {});
-    const std::string js = reporters::render_json(run, "x");
+    const std::string xml = test::junit_text(run, "", {});
+    const std::string js = test::json_text(run, "x");
     std::ostringstream console_out;
     {
         reporters::ConsoleOptions copts;
@@ -195,7 +196,7 @@ TEST_CASE("an echoed Authorization: Basic credential is masked in JSON, JUnit, H
     } keep;
     std::string error;
     REQUIRE(reporters::read_json_report_text(js, "r.json", keep, error));
-    const std::string again = reporters::render_json(keep.run, "x");
+    const std::string again = test::json_text(keep.run, "x");
     const std::string console = console_out.str();
     for (const std::string* report : {&xml, &js, &html, &console, &again}) {
         CHECK(report->find(b64.substr(0, 24)) == std::string::npos);

@@ -214,6 +214,8 @@ inline bool replay(reporters::Reporter& r, const RunSummary& run, std::string& e
     RunSummary counted;
     counted.seconds = run.seconds;
     counted.notes = run.notes;
+    counted.filtered_out = run.filtered_out;
+    counted.interrupted = run.interrupted;
     for (const auto& s : run.suites) {
         r.suite_started(s.name, s.file);
         SuiteResult kept = s;
