@@ -1,5 +1,6 @@
-// JUnit XML reporter, built with pugixml; every string passes xml_text so
-// the document parses whatever bytes the target sent.
+// JUnit XML reporter: every element through the one XML writer
+// (xml_writer.hpp), whose escaping makes the document parse whatever bytes
+// the target sent.
 #include "reporters/junit_reporter.hpp"
 
 #include "reporters/atomic_file.hpp"
@@ -7,15 +8,13 @@
 #include "reporters/redact.hpp"
 #include "reporters/text.hpp"
 #include "reporters/unreachable.hpp"
-
-#include <pugixml.hpp>
+#include "reporters/xml_writer.hpp"
 
 #include <unistd.h>
 
 #include <algorithm>
 #include <array>
 #include <filesystem>
-#include <sstream>
 #include <system_error>
 #include <vector>
 
@@ -23,25 +22,10 @@ namespace idconform::reporters {
 
 namespace {
 
-void attr(pugi::xml_node n, const char* name, std::string_view value) {
-    n.append_attribute(name).set_value(xml_text(value).c_str());
-}
-
-void attr(pugi::xml_node n, const char* name, std::size_t value) {
-    n.append_attribute(name).set_value(std::to_string(value).c_str());
-}
-
-void text(pugi::xml_node n, std::string_view value) {
-    n.append_child(pugi::node_pcdata).set_value(xml_text(value).c_str());
-}
-
-void add_counts(pugi::xml_node n, std::size_t tests, std::size_t failures, std::size_t errors, std::size_t skipped,
+void add_counts(XmlWriter& w, std::size_t tests, std::size_t failures, std::size_t errors, std::size_t skipped,
                 double seconds) {
-    attr(n, "tests", tests);
-    attr(n, "failures", failures);
-    attr(n, "errors", errors);
-    attr(n, "skipped", skipped);
-    attr(n, "time", format_seconds(seconds));
+    w.attr("tests", tests).attr("failures", failures).attr("errors", errors).attr("skipped", skipped);
+    w.attr("time", format_seconds(seconds));
 }
 
 // First failed check's summary, for a failure without a runner message: the
@@ -85,90 +69,94 @@ JunitLayout::File reported_file(const JunitLayout& l, const std::string& file) {
     return out;
 }
 
-void add_case(pugi::xml_node suite, const CaseResult& c, const SuiteResult& s, const ReportOptions& opts,
-              const JunitLayout& layout) {
-    auto tc = suite.append_child("testcase");
+// The testcase element of `c` at depth 2, appended to `out`. Its name and
+// classname never depend on its outcome (CI keys test history on them): the
+// rules a failure broke are properties.
+void write_case(std::string& out, const CaseResult& c, const SuiteResult& s, const ReportOptions& opts,
+                const JunitLayout& layout) {
+    XmlWriter w(out, 2);
     // name and classname are required by every JUnit consumer: fall back to
     // something that still identifies the case rather than write "".
-    attr(tc, "name", !c.name.empty() ? c.name : !c.pos.file.empty() ? "case at " + c.pos.str() : "unnamed case");
-    attr(tc, "classname", !c.classname.empty() ? c.classname : suite_name(s));
-    attr(tc, "time", format_seconds(c.seconds));
+    w.open("testcase");
+    w.attr("name", !c.name.empty() ? c.name : !c.pos.file.empty() ? "case at " + c.pos.str() : "unnamed case");
+    w.attr("classname", !c.classname.empty() ? c.classname : suite_name(s));
+    w.attr("time", format_seconds(c.seconds));
     if (!strict(layout)) {
         const JunitLayout::File file = reported_file(layout, c.pos.file.empty() ? s.file : c.pos.file);
-        if (!file.file.empty()) attr(tc, "file", file.file);
-        if (c.pos.line > 0 && file.line) attr(tc, "line", std::to_string(c.pos.line));
+        if (!file.file.empty()) w.attr("file", file.file);
+        if (c.pos.line > 0 && file.line) w.attr("line", std::to_string(c.pos.line));
     }
-
     const bool any_property = std::any_of(c.properties.begin(), c.properties.end(),
                                           [](const Property& p) { return !p.name.empty(); });
-    // The testcase's name and classname never depend on its outcome (CI
-    // keys test history on them): the rules a failure broke are properties.
     const std::vector<std::string> broke =
         c.outcome == Outcome::failed || c.outcome == Outcome::waived ? failed_rules(c) : std::vector<std::string>{};
     const bool skipped = c.outcome == Outcome::skipped;
-    if (!strict(layout) && (any_property || !c.rules.empty() || !broke.empty() || skipped)) {
-        auto props = tc.append_child("properties");
+    const bool properties = !strict(layout) && (any_property || !c.rules.empty() || !broke.empty() || skipped);
+    // Strict: the Ant schema has no system-out in a testcase; a failure's
+    // text keeps its evidence.
+    const bool system_out = !c.steps.empty() && !strict(layout);
+    if (!properties && c.outcome == Outcome::passed && !system_out) {
+        w.empty();
+        return;
+    }
+    w.children();
+    if (properties) {
+        w.open("properties").children();
+        const auto property = [&w](std::string_view name, std::string_view value) {
+            w.open("property").attr("name", name).attr("value", value).empty();
+        };
+        std::string value;
         for (const auto& p : c.properties) {
             if (p.name.empty()) continue;  // a nameless property cannot be read back
-            auto prop = props.append_child("property");
-            attr(prop, "name", p.name);
-            attr(prop, "value", redact_text(p.value, opts.redact_headers));
+            value.clear();
+            append_redacted(value, p.value, opts.redact_headers);
+            property(p.name, value);
         }
-        for (const auto& r : c.rules) {
-            auto prop = props.append_child("property");
-            attr(prop, "name", "rule");
-            attr(prop, "value", r);
-        }
-        for (const auto& r : broke) {
-            auto prop = props.append_child("property");
-            attr(prop, "name", "failed_rule");
-            attr(prop, "value", r);
-        }
-        if (skipped) {  // why it was not checked (core/result.hpp's SkipCause)
-            auto prop = props.append_child("property");
-            attr(prop, "name", "idconform.skip_cause");
-            attr(prop, "value", to_string(counted_skip_cause(c)));
-        }
+        for (const auto& r : c.rules) property("rule", r);
+        for (const auto& r : broke) property("failed_rule", r);
+        if (skipped) property("idconform.skip_cause", to_string(counted_skip_cause(c)));  // why it was not checked
+        w.close();
     }
-
     switch (c.outcome) {
         case Outcome::passed: break;
         case Outcome::failed:
         case Outcome::error: {
             const bool failed = c.outcome == Outcome::failed;
-            auto el = tc.append_child(failed ? "failure" : "error");
             // An unreachable target: the short form of the cause (the detail keeps the request).
             const auto unreachable = failed ? std::nullopt : unreachable_cause(c);
             std::string message = unreachable ? "target unreachable: " + *unreachable
                                   : c.message.empty() ? first_failed_check(c) : c.message;
             if (message.empty()) message = failed ? "contract check failed" : "error";
-            attr(el, "message", redact_text(message, opts.redact_headers));
+            w.open(failed ? "failure" : "error");
+            w.attr("message", redact_text(message, opts.redact_headers));
             // an error's type is its cause (suite, transport, authentication, ...)
-            attr(el, "type", failed                                 ? "contract"
-                             : c.error_cause == ErrorCause::none ? "transport"
-                                                                 : to_string(c.error_cause));
-            text(el, failure_detail(c, opts));
+            w.attr("type", failed                                 ? "contract"
+                           : c.error_cause == ErrorCause::none ? "transport"
+                                                               : to_string(c.error_cause));
+            w.text(failure_detail(c, opts));
             break;
         }
         case Outcome::skipped:
-        case Outcome::waived: {
+        case Outcome::waived:
             // A waiver is a <skipped> whose message says "waived until DATE
             // by OWNER: REASON" (the audit stage writes it into message).
-            auto el = tc.append_child("skipped");
-            if (!c.message.empty()) attr(el, "message", redact_text(c.message, opts.redact_headers));
+            w.open("skipped");
+            if (!c.message.empty()) w.attr("message", redact_text(c.message, opts.redact_headers));
+            w.empty();
             break;
-        }
     }
-    // Strict: the Ant schema has no system-out in a testcase; a failure's
-    // text keeps its evidence.
-    if (!c.steps.empty() && !strict(layout)) text(tc.append_child("system-out"), transcript(c, opts));
+    if (system_out) {
+        thread_local std::string t;  // keeps its capacity from case to case
+        t.clear();
+        append_transcript(t, c, opts);
+        w.text_element("system-out", t);
+    }
+    w.close();
 }
 
-// The report is assembled from pieces so that the whole-run renderer and
-// the streaming reporter write the same bytes: the opening of the document
-// (with run totals), the opening of a suite (with its totals), each testcase
-// as pugixml prints it at its depth, and the closing tags. An element with no
-// children is printed self-closed, as pugixml does for the whole document.
+// The report is written in pieces: the opening of the document (with run
+// totals), the opening of each suite (with its totals), its testcases as
+// they were rendered, and the closing tags.
 
 struct Totals {
     std::size_t tests = 0, failures = 0, errors = 0, skipped = 0;
@@ -186,48 +174,20 @@ struct Totals {
     }
 };
 
-// `text` is an element printed with format_no_empty_element_tags: drop its
-// closing tag to keep the opening one.
-std::string opening_only(std::string text, std::string_view element) {
-    const std::string close = "</" + std::string(element) + ">\n";
-    if (text.size() >= close.size() && text.compare(text.size() - close.size(), close.size(), close) == 0)
-        text.resize(text.size() - close.size());
-    return text + "\n";
-}
-
-// The opening tag of `node` at `depth` and the children it already has (a
-// testsuite's properties), as pugixml prints them in the whole document: the
-// rest of its children follow, then its closing tag.
-std::string opening_of(pugi::xml_node node, unsigned depth) {
-    std::ostringstream out;
-    if (!node.first_child()) {
-        node.print(out, "  ", pugi::format_indent | pugi::format_no_empty_element_tags, pugi::encoding_utf8, depth);
-        return opening_only(out.str(), node.name());
-    }
-    node.print(out, "  ", pugi::format_indent, pugi::encoding_utf8, depth);
-    std::string text = out.str();
-    // drop the closing tag's line
-    const std::size_t last = text.rfind('\n', text.size() >= 2 ? text.size() - 2 : 0);
-    text.resize(last == std::string::npos ? 0 : last + 1);
-    return text;
-}
-
 std::string junit_head(const Totals& t, double seconds, const std::string& timestamp, bool has_suites,
                        const JunitLayout& layout) {
-    pugi::xml_document doc;
-    auto decl = doc.append_child(pugi::node_declaration);
-    decl.append_attribute("version").set_value("1.0");
-    decl.append_attribute("encoding").set_value("UTF-8");
-    auto root = doc.append_child("testsuites");
+    std::string out;
+    XmlWriter w(out);
+    w.declaration();
+    w.open("testsuites");
     if (!strict(layout)) {  // the Ant schema's testsuites has no attributes
-        attr(root, "name", "idconform");
-        add_counts(root, t.tests, t.failures, t.errors, t.skipped, seconds);
-        if (!timestamp.empty()) attr(root, "timestamp", timestamp);
+        w.attr("name", "idconform");
+        add_counts(w, t.tests, t.failures, t.errors, t.skipped, seconds);
+        if (!timestamp.empty()) w.attr("timestamp", timestamp);
     }
-    std::ostringstream out;
-    const unsigned flags = pugi::format_indent | (has_suites ? pugi::format_no_empty_element_tags : 0u);
-    doc.save(out, "  ", flags, pugi::encoding_utf8);
-    return has_suites ? opening_only(out.str(), "testsuites") : out.str();
+    if (has_suites) out += ">\n";  // its suites follow, then junit_tail
+    else w.empty();
+    return out;
 }
 
 std::string junit_tail() { return "</testsuites>\n"; }
@@ -235,13 +195,11 @@ std::string junit_tail() { return "</testsuites>\n"; }
 // What the Ant schema requires of a testsuite besides its counts: when
 // (UTC, whole seconds, no zone: its pattern has neither), where, and its
 // place in the document.
-void add_strict_identity(pugi::xml_node suite, const std::string& name, const std::string& timestamp,
+void add_strict_identity(XmlWriter& w, const std::string& name, const std::string& timestamp,
                          const JunitLayout& layout, std::size_t id) {
     // "2024-05-01T12:00:00.000Z" -> "2024-05-01T12:00:00"
-    attr(suite, "timestamp", (timestamp.empty() ? layout.timestamp : timestamp).substr(0, 19));
-    attr(suite, "hostname", layout.hostname);
-    attr(suite, "package", name);
-    attr(suite, "id", id);
+    w.attr("timestamp", (timestamp.empty() ? layout.timestamp : timestamp).substr(0, 19));
+    w.attr("hostname", layout.hostname).attr("package", name).attr("id", id);
 }
 
 // The run's notes (what it left on the target and why) as a testsuite of no
@@ -250,25 +208,24 @@ void add_strict_identity(pugi::xml_node suite, const std::string& name, const st
 std::string notes_suite(const std::vector<std::string>& notes, const ReportOptions& opts, const JunitLayout& layout,
                         std::size_t id) {
     if (notes.empty()) return {};
-    pugi::xml_document doc;
-    auto suite = doc.append_child("testsuite");
-    attr(suite, "name", "idconform notes");
-    add_counts(suite, 0, 0, 0, 0, 0.0);
-    if (strict(layout)) add_strict_identity(suite, "idconform notes", layout.timestamp, layout, id);
-    auto props = suite.append_child("properties");
+    std::string out;
+    XmlWriter w(out, 1);
+    w.open("testsuite").attr("name", "idconform notes");
+    add_counts(w, 0, 0, 0, 0, 0.0);
+    if (strict(layout)) add_strict_identity(w, "idconform notes", layout.timestamp, layout, id);
+    w.children();
+    w.open("properties").children();
     std::string lines;
     for (const auto& n : notes) {
         const std::string note = redact_text(n, opts.redact_headers);
-        auto p = props.append_child("property");
-        attr(p, "name", "note");
-        attr(p, "value", note);
+        w.open("property").attr("name", "note").attr("value", note).empty();
         lines += note + "\n";
     }
-    text(suite.append_child("system-out"), lines);
-    if (strict(layout)) suite.append_child("system-err");
-    std::ostringstream out;
-    suite.print(out, "  ", pugi::format_indent, pugi::encoding_utf8, 1);
-    return out.str();
+    w.close();
+    w.text_element("system-out", lines);
+    if (strict(layout)) w.open("system-err").empty();
+    w.close();
+    return out;
 }
 
 // What an audit adds to a testsuite (JunitReporter's header comment): the
@@ -283,186 +240,71 @@ struct SuiteAudit {
 // The testsuite's properties: what the run tested (the target and its base
 // URL, credentials masked, as the JSON and HTML metadata say it), then the
 // audit's. Strict writes the element even when empty: the Ant schema
-// requires it.
-void add_suite_properties(pugi::xml_node suite, const SuiteAudit& a, const JunitLayout& layout) {
+// requires it. Whether there are any.
+bool has_suite_properties(const SuiteAudit& a, const JunitLayout& layout) {
+    return a.waivers_file != nullptr || a.baseline_file != nullptr || !layout.target.empty() || strict(layout);
+}
+
+void write_suite_properties(XmlWriter& w, const SuiteAudit& a, const JunitLayout& layout) {
     static constexpr const char* kinds[3] = {"new", "fixed", "still_failing"};
-    if (a.waivers_file == nullptr && a.baseline_file == nullptr && layout.target.empty() && !strict(layout)) return;
-    auto props = suite.append_child("properties");
+    w.open("properties");
+    const bool any = !layout.target.empty() || a.waivers_file != nullptr || a.baseline_file != nullptr;
+    if (!any) {
+        w.empty();
+        return;
+    }
+    w.children();
     const auto add = [&](const std::string& name, std::string_view value) {
-        auto p = props.append_child("property");
-        attr(p, "name", name);
-        attr(p, "value", value);
+        w.open("property").attr("name", name).attr("value", value).empty();
     };
     if (!layout.target.empty()) add("target", layout.target);
     if (a.waivers_file != nullptr) {
         add("waivers", *a.waivers_file);
         add("waived", std::to_string(a.waived));
     }
-    if (a.baseline_file == nullptr) return;
-    add("baseline", *a.baseline_file);
-    for (std::size_t k = 0; k < 3; ++k) add(std::string("baseline.") + kinds[k], std::to_string(a.baseline->all[k]));
-    for (const auto& [rule, n] : a.baseline->rules)
+    if (a.baseline_file != nullptr) {
+        add("baseline", *a.baseline_file);
         for (std::size_t k = 0; k < 3; ++k)
-            if (n[k] > 0) add("baseline." + rule + "." + kinds[k], std::to_string(n[k]));
+            add(std::string("baseline.") + kinds[k], std::to_string(a.baseline->all[k]));
+        for (const auto& [rule, n] : a.baseline->rules)
+            for (std::size_t k = 0; k < 3; ++k)
+                if (n[k] > 0) add("baseline." + rule + "." + kinds[k], std::to_string(n[k]));
+    }
+    w.close();
 }
 
+// The opening of a testsuite with its totals; a suite of no tests whole.
 std::string suite_open(const SuiteResult& s, const Totals& t, const JunitLayout& layout, std::size_t id,
                        const SuiteAudit& audit = {}) {
-    pugi::xml_document doc;
-    auto suite = doc.append_child("testsuite");
-    attr(suite, "name", suite_name(s));
-    add_counts(suite, t.tests, t.failures, t.errors, t.skipped, s.seconds);
+    std::string out;
+    XmlWriter w(out, 1);
+    w.open("testsuite").attr("name", suite_name(s));
+    add_counts(w, t.tests, t.failures, t.errors, t.skipped, s.seconds);
     if (strict(layout)) {
-        add_strict_identity(suite, suite_name(s), s.timestamp, layout, id);
+        add_strict_identity(w, suite_name(s), s.timestamp, layout, id);
     } else {
-        if (!s.timestamp.empty()) attr(suite, "timestamp", s.timestamp);
-        if (const JunitLayout::File f = reported_file(layout, s.file); !f.file.empty()) attr(suite, "file", f.file);
+        if (!s.timestamp.empty()) w.attr("timestamp", s.timestamp);
+        if (const JunitLayout::File f = reported_file(layout, s.file); !f.file.empty()) w.attr("file", f.file);
     }
-    add_suite_properties(suite, audit, layout);
-    if (strict(layout) && t.tests == 0) {  // else suite_close writes them
-        suite.append_child("system-out");
-        suite.append_child("system-err");
+    const bool properties = has_suite_properties(audit, layout);
+    if (!properties && t.tests == 0 && !strict(layout)) {
+        w.empty();
+        return out;
     }
-    if (t.tests > 0) return opening_of(suite, 1);
-    std::ostringstream out;
-    suite.print(out, "  ", pugi::format_indent, pugi::encoding_utf8, 1);
-    return out.str();
+    w.children();
+    if (properties) write_suite_properties(w, audit, layout);
+    if (t.tests > 0) return out;  // its testcases follow, then suite_close
+    if (strict(layout)) {
+        w.open("system-out").empty();
+        w.open("system-err").empty();
+    }
+    w.close();
+    return out;
 }
 
 std::string suite_close(const Totals& t, const JunitLayout& layout) {
     if (t.tests == 0) return "";
     return strict(layout) ? "    <system-out />\n    <system-err />\n  </testsuite>\n" : "  </testsuite>\n";
-}
-
-// pugixml output straight into a string (an ostringstream costs a locale,
-// a buffer and a copy per testcase).
-struct StringWriter final : pugi::xml_writer {
-    std::string out;
-    void write(const void* data, std::size_t size) override { out.append(static_cast<const char*>(data), size); }
-};
-
-// A passed testcase printed directly, byte for byte as pugixml prints it
-// (add_case below), without building a document: most testcases of a large
-// run pass, and the DOM was a fifth of the run's CPU. Only for text made of
-// printable ASCII (and line feeds in the transcript), whose escaping is
-// simple; anything else (a failure, a control character, UTF-8) returns
-// false and goes through pugixml.
-bool append_escaped(std::string& out, std::string_view v, bool attribute) {
-    static constexpr auto plain = [] {
-        std::array<bool, 256> t{};
-        for (int ch = 0x20; ch <= 0x7e; ++ch) t[ch] = ch != '&' && ch != '<' && ch != '>' && ch != '"' && ch != '\'';
-        return t;
-    }();
-    for (std::size_t i = 0; i < v.size(); ++i) {
-        std::size_t j = i;
-        while (j < v.size() && plain[static_cast<unsigned char>(v[j])]) ++j;
-        out.append(v.data() + i, j - i);  // runs of plain text in one go
-        if (j == v.size()) break;
-        i = j;
-        const char ch = v[i];
-        switch (ch) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>':
-                if (attribute) return false;
-                out += "&gt;";
-                break;
-            case '"':
-                if (attribute) out += "&quot;";
-                else out += ch;
-                break;
-            case '\'':
-                if (attribute) return false;
-                out += ch;
-                break;
-            case '\n':
-                if (attribute) return false;
-                out += ch;
-                break;
-            default:
-                if (static_cast<unsigned char>(ch) < 0x20 || static_cast<unsigned char>(ch) > 0x7e) return false;
-                out += ch;
-        }
-    }
-    return true;
-}
-
-bool append_attr(std::string& out, const char* name, std::string_view value) {
-    out += ' ';
-    out += name;
-    out += "=\"";
-    if (!append_escaped(out, value, true)) return false;
-    out += '"';
-    return true;
-}
-
-bool passed_testcase_text(const CaseResult& c, const SuiteResult& s, const ReportOptions& opts,
-                          const JunitLayout& layout, std::string& out) {
-    if (c.outcome != Outcome::passed) return false;
-    out.reserve(1024);
-    out += "    <testcase";
-    if (!append_attr(out, "name", !c.name.empty() ? c.name : !c.pos.file.empty() ? "case at " + c.pos.str() : "unnamed case") ||
-        !append_attr(out, "classname", !c.classname.empty() ? c.classname : suite_name(s)) ||
-        !append_attr(out, "time", format_seconds(c.seconds)))
-        return false;
-    if (strict(layout)) {  // neither file, line, properties nor system-out
-        out += " />\n";
-        return true;
-    }
-    const JunitLayout::File file = reported_file(layout, c.pos.file.empty() ? s.file : c.pos.file);
-    if (!file.file.empty() && !append_attr(out, "file", file.file)) return false;
-    if (c.pos.line > 0 && file.line && !append_attr(out, "line", std::to_string(c.pos.line))) return false;
-    const bool any_property = std::any_of(c.properties.begin(), c.properties.end(),
-                                          [](const Property& p) { return !p.name.empty(); });
-    const bool children = any_property || !c.rules.empty() || !c.steps.empty();
-    if (!children) {
-        out += " />\n";
-        return true;
-    }
-    out += ">\n";
-    if (any_property || !c.rules.empty()) {
-        out += "      <properties>\n";
-        std::string value;
-        for (const auto& p : c.properties) {
-            if (p.name.empty()) continue;
-            out += "        <property";
-            value.clear();
-            append_redacted(value, p.value, opts.redact_headers);
-            if (!append_attr(out, "name", p.name) || !append_attr(out, "value", value)) return false;
-            out += " />\n";
-        }
-        for (const auto& r : c.rules) {
-            out += "        <property name=\"rule\"";
-            if (!append_attr(out, "value", r)) return false;
-            out += " />\n";
-        }
-        out += "      </properties>\n";
-    }
-    if (!c.steps.empty()) {
-        thread_local std::string t;
-        t.clear();
-        append_transcript(t, c, opts);
-        // pugixml prints an element holding one empty text node self-closed.
-        if (t.empty()) return false;
-        out += "      <system-out>";
-        if (!append_escaped(out, t, false)) return false;
-        out += "</system-out>\n";
-    }
-    out += "    </testcase>\n";
-    return true;
-}
-
-// The testcase element, replacing out's content.
-void testcase_into(std::string& out, const CaseResult& c, const SuiteResult& s, const ReportOptions& opts,
-                   const JunitLayout& layout) {
-    out.clear();
-    if (passed_testcase_text(c, s, opts, layout, out)) return;
-    out.clear();
-    pugi::xml_document doc;
-    add_case(doc, c, s, opts, layout);
-    StringWriter w;
-    doc.first_child().print(w, "  ", pugi::format_indent, pugi::encoding_utf8, 2);
-    out = std::move(w.out);
 }
 
 std::string this_host() {
@@ -512,7 +354,7 @@ void JunitReporter::started(const RunInfo& info) { layout_ = junit_layout(opts()
 void JunitReporter::render_case(std::string& out, const CaseResult& c, std::size_t suite_index) {
     if (baseline_.size() <= suite_index) baseline_.resize(suite_index + 1);
     baseline_[suite_index].add(c);
-    testcase_into(out, c, suites()[suite_index].suite, opts(), layout_);
+    write_case(out, c, suites()[suite_index].suite, opts(), layout_);
 }
 
 void JunitReporter::write_report(AtomicFileWriter& out, const RunSummary& run) {

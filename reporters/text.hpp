@@ -19,9 +19,9 @@ namespace idconform::reporters {
 
 // Text that any XML 1.0 parser accepts and a human can read: valid UTF-8;
 // C0 controls other than TAB, LF and CR, DEL, C1 controls (U+0080-U+009F)
-// and U+FFFE/U+FFFF become visible `\uXXXX` escapes. pugixml escapes <>&"
-// itself but writes control characters as `&#01;`, which XML 1.0 forbids,
-// and stops at a NUL byte: everything passed to pugixml goes through this.
+// and U+FFFE/U+FFFF become visible `\uXXXX` escapes. XML 1.0 cannot carry
+// control characters even as `&#01;`: the XML writer (xml_writer.hpp) passes
+// every text and attribute value that needs it through this before escaping.
 [[nodiscard]] std::string xml_text(std::string_view s);
 
 // Text for HTML element content and quoted attribute values: xml_text
