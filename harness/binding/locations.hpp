@@ -2,7 +2,7 @@
 // created it: for resources a profile reads, updates or deletes at the
 // create answer's Location URL (`read: {path: "{location}"}`) instead of a
 // path template. One book per suite run (SuiteRun::locations), written when
-// a create is answered 2xx (cleanup.cpp register_created) and read when an
+// a create is answered 2xx (deletion.cpp book_created) and read when an
 // http step with `location_of` is built (steps/http.cpp).
 #pragma once
 

@@ -12,7 +12,7 @@
 #include "runner/engine_detail.hpp"
 #include "runner/left_behind.hpp"
 #include "runner/collected.hpp"
-#include "runner/entity_view.hpp"
+#include "binding/entity_view.hpp"
 #include "runner/evidence.hpp"
 #include "runner/steps/file.hpp"
 #include "runner/steps/kafka.hpp"
@@ -32,6 +32,9 @@
 #include <cstdint>
 
 namespace idconform::runner {
+
+using binding::entity_view;
+using binding::EntityView;
 
 namespace asio = boost::asio;
 namespace json = boost::json;

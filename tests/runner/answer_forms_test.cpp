@@ -6,7 +6,7 @@
 #include "binding/locations.hpp"
 #include "runner/captures.hpp"
 #include "runner/cleanup.hpp"
-#include "runner/entity_view.hpp"
+#include "binding/entity_view.hpp"
 #include "runner/steps/env.hpp"
 #include "runner/steps/http.hpp"
 #include "test_support.hpp"

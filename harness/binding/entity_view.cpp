@@ -1,11 +1,11 @@
 // The entity of an array answer (see entity_view.hpp).
-#include "runner/entity_view.hpp"
+#include "binding/entity_view.hpp"
 
-#include "runner/body_json.hpp"
+#include "binding/body_json.hpp"
 
 #include <boost/json/serialize.hpp>
 
-namespace idconform::runner {
+namespace idconform::binding {
 
 namespace json = boost::json;
 
@@ -49,4 +49,4 @@ EntityView entity_view(const suite::HttpRequest& h, const suite::Expect& expect,
     return out;
 }
 
-}  // namespace idconform::runner
+}  // namespace idconform::binding

@@ -12,7 +12,7 @@
 #include <optional>
 #include <string>
 
-namespace idconform::runner {
+namespace idconform::binding {
 
 struct EntityView {
     // The answer as the checks see it: the body replaced by the one element
@@ -32,4 +32,4 @@ struct EntityView {
 [[nodiscard]] EntityView entity_view(const suite::HttpRequest& h, const suite::Expect& expect, const Exchange& x,
                                      const std::string& rule);
 
-}  // namespace idconform::runner
+}  // namespace idconform::binding
