@@ -21,11 +21,17 @@ using namespace idconform::reporters;
 
 namespace {
 
+ConsoleOptions verbose() {
+    ConsoleOptions o;
+    o.verbose = true;  // every case's evidence is printed
+    return o;
+}
+
 class Sink final : public ReportVisitor {
 public:
     // The JSON report is written in place to /dev/null (a device is never
     // replaced): the rendering is what is exercised.
-    Sink() : console_(out_, false, false, ConsoleOptions{true, {}}), json_("/dev/null") {}
+    Sink() : console_(out_, false, false, verbose()), json_("/dev/null") {}
     void head(const ReportHead& h) override {
         RunInfo info = h.info;
         info.total_cases = h.tests;  // what the file claims: nothing may be sized by it

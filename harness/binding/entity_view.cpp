@@ -1,6 +1,7 @@
 // The entity of an array answer (see entity_view.hpp).
 #include "binding/entity_view.hpp"
 
+#include "binding/access.hpp"
 #include "binding/body_json.hpp"
 
 #include <boost/json/serialize.hpp>
@@ -12,7 +13,8 @@ namespace json = boost::json;
 EntityView entity_view(const suite::HttpRequest& h, const suite::Expect& expect, const Exchange& x,
                        const std::string& rule) {
     EntityView out;
-    if (!h.entity_array || !x.response || x.response->status / 100 != 2) return out;
+    const std::optional<std::string>& array = entity_array(h);
+    if (!array || !x.response || x.response->status / 100 != 2) return out;
     // A refusal is judged on the answer as it came: `[]` is the not-found
     // answer, anything else a 2xx the check reports as the server sent it.
     if (expect.status && suite::is_refusal(*expect.status)) return out;
@@ -20,10 +22,10 @@ EntityView entity_view(const suite::HttpRequest& h, const suite::Expect& expect,
     const json::value* root = body.view();
     if (!root) return out;  // not JSON: the checks that need the body say so themselves
     boost::system::error_code ec;
-    const json::value* arr = root->find_pointer(*h.entity_array, ec);
-    const std::string where = h.entity_array->empty() ? std::string("the answer") : "the answer's " + *h.entity_array;
+    const json::value* arr = root->find_pointer(*array, ec);
+    const std::string where = array->empty() ? std::string("the answer") : "the answer's " + *array;
     if (!arr || !arr->is_array()) {
-        out.error = "the read answered no array at '" + *h.entity_array + "' (" + h.pos.str() +
+        out.error = "the read answered no array at '" + *array + "' (" + h.pos.str() +
                     "): the profile's read says the entity comes in an array there (items:)";
         return out;
     }

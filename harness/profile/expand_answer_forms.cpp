@@ -1,6 +1,8 @@
 // The answer forms of real APIs in pack instances (see expand_answer_forms.hpp).
 #include "profile/expand_answer_forms.hpp"
 
+#include "binding/access.hpp"
+
 #include <algorithm>
 #include <set>
 
@@ -317,9 +319,10 @@ void adapt_call(const Resource& r, suite::Operation op, const Endpoint& ep, suit
         st.expect.status->exact.clear();
         st.expect.status->classes = {2};
     }
-    if (ep.at_location) h.location_of = r.name;
+    if (ep.at_location) binding::edit_access(h, [&](binding::Access& a) { a.location_of = r.name; });
     // (`[]` is "not found" by the form itself: the loader made it the read's not_found.)
-    if (op == suite::Operation::read && ep.answers_array) h.entity_array = ep.items;
+    if (op == suite::Operation::read && ep.answers_array)
+        binding::edit_access(h, [&](binding::Access& a) { a.entity_array = ep.items; });
 }
 
 void adapt_create_answer(const Resource& r, suite::Step& st) {
@@ -376,9 +379,9 @@ void skip_inapplicable(const Resource& r, suite::Suite& s) {
             // Pack steps written as plain http (db-identifiers, viewable-id)
             // address the entity by a path template; their creates and reads
             // name the id where the profile says.
-            if (h.location_of.empty() && h.path == "${res.create}" && id_elsewhere(r, suite::Operation::create))
+            if (binding::location_of(h).empty() && h.path == "${res.create}" && id_elsewhere(r, suite::Operation::create))
                 move_own_id(r, st);
-            if (h.location_of.empty() && h.path == "${res.read}" && id_in_header(r, suite::Operation::read))
+            if (binding::location_of(h).empty() && h.path == "${res.read}" && id_in_header(r, suite::Operation::read))
                 move_own_id(r, st);
             // An update that names its entity by the id in its body (POST
             // /v1/orders:update {"id": ...}) at the entity's own id pointer: a
@@ -393,7 +396,7 @@ void skip_inapplicable(const Resource& r, suite::Suite& s) {
             }
             for (std::size_t i = 0; i < std::size(vars); ++i) {
                 const auto& e = *eps[i];
-                if (!e || !h.location_of.empty()) continue;
+                if (!e || !binding::location_of(h).empty()) continue;
                 if (!e->id_at.empty() && h.path == vars[i]) {
                     c.skip = "not applicable: this case addresses '" + r.name +
                              "' by a path with its id and no body, and the profile names it by the id in a JSON "
@@ -405,7 +408,8 @@ void skip_inapplicable(const Resource& r, suite::Suite& s) {
                              "' by a path with its id, and the "
                              "profile reads it at the create answer's Location (" +
                              e->pos.str() + ")";
-                if (i == 0 && e->answers_array && h.path == vars[i] && !h.entity_array) h.entity_array = e->items;
+                if (i == 0 && e->answers_array && h.path == vars[i] && !binding::entity_array(h))
+                    binding::edit_access(h, [&](binding::Access& a) { a.entity_array = e->items; });
             }
             adapt_step_cleanup(r, st.cleanup);
             if (!c.skip.empty()) break;

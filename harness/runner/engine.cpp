@@ -12,6 +12,7 @@
 #include "runner/engine_detail.hpp"
 #include "runner/left_behind.hpp"
 #include "runner/collected.hpp"
+#include "binding/access.hpp"
 #include "binding/entity_view.hpp"
 #include "runner/evidence.hpp"
 #include "runner/steps/file.hpp"
@@ -363,7 +364,7 @@ awaitable<StepOutcome> Engine::run_step(SuiteRun& run, const suite::Step& st, Sc
     }
     Exchange x = co_await send_with_retries(run, *req);
     const auto* http = std::get_if<suite::HttpRequest>(&st.request);
-    if (!x.error && http && http->entity_array) {
+    if (!x.error && http && binding::entity_array(*http)) {
         // A read answering an array: its one element is the entity judged.
         EntityView v = entity_view(*http, st.expect, x, rule);
         if (!v.error.empty()) {

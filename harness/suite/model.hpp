@@ -27,6 +27,7 @@
 
 namespace idconform::binding {
 struct Deletion;  // what binds a create's cleanup to the profile (binding/deletion.hpp)
+struct Access;    // how a bound http step reaches and reads its entity (binding/access.hpp)
 }
 
 namespace idconform::suite {
@@ -219,16 +220,10 @@ struct HttpRequest : Positioned {
     // (pointer and value are templates), remove a member.
     std::vector<std::pair<std::string, boost::json::value>> set;
     std::vector<std::string> unset;
-    // Set by the profile expander (profile/expand_answer_forms.cpp), not
-    // written in suites:
-    // non-empty: the request goes to the Location URL that the create answer
-    // of this resource's entity named (path_params `id` says which entity;
-    // `path` is not used), runner/locations.hpp.
-    std::string location_of;
-    // The answer is an array at this JSON pointer holding the entity (a
-    // PostgREST read `?id=eq.{id}`): one element is the entity the checks
-    // and captures see, [] is "not found", more than one is an error.
-    std::optional<std::string> entity_array;
+    // How the profile says this step reaches its entity and reads the answer
+    // (a Location URL, an array holding the entity: binding/access.hpp),
+    // set by the profile expander; null: as written.
+    std::shared_ptr<const binding::Access> access;
 };
 
 // An operation on the resource a pack is instantiated for (create, read,

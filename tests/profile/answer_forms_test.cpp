@@ -2,6 +2,7 @@
 // (load_answer_forms.cpp, expand_answer_forms.cpp), with the real packs: the
 // new id only in an answer header, read/update/delete at the create answer's
 // Location, reads answering an array, fields only in read answers.
+#include "binding/access.hpp"
 #include "test_support.hpp"
 
 #include <boost/json/parse.hpp>
@@ -197,10 +198,10 @@ TEST_CASE(
     const suite::Case& upd = case_named(s, "the id is unchanged after an update");
     REQUIRE(upd.steps.size() == 2);
     const auto& h = upd.steps[0].as<suite::HttpRequest>();
-    CHECK(h.location_of == "items");
+    CHECK(binding::location_of(h) == "items");
     CHECK(upd.steps[0].expect.ids[0].header.value_or("") == "Docker-Upload-UUID");
     const auto& read = upd.steps[1];
-    CHECK(read.as<suite::HttpRequest>().location_of == "items");
+    CHECK(binding::location_of(read.as<suite::HttpRequest>()) == "items");
     CHECK(read.expect.status->exact.empty());
     CHECK(read.expect.status->classes == std::vector<int>{2});
     const suite::Case& body = case_named(s, "the id is unchanged after an update whose body carries another id");
@@ -223,8 +224,8 @@ TEST_CASE("expansion: an array read is judged by its element, a refusal accepts 
     const suite::Suite& s = instance(e, "data-id-002 items");
     const suite::Case& rd = case_named(s, "reading the live entity returns its id unchanged and canonical");
     const auto& h = rd.steps[0].as<suite::HttpRequest>();
-    REQUIRE(h.entity_array);
-    CHECK(h.entity_array->empty());
+    REQUIRE(binding::entity_array(h));
+    CHECK(binding::entity_array(h)->empty());
     CHECK_FALSE(rd.steps[0].expect.status->not_found);  // a read that wants the entity: [] is a failure
     const suite::Case& neg = case_named(s, "a mutated live id in a read path is rejected");
     REQUIRE(neg.steps[0].expect.status->not_found);
@@ -232,8 +233,8 @@ TEST_CASE("expansion: an array read is judged by its element, a refusal accepts 
     CHECK(neg.steps[0].expect.status->not_found->body == boost::json::array());
     // The delete is not a read: no array form there.
     const suite::Case& del = case_named(s, "a mutated live id in a delete path deletes nothing");
-    CHECK_FALSE(del.steps[0].as<suite::HttpRequest>().entity_array);
-    CHECK(del.steps[1].as<suite::HttpRequest>().entity_array);
+    CHECK_FALSE(binding::entity_array(del.steps[0].as<suite::HttpRequest>()));
+    CHECK(binding::entity_array(del.steps[1].as<suite::HttpRequest>()));
 }
 
 TEST_CASE("expansion: what the create answer lacks is judged on a read-back of the new entity") {
@@ -268,7 +269,7 @@ TEST_CASE("expansion: with the id only in the create answer's Location, its othe
     REQUIRE(c.steps.size() == 2);
     CHECK(c.steps[0].expect.ids.empty());
     CHECK(c.steps[0].captures[0].from == suite::Capture::From::header_id);
-    CHECK(c.steps[1].as<suite::HttpRequest>().location_of == "items");
+    CHECK(binding::location_of(c.steps[1].as<suite::HttpRequest>()) == "items");
     CHECK(c.steps[1].expect.ids[0].at.value_or("") == "${res.optional_ref_at}");
 }
 

@@ -6,6 +6,7 @@
 #include "binding/locations.hpp"
 #include "runner/captures.hpp"
 #include "runner/cleanup.hpp"
+#include "binding/access.hpp"
 #include "binding/entity_view.hpp"
 #include "runner/steps/env.hpp"
 #include "runner/steps/http.hpp"
@@ -90,7 +91,7 @@ TEST_CASE("an http step with location_of goes to the entity's Location") {
     suite::HttpRequest h;
     h.method = "PATCH";
     h.path = "{location}";
-    h.location_of = "w";
+    binding::edit_access(h, [](binding::Access& a) { a.location_of = "w"; });
     h.path_params = {{"id", "${live}"}};
     Scope scope;
     scope.set("live", boost::json::value(id));
@@ -103,7 +104,7 @@ TEST_CASE("an http step with location_of goes to the entity's Location") {
 
 TEST_CASE("a read answering an array: one element is the entity, [] is not found, more is an error") {
     suite::HttpRequest h;
-    h.entity_array = "";
+    binding::edit_access(h, [](binding::Access& a) { a.entity_array = ""; });
     suite::Expect want;
     suite::StatusExpect ok;
     ok.exact = {200};
@@ -132,7 +133,7 @@ TEST_CASE("a read answering an array: one element is the entity, [] is not found
     CHECK_FALSE(r.not_found);
     CHECK(r.error.empty());
     // Under a pointer, and not for answers that are not 2xx.
-    h.entity_array = "/data";
+    binding::edit_access(h, [](binding::Access& a) { a.entity_array = "/data"; });
     CHECK(entity_view(h, want, answered(200, R"({"data":[{"id":"b"}]})"), "R").view);
     CHECK_FALSE(entity_view(h, want, answered(404, R"({"data":[]})"), "R").not_found);
 }

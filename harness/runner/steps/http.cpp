@@ -1,6 +1,7 @@
 // The http step kind: request building, description, curl reproduction.
 #include "runner/steps/http.hpp"
 
+#include "binding/access.hpp"
 #include "binding/locations.hpp"
 #include "runner/steps/request_parts.hpp"
 
@@ -25,7 +26,7 @@ Result<std::string> location_path(const suite::HttpRequest& h, const Env& env, c
             id = *pv;
         }
     if (!env.locations) return R(boost::system::in_place_error, "no Location book in this run");
-    return env.locations->url_for(h.location_of, id);
+    return env.locations->url_for(binding::location_of(h), id);
 }
 
 }  // namespace
@@ -37,7 +38,7 @@ Result<Request> build(const suite::HttpRequest& h, const Env& env, const Scope& 
     auto method = interpolate(h.method, scope);
     if (!method) return R(boost::system::in_place_error, h.pos.str() + ": method: " + method.error());
     r.method = *method;
-    auto path = h.location_of.empty() ? build_path(h.path, h.path_params, scope) : location_path(h, env, scope);
+    auto path = binding::location_of(h).empty() ? build_path(h.path, h.path_params, scope) : location_path(h, env, scope);
     if (!path) return R(boost::system::in_place_error, h.pos.str() + ": path: " + path.error());
     const bool absolute = path->rfind("http://", 0) == 0 || path->rfind("https://", 0) == 0;
     r.url = absolute ? *path : env.base_url + (path->empty() || path->front() == '/' ? "" : "/") + *path;
