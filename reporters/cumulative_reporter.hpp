@@ -15,7 +15,9 @@
 #include "reporters/reporter.hpp"
 #include "reporters/spool.hpp"
 
+#include <array>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
