@@ -245,7 +245,7 @@ void add_read_backs(const Resource& r, const std::vector<suite::Variable>& vars,
                                  : "the profile declares no read of '" + r.name + "' to judge it in");
                 break;
             }
-            // The new id, wherever the answer names it (adapt_call moves the
+            // The new id, wherever the answer names it (adapt_expectations moves the
             // capture to the header), then a read of that entity.
             suite::Capture cap;
             cap.pos = st.pos;
@@ -310,7 +310,7 @@ void add_location_probe(const Resource& r, suite::Suite& s) {
     s.setup.push_back(std::move(st));
 }
 
-void adapt_call(const Resource& r, suite::Operation op, const Endpoint& ep, suite::Step& st, suite::HttpRequest& h) {
+void adapt_expectations(const Resource& r, suite::Operation op, suite::Step& st) {
     if (id_elsewhere(r, op)) move_own_id(r, st);
     // Answers that carry the id only in a header carry no entity: a read
     // that finds it may well answer 204 (a registry's upload status).
@@ -319,10 +319,15 @@ void adapt_call(const Resource& r, suite::Operation op, const Endpoint& ep, suit
         st.expect.status->exact.clear();
         st.expect.status->classes = {2};
     }
-    if (ep.at_location) binding::edit_access(h, [&](binding::Access& a) { a.location_of = r.name; });
+}
+
+std::shared_ptr<const binding::Access> access_of(const Resource& r, suite::Operation op, const Endpoint& ep) {
+    binding::Access a;
+    if (ep.at_location) a.location_of = r.name;
     // (`[]` is "not found" by the form itself: the loader made it the read's not_found.)
-    if (op == suite::Operation::read && ep.answers_array)
-        binding::edit_access(h, [&](binding::Access& a) { a.entity_array = ep.items; });
+    if (op == suite::Operation::read && ep.answers_array) a.entity_array = ep.items;
+    if (a.location_of.empty() && !a.entity_array) return nullptr;
+    return std::make_shared<const binding::Access>(std::move(a));
 }
 
 void adapt_create_answer(const Resource& r, suite::Step& st) {

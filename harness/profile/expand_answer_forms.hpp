@@ -5,10 +5,12 @@
 // internal to harness/profile/.
 #pragma once
 
+#include "binding/access.hpp"
 #include "binding/deletion.hpp"
 #include "profile/profile.hpp"
 #include "suite/model.hpp"
 
+#include <memory>
 #include <vector>
 
 namespace idconform::profile::answer_forms {
@@ -25,11 +27,16 @@ void add_read_backs(const Resource& r, const std::vector<suite::Variable>& vars,
 // so that the URL around another id (Nil, Max) is known.
 void add_location_probe(const Resource& r, suite::Suite& s);
 
-// A call of `op` bound to the HTTP request `h` of endpoint `ep`: the id
-// checks and captures of the entity's own id (`${res.id_at}`) read the header
-// the profile names; a `{location}` endpoint goes to the create answer's
-// Location; a read answering an array is judged by its one element.
-void adapt_call(const Resource& r, suite::Operation op, const Endpoint& ep, suite::Step& st, suite::HttpRequest& h);
+// A call of `op` bound to an HTTP request: the id checks and captures of
+// the entity's own id (`${res.id_at}`) read the header the profile names; a
+// read of an entity whose answers name it only in a header may answer 204.
+void adapt_expectations(const Resource& r, suite::Operation op, suite::Step& st);
+
+// How a request of `op` at endpoint `ep` reaches the entity and reads the
+// answer: a `{location}` endpoint goes to the create answer's Location; a
+// read answering an array is judged by its one element. Null: as written.
+[[nodiscard]] std::shared_ptr<const binding::Access> access_of(const Resource& r, suite::Operation op,
+                                                             const Endpoint& ep);
 
 // The id checks and captures of a create of `r` (a setup step made for
 // references) read the header the profile names.

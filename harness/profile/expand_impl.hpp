@@ -4,6 +4,7 @@
 #pragma once
 
 #include "binding/deletion.hpp"
+#include "binding/operations.hpp"
 #include "profile/profile.hpp"
 
 #include <boost/json/value.hpp>
@@ -79,24 +80,18 @@ public:
     suite::Cleanup grpc_cleanup_of(const Resource& r) const;
     binding::Deletion grpc_deletion(const Resource& r) const;
 
-    // A call bound to a gRPC method: the message is the operation's body
-    // (create/update/put) with the id written at its id field and list
-    // filters as top-level fields.
-    bool bind_grpc(suite::Step& st) const;
-
     // Turns a pack's `call` step into the request the profile declares for
-    // that operation of this resource: over the instance's transport, or the
-    // other one for `via: other`. An operation the resource does not declare
-    // stays a call: cases using it are guarded by `requires: [res.<op>]`, and
-    // the runner reports one that is not.
+    // that operation of this resource (binding::bind): over the instance's
+    // transport, or the other one for `via: other`. An operation the
+    // resource does not declare stays a call: cases using it are guarded by
+    // `requires: [res.<op>]`, and the runner reports one that is not.
     void bind(suite::Step& st) const;
 
-private:
-    // A pack's filter (field, value) as the query the profile spells:
-    // "{field}=eq.{value}" gives ("category_id", "eq.<value>").
-    static std::pair<std::string, std::string> spell_filter(const std::string& form, const std::string& field,
-                                                            const std::string& value);
+    // This resource's binding over HTTP or gRPC (expand_binding.cpp), built
+    // on first use.
+    const binding::Resource& binding_of(bool over_grpc) const;
 
+private:
     // A setup step that fails is a failure of the suite's rule (not "no
     // rule"), positioned at the profile line that declared the endpoint the
     // step used: that is what the user can change, not a line of a pack file.
@@ -179,6 +174,7 @@ private:
     std::map<std::string, Unset> unset_reasons_;  // variable -> why it is undefined here
     // The cleanups built so far: (resource, over gRPC) -> its bound Cleanup.
     mutable std::map<std::pair<std::string, bool>, suite::Cleanup> cleanups_;
+    mutable std::optional<binding::Resource> bindings_[2];  // over HTTP, over gRPC
 };
 
 }  // namespace idconform::profile::expansion

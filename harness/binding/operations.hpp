@@ -1,0 +1,77 @@
+// The request half of a resource binding: how each operation of one
+// resource is sent over one transport, as the target profile declares it,
+// and what a pack's `call` step becomes.
+//
+// The profile expander (profile/expand_binding.cpp) builds one Resource per
+// resource and transport from the profile's endpoints; bind() is the one
+// place a call turns into an HTTP request or a gRPC call. A form of a real
+// API that changes how a request is made is a field of Operation and a line
+// of bind(), never a second copy per transport.
+#pragma once
+
+#include "binding/access.hpp"
+#include "binding/deletion.hpp"
+#include "suite/model.hpp"
+
+#include <boost/json/value.hpp>
+
+#include <array>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace idconform::binding {
+
+// One operation of a resource over one transport.
+struct Operation {
+    SourcePos pos;         // where the profile declares it
+    std::string method;    // the HTTP method, or the gRPC method "package.Service/Method"
+    std::string path;      // HTTP: the path template (`{id}` is the entity's id)
+    // Where the entity's id goes in the body sent: HTTP, a read, update,
+    // delete or put naming it in a JSON body ("": in the path); gRPC, the
+    // message field that carries it (always).
+    std::string id_at;
+    // HTTP list: how a filter by a reference is spelled in the query
+    // ("{field}=eq.{value}"; "" is field=value). gRPC: a top-level field.
+    std::string filter;
+    std::vector<std::pair<std::string, std::string>> headers;  // HTTP: templates, this operation's only
+    // The body sent: for create, update and put the profile's body with its
+    // references filled (and fresh client-chosen ids for create and put);
+    // for the others the profile's body, sent only when it carries the id.
+    std::optional<boost::json::value> body;
+    std::optional<suite::StatusExpect::NotFound> not_found;  // HTTP: a 2xx answer meaning "nothing there"
+    std::shared_ptr<const Access> access;  // HTTP: at the Location, the entity in an array; null: as written
+};
+
+// One resource over one transport.
+struct Resource {
+    std::string name;
+    Wire wire = Wire::http;  // http or grpc
+    std::array<std::optional<Operation>, suite::operation_table.size()> ops;  // by suite::Operation
+    // How what a create (or a PUT that may create) made is deleted at the
+    // end of the suite: the Deletion shared by every create step.
+    suite::Cleanup created;
+
+    [[nodiscard]] const Operation* find(suite::Operation op) const {
+        const auto& o = ops[static_cast<std::size_t>(op)];
+        return o ? &*o : nullptr;
+    }
+    [[nodiscard]] std::optional<Operation>& at(suite::Operation op) { return ops[static_cast<std::size_t>(op)]; }
+};
+
+// Turns `st`, a `call` step of `r`'s resource, into the request `r`
+// declares for its operation, with the cleanup of what a create makes (a
+// cleanup the step already has is kept) and, unnamed, the request's name.
+// The operation bound, or null when the resource declares none: the step
+// stays a call (cases using it are guarded by `requires: [res.<op>]`, and
+// the runner reports one that is not).
+const Operation* bind(const Resource& r, suite::Step& st);
+
+// A list filter (field, value) as the query `form` spells it:
+// "{field}=eq.{value}" gives ("category_id", "eq.<value>").
+[[nodiscard]] std::pair<std::string, std::string> spell_filter(const std::string& form, const std::string& field,
+                                                               const std::string& value);
+
+}  // namespace idconform::binding

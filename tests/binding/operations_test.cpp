@@ -1,0 +1,204 @@
+// binding::bind: a pack's call step turned into the request its resource
+// declares, over HTTP and over gRPC, from one description per operation.
+#include "binding/operations.hpp"
+
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+#include <doctest/doctest.h>
+
+using namespace idconform;
+namespace json = boost::json;
+
+namespace {
+
+suite::Step call(suite::Operation op, std::string id = {}) {
+    suite::Step st;
+    suite::OpCall c;
+    c.op = op;
+    c.id = std::move(id);
+    c.principal = "other";
+    st.request = std::move(c);
+    return st;
+}
+
+suite::Cleanup written(std::string path, std::string id_at) {
+    suite::Cleanup cl;
+    cl.path = std::move(path);
+    cl.id_at = std::move(id_at);
+    return binding::bound_cleanup(binding::Deletion::written(cl));
+}
+
+binding::Resource http_resource() {
+    binding::Resource r;
+    r.name = "orders";
+    binding::Operation create;
+    create.method = "POST";
+    create.path = "/orders";
+    create.body = json::parse(R"({"n":1})");
+    create.headers = {{"X-Tenant", "t1"}};
+    r.at(suite::Operation::create) = create;
+    binding::Operation read;
+    read.method = "GET";
+    read.path = "/orders/{id}";
+    read.not_found = suite::StatusExpect::NotFound{};
+    read.not_found->status = 200;
+    r.at(suite::Operation::read) = read;
+    binding::Operation del;
+    del.method = "POST";
+    del.path = "/orders:delete";
+    del.id_at = "/order/id";
+    r.at(suite::Operation::del) = del;
+    binding::Operation list;
+    list.method = "GET";
+    list.path = "/orders";
+    list.filter = "{field}=eq.{value}";
+    r.at(suite::Operation::list) = list;
+    r.created = written("/orders/{id}", "/id");
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("bind: a create call becomes the profile's HTTP request with its body, headers and cleanup") {
+    const binding::Resource r = http_resource();
+    suite::Step st = call(suite::Operation::create);
+    auto& c = st.as<suite::OpCall>();
+    c.set.emplace_back("/name", json::value("x"));
+    c.unset.push_back("/n");
+    REQUIRE(binding::bind(r, st) == r.find(suite::Operation::create));
+    REQUIRE(st.is<suite::HttpRequest>());
+    const auto& h = st.as<suite::HttpRequest>();
+    CHECK(h.method == "POST");
+    CHECK(h.path == "/orders");
+    CHECK(h.principal == "other");
+    REQUIRE(h.json);
+    CHECK(json::serialize(*h.json) == R"({"n":1})");
+    REQUIRE(h.set.size() == 1);
+    CHECK(h.set[0].first == "/name");
+    CHECK(h.unset == std::vector<std::string>{"/n"});
+    CHECK(h.headers == r.find(suite::Operation::create)->headers);
+    REQUIRE(st.cleanup);
+    CHECK(st.cleanup->bound == r.created.bound);  // shared, not copied
+    CHECK(st.name == "POST /orders");
+}
+
+TEST_CASE("bind: a cleanup the step has already is kept, and a name it has too") {
+    const binding::Resource r = http_resource();
+    suite::Step st = call(suite::Operation::create);
+    st.name = "make one";
+    st.cleanup = written("/elsewhere/{id}", "/key");
+    const auto kept = st.cleanup->bound;
+    REQUIRE(binding::bind(r, st));
+    CHECK(st.cleanup->bound == kept);
+    CHECK(st.name == "make one");
+}
+
+TEST_CASE("bind: a read takes the id in its path, and the 2xx 'nothing there' only where a refusal is expected") {
+    const binding::Resource r = http_resource();
+    suite::Step refused = call(suite::Operation::read, "${id}");
+    suite::StatusExpect s;
+    s.exact = {404};
+    refused.expect.status = s;
+    REQUIRE(binding::bind(r, refused));
+    const auto& h = refused.as<suite::HttpRequest>();
+    CHECK(h.path_params == std::vector<std::pair<std::string, std::string>>{{"id", "${id}"}});
+    CHECK_FALSE(h.json);  // no body on a read by path
+    REQUIRE(refused.expect.status->not_found);
+    CHECK(refused.expect.status->not_found->status == 200);
+    CHECK_FALSE(refused.cleanup);  // a read makes nothing
+
+    suite::Step found = call(suite::Operation::read, "${id}");
+    suite::StatusExpect ok;
+    ok.exact = {200};
+    found.expect.status = ok;
+    REQUIRE(binding::bind(r, found));
+    CHECK_FALSE(found.expect.status->not_found);
+}
+
+TEST_CASE("bind: a delete naming the entity in a JSON body puts the id there, before the pack's edits") {
+    const binding::Resource r = http_resource();
+    suite::Step st = call(suite::Operation::del, "${id}");
+    REQUIRE(binding::bind(r, st));
+    const auto& h = st.as<suite::HttpRequest>();
+    CHECK(h.method == "POST");
+    REQUIRE(h.json);
+    CHECK(json::serialize(*h.json) == "{}");
+    REQUIRE(h.set.size() == 1);
+    CHECK(h.set[0].first == "/order/id");
+    CHECK(h.set[0].second == json::value("${id}"));
+}
+
+TEST_CASE("bind: a list filter is spelled as the profile writes it") {
+    const binding::Resource r = http_resource();
+    suite::Step st = call(suite::Operation::list);
+    st.as<suite::OpCall>().filter = {{"category_id", "${entity.categories}"}};
+    REQUIRE(binding::bind(r, st));
+    const auto& q = st.as<suite::HttpRequest>().query;
+    REQUIRE(q.size() == 1);
+    CHECK(q[0].first == "category_id");
+    CHECK(q[0].second == "eq.${entity.categories}");
+    CHECK(binding::spell_filter("", "a", "b") == std::pair<std::string, std::string>{"a", "b"});
+    CHECK(binding::spell_filter("filter[{field}]={value}", "a", "b") ==
+          std::pair<std::string, std::string>{"filter[a]", "b"});
+}
+
+TEST_CASE("bind: an operation the resource does not declare leaves the call as it is") {
+    const binding::Resource r = http_resource();
+    suite::Step st = call(suite::Operation::update, "${id}");
+    CHECK(binding::bind(r, st) == nullptr);
+    CHECK(st.is<suite::OpCall>());
+    CHECK(st.name.empty());
+    suite::Step plain;  // not a call at all
+    CHECK(binding::bind(r, plain) == nullptr);
+    CHECK(plain.is<suite::HttpRequest>());
+}
+
+TEST_CASE("bind: over gRPC the same call becomes a message with the id at its field and filters as fields") {
+    binding::Resource r;
+    r.name = "orders";
+    r.wire = binding::Wire::grpc;
+    binding::Operation upd;
+    upd.method = "shop.Orders/Update";
+    upd.id_at = "/order_id";
+    upd.body = json::parse(R"({"note":"x"})");
+    r.at(suite::Operation::update) = upd;
+    binding::Operation list;
+    list.method = "shop.Orders/List";
+    list.id_at = "/id";
+    list.filter = "{field}=eq.{value}";  // HTTP's spelling: not gRPC's
+    r.at(suite::Operation::list) = list;
+    binding::Operation create;
+    create.method = "shop.Orders/Create";
+    create.body = json::parse(R"({"n":2})");
+    r.at(suite::Operation::create) = create;
+    r.created = written("/orders/{id}", "/id");
+
+    suite::Step st = call(suite::Operation::update, "${id}");
+    st.as<suite::OpCall>().set.emplace_back("/note", json::value("y"));
+    REQUIRE(binding::bind(r, st));
+    REQUIRE(st.is<suite::GrpcCall>());
+    const auto& g = st.as<suite::GrpcCall>();
+    CHECK(g.method == "shop.Orders/Update");
+    CHECK(g.principal == "other");
+    CHECK(json::serialize(g.message) == R"({"note":"x"})");
+    REQUIRE(g.set.size() == 2);
+    CHECK(g.set[0].first == "/order_id");
+    CHECK(g.set[1].first == "/note");
+    CHECK(st.name == "grpc shop.Orders/Update");
+    CHECK_FALSE(st.cleanup);
+
+    suite::Step ls = call(suite::Operation::list);
+    ls.as<suite::OpCall>().filter = {{"category_id", "c1"}};
+    REQUIRE(binding::bind(r, ls));
+    const auto& lg = ls.as<suite::GrpcCall>();
+    CHECK(json::serialize(lg.message) == "{}");
+    REQUIRE(lg.set.size() == 1);
+    CHECK(lg.set[0].first == "/category_id");
+    CHECK(lg.set[0].second == json::value("c1"));
+
+    suite::Step mk = call(suite::Operation::create);
+    REQUIRE(binding::bind(r, mk));
+    CHECK(json::serialize(mk.as<suite::GrpcCall>().message) == R"({"n":2})");
+    REQUIRE(mk.cleanup);
+    CHECK(mk.cleanup->bound == r.created.bound);
+}
