@@ -2,7 +2,7 @@
 // in its answer, deleted at the end of the suite and confirmed gone.
 //
 // A Deletion is built once per resource and transport by the profile
-// expander (profile/expand.cpp) and shared by every create step of the
+// expander (profile/expand_binding.cpp) and shared by every create step of the
 // suite (suite::Cleanup::bound); a suite's own `cleanup: {path, id}` is the
 // plain Deletion::written form. When a create is answered 2xx, book_created
 // records a Created (the delete and its confirming read, made for the new

@@ -228,7 +228,7 @@ struct HttpRequest : Positioned {
 
 // An operation on the resource a pack is instantiated for (create, read,
 // update, delete, list, put), written once in a pack suite and bound by the
-// profile expander (profile/expand.cpp) to a request on the transport the
+// profile expander (binding::bind, binding/operations.hpp) to a request on the transport the
 // target profile declares for that operation. The runner never sees one.
 struct OpCall : Positioned {
     Operation op = Operation::read;
