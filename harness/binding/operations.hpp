@@ -26,7 +26,6 @@ namespace idconform::binding {
 
 // One operation of a resource over one transport.
 struct Operation {
-    SourcePos pos;         // where the profile declares it
     std::string method;    // the HTTP method, or the gRPC method "package.Service/Method"
     std::string path;      // HTTP: the path template (`{id}` is the entity's id)
     // Where the entity's id goes in the body sent: HTTP, a read, update,
@@ -47,7 +46,6 @@ struct Operation {
 
 // One resource over one transport.
 struct Resource {
-    std::string name;
     Wire wire = Wire::http;  // http or grpc
     std::array<std::optional<Operation>, suite::operation_table.size()> ops;  // by suite::Operation
     // How what a create (or a PUT that may create) made is deleted at the

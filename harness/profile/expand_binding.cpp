@@ -140,14 +140,14 @@ namespace {
 // and array reads of the answer forms.
 binding::Operation http_operation(const Resource& r, suite::Operation op, const Endpoint& ep) {
     binding::Operation o;
-    o.pos = ep.pos;
     o.method = ep.method;
     o.path = ep.path;
     o.id_at = ep.id_at;
     o.filter = ep.filter;
     o.headers = ep.headers;
-    const bool makes = op == suite::Operation::create || op == suite::Operation::put;
-    o.body = suite::traits(op).has_body ? std::optional<json::value>(body_with_refs(r, ep.body, makes)) : ep.body;
+    // (fresh client-chosen ids for what may create: create and put)
+    const auto& t = suite::traits(op);
+    o.body = t.has_body ? std::optional<json::value>(body_with_refs(r, ep.body, t.creates)) : ep.body;
     if (ep.not_found) o.not_found = as_status_not_found(*ep.not_found);
     o.access = answer_forms::access_of(r, op, ep);
     return o;
@@ -155,11 +155,9 @@ binding::Operation http_operation(const Resource& r, suite::Operation op, const 
 
 binding::Operation grpc_operation(const Resource& r, suite::Operation op, const GrpcEndpoint& ep) {
     binding::Operation o;
-    o.pos = ep.pos;
     o.method = ep.method;
     o.id_at = ep.id_field;
-    const bool makes = op == suite::Operation::create || op == suite::Operation::put;
-    if (suite::traits(op).has_body) o.body = body_with_refs(r, ep.body, makes);
+    if (suite::traits(op).has_body) o.body = body_with_refs(r, ep.body, suite::traits(op).creates);
     return o;
 }
 
@@ -169,7 +167,6 @@ const binding::Resource& Instance::binding_of(bool over_grpc) const {
     std::optional<binding::Resource>& b = bindings_[over_grpc ? 1 : 0];
     if (b) return *b;
     b.emplace();
-    b->name = r_.name;
     b->wire = over_grpc ? binding::Wire::grpc : binding::Wire::http;
     b->created = over_grpc ? grpc_cleanup_of(r_) : cleanup_of(r_);
     for (const auto& t : suite::operation_table) {

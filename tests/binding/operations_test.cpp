@@ -30,7 +30,6 @@ suite::Cleanup written(std::string path, std::string id_at) {
 
 binding::Resource http_resource() {
     binding::Resource r;
-    r.name = "orders";
     binding::Operation create;
     create.method = "POST";
     create.path = "/orders";
@@ -155,7 +154,6 @@ TEST_CASE("bind: an operation the resource does not declare leaves the call as i
 
 TEST_CASE("bind: over gRPC the same call becomes a message with the id at its field and filters as fields") {
     binding::Resource r;
-    r.name = "orders";
     r.wire = binding::Wire::grpc;
     binding::Operation upd;
     upd.method = "shop.Orders/Update";
