@@ -53,8 +53,7 @@ std::string expected(const suite::Case& c) {
     for (const auto& st : c.steps) {
         const auto& e = st.expect;
         const std::size_t before = out.size();
-        if (const auto* k = std::get_if<suite::KafkaRequest>(&st.request); k && k->op == suite::KafkaRequest::Op::consume)
-            out.push_back(std::string(k->absent ? "no message on " : "a message on ") + k->topic);
+        if (auto waits = suite::awaited(st.request); !waits.empty()) out.push_back(std::move(waits));
         if (e.status) {
             std::vector<std::string> codes;
             for (int x : e.status->exact) codes.push_back(std::to_string(x));

@@ -267,8 +267,7 @@ void Engine::judge_answer(SuiteRun& run, const suite::Step& st, const Request& r
         confirmed_.emplace(step_principal(st), req.method + " " + redact::redact_url(req.url) + " answered " +
                                                    std::to_string(x.response->status));
     checks = evaluate(st.expect, x, ctx, body);
-    if (const auto* k = std::get_if<suite::KafkaRequest>(&st.request))
-        add_message_check(*k, x, st.expect.rule.empty() ? rule : st.expect.rule, checks);
+    steps::add_kind_checks(st, x, st.expect.rule.empty() ? rule : st.expect.rule, checks);
     // What the transport found in the contract itself (an id field typed
     // bytes or int64 in a gRPC schema) is a claim about the schema, not
     // about this step: one result per rule x schema file x field, filed
@@ -312,7 +311,7 @@ void Engine::judge_answer(SuiteRun& run, const suite::Step& st, const Request& r
         nf && says_not_found(*nf, status, nf->empty ? nullptr : body.get(), x.response && x.response->body_bytes == 0);
     // (a POST too: an RPC-style delete names the entity in its body, and only
     // a request equal to a recorded delete matches its key)
-    if (st.is<suite::HttpRequest>() && req.method != "GET" && req.method != "HEAD" && status / 100 == 2 &&
+    if (steps::wire(st) == steps::Wire::http && req.method != "GET" && req.method != "HEAD" && status / 100 == 2 &&
         !said_not_found && !st.cleanup)
         note_deleted(run, delete_key(steps::Wire::http, req));
     if (st.cleanup && status / 100 == 2) register_created(run, *st.cleanup, req, x, body, scope, out.record.name);
@@ -337,21 +336,18 @@ void Engine::judge_answer(SuiteRun& run, const suite::Step& st, const Request& r
 
 awaitable<StepOutcome> Engine::run_step(SuiteRun& run, const suite::Step& st, Scope& scope, const std::string& rule,
                                         Collected* collected, bool defer_evidence) {
-    if (const auto* f = std::get_if<suite::FileScan>(&st.request)) {
+    if (steps::runs_locally(st)) {
         // A scan reads a whole file (gigabytes, perhaps): on the file
         // thread, so the runner's other cases keep going meanwhile. The
         // step, scope and rule live in this frame until it is done.
         if (!files_) files_.emplace(1);  // a thread only for runs that scan files
         co_return co_await asio::co_spawn(
             files_->get_executor(),
-            [&]() -> awaitable<StepOutcome> { co_return steps::run_file_step(*f, st.name, scope, rule); },
+            [&]() -> awaitable<StepOutcome> { co_return steps::run_local(st, scope, rule); },
             use_awaitable);
     }
     StepOutcome out;
-    // The loader names every step but an unbound call; hand-made steps may have no name.
-    out.record.name = !st.name.empty()         ? st.name
-                      : st.is<suite::OpCall>() ? std::string("call ") + suite::name(st.as<suite::OpCall>().op)
-                                               : suite::default_step_name(st.request);
+    out.record.name = steps::name(st);
     const std::size_t misses = scope.misses();
     auto req = steps::build(st, run.env, scope);
     if (req) redact::mark_secret_headers(*req, scope.secrets());  // never forwarded to another origin
@@ -363,10 +359,9 @@ awaitable<StepOutcome> Engine::run_step(SuiteRun& run, const suite::Step& st, Sc
         co_return out;
     }
     Exchange x = co_await send_with_retries(run, *req);
-    const auto* http = std::get_if<suite::HttpRequest>(&st.request);
-    if (!x.error && http && binding::entity_array(*http)) {
+    if (auto view = steps::view_entity(st, x, rule)) {
         // A read answering an array: its one element is the entity judged.
-        EntityView v = entity_view(*http, st.expect, x, rule);
+        EntityView& v = *view;
         if (!v.error.empty()) {
             out.suite_error = v.error;
             out.cause = ErrorCause::suite;

@@ -14,11 +14,11 @@ namespace idconform::runner {
 namespace json = boost::json;
 
 bool has_typed_steps(const suite::Case& c) {
-    return std::any_of(c.steps.begin(), c.steps.end(), [](const suite::Step& st) { return st.is<suite::GrpcCall>(); });
+    return std::any_of(c.steps.begin(), c.steps.end(), [](const suite::Step& st) { return suite::typed_message(st.request); });
 }
 
 std::string SendCheck::unsendable(const suite::Step& step, const Scope& scope, const json::value& value) const {
-    if (!step.is<suite::GrpcCall>()) return {};
+    if (!suite::typed_message(step.request)) return {};
     auto req = steps::build(step, run_.env, scope);
     if (!req) return {};  // a variable a step before it captures: only running the case tells
     auto* check = dynamic_cast<transport::RequestCheck*>(run_.transport_for(req->transport));

@@ -122,16 +122,12 @@ std::optional<Step> Loader::parse_step(Reader& r, const Val& v, std::string_view
     }
     // A call step is named after the request it is bound to (profile/expand.cpp).
     if (step.name.empty()) step.name = default_step_name(step.request);
-    if (step.is<KafkaRequest>())
-        if (const auto* c = m->find("cleanup"))
-            r.error(c->key_val(), "'cleanup' is for steps that create an entity over HTTP",
-                    "a kafka step creates nothing the run can delete; put cleanup: on the HTTP create step");
     step.expect.pos = step.pos;
     if (const auto* x = m->find("expect")) expect(r, *x, step.expect);
     if (const auto* c = m->find("capture")) captures(r, *c, step.captures);
-    if (const auto* c = m->find("cleanup"); c && step.is<GrpcCall>()) {
-        r.error(c->key_val(), "'cleanup' is for http steps",
-                "delete what a grpc step created with a teardown step calling the delete method");
+    const auto* c = m->find("cleanup");
+    if (auto refused = c ? cleanup_refused(step.request) : std::nullopt) {
+        r.error(c->key_val(), refused->message, refused->hint);
     } else if (c) {
         if (auto cm = r.mapping(c->val(), "cleanup", cleanup_keys, "{path: \"/v1/products/{id}\", id: /id}")) {
             Cleanup cl;

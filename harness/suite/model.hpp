@@ -328,6 +328,19 @@ struct Step : Positioned {
 // The principal a step sends as ("" = the suite's default or none: Kafka and
 // file steps have no principal).
 [[nodiscard]] const std::string& principal_of(const StepRequest& r);
+// What a step waits for besides its answer, as `idconform list` says it ("a
+// message on TOPIC", "no message on TOPIC" for a Kafka consume); "" for
+// the other kinds.
+[[nodiscard]] std::string awaited(const StepRequest& r);
+// Whether the step sends a message whose members the schema types (a gRPC
+// call), so a value a field cannot hold is told before sending.
+[[nodiscard]] bool typed_message(const StepRequest& r) noexcept;
+// Why a step of this kind may not have `cleanup:` (message, hint); nullopt
+// where it may (an http step; a call, which the profile binds).
+struct Refusal {
+    std::string message, hint;
+};
+[[nodiscard]] std::optional<Refusal> cleanup_refused(const StepRequest& r);
 
 struct ForEach : Positioned {
     enum class Source { vectors, mutations, count } source = Source::vectors;

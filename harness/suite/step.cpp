@@ -32,4 +32,47 @@ const std::string& principal_of(const StepRequest& r) {
                       r);
 }
 
+std::string awaited(const StepRequest& r) {
+    return std::visit(overloaded{
+                          [](const KafkaRequest& k) {
+                              if (k.op != KafkaRequest::Op::consume) return std::string();
+                              return std::string(k.absent ? "no message on " : "a message on ") + k.topic;
+                          },
+                          [](const HttpRequest&) { return std::string(); },
+                          [](const OpCall&) { return std::string(); },
+                          [](const GrpcCall&) { return std::string(); },
+                          [](const FileScan&) { return std::string(); },
+                      },
+                      r);
+}
+
+bool typed_message(const StepRequest& r) noexcept {
+    return std::visit(overloaded{
+                          [](const GrpcCall&) { return true; },
+                          [](const HttpRequest&) { return false; },
+                          [](const OpCall&) { return false; },
+                          [](const KafkaRequest&) { return false; },
+                          [](const FileScan&) { return false; },
+                      },
+                      r);
+}
+
+std::optional<Refusal> cleanup_refused(const StepRequest& r) {
+    return std::visit(
+        overloaded{
+            [](const KafkaRequest&) -> std::optional<Refusal> {
+                return Refusal{"'cleanup' is for steps that create an entity over HTTP",
+                               "a kafka step creates nothing the run can delete; put cleanup: on the HTTP create step"};
+            },
+            [](const GrpcCall&) -> std::optional<Refusal> {
+                return Refusal{"'cleanup' is for http steps",
+                               "delete what a grpc step created with a teardown step calling the delete method"};
+            },
+            [](const FileScan&) -> std::optional<Refusal> { return std::nullopt; },
+            [](const HttpRequest&) -> std::optional<Refusal> { return std::nullopt; },
+            [](const OpCall&) -> std::optional<Refusal> { return std::nullopt; },
+        },
+        r);
+}
+
 }  // namespace idconform::suite

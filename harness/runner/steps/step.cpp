@@ -2,6 +2,7 @@
 #include "runner/steps/step.hpp"
 
 #include "core/overloaded.hpp"
+#include "binding/access.hpp"
 #include "runner/steps/call.hpp"
 #include "runner/steps/file.hpp"
 #include "runner/steps/grpc.hpp"
@@ -21,6 +22,63 @@ Result<Request> build(const suite::Step& st, const Env& env, const Scope& scope)
                               return Result<Request>(boost::system::in_place_error,
                                                      f.pos.str() + ": internal: a file step sends no request");
                           },
+                      },
+                      st.request);
+}
+
+std::string name(const suite::Step& st) {
+    if (!st.name.empty()) return st.name;  // the loader names every step but an unbound call
+    return std::visit(overloaded{
+                          [](const suite::OpCall& c) { return std::string("call ") + suite::name(c.op); },
+                          [&](const auto&) { return suite::default_step_name(st.request); },
+                      },
+                      st.request);
+}
+
+bool runs_locally(const suite::Step& st) noexcept {
+    return std::visit(overloaded{
+                          [](const suite::FileScan&) { return true; },
+                          [](const suite::HttpRequest&) { return false; },
+                          [](const suite::GrpcCall&) { return false; },
+                          [](const suite::KafkaRequest&) { return false; },
+                          [](const suite::OpCall&) { return false; },
+                      },
+                      st.request);
+}
+
+StepOutcome run_local(const suite::Step& st, const Scope& scope, const std::string& rule) {
+    return std::visit(overloaded{
+                          [&](const suite::FileScan& f) { return run_file_step(f, st.name, scope, rule); },
+                          [&](const auto&) {
+                              StepOutcome out;
+                              out.record.name = name(st);
+                              out.suite_error = st.pos.str() + ": internal: this step sends a request";
+                              out.cause = ErrorCause::suite;
+                              return out;
+                          },
+                      },
+                      st.request);
+}
+
+void add_kind_checks(const suite::Step& st, const Exchange& x, const std::string& rule,
+                     std::vector<CheckResult>& checks) {
+    std::visit(overloaded{
+                   [&](const suite::KafkaRequest& k) { add_message_check(k, x, rule, checks); },
+                   [](const suite::HttpRequest&) {},
+                   [](const suite::GrpcCall&) {},
+                   [](const suite::OpCall&) {},
+                   [](const suite::FileScan&) {},
+               },
+               st.request);
+}
+
+std::optional<binding::EntityView> view_entity(const suite::Step& st, const Exchange& x, const std::string& rule) {
+    return std::visit(overloaded{
+                          [&](const suite::HttpRequest& h) -> std::optional<binding::EntityView> {
+                              if (x.error || !binding::entity_array(h)) return std::nullopt;
+                              return binding::entity_view(h, st.expect, x, rule);
+                          },
+                          [](const auto&) -> std::optional<binding::EntityView> { return std::nullopt; },
                       },
                       st.request);
 }

@@ -6,9 +6,12 @@
 
 #include "core/result.hpp"
 #include "runner/scope.hpp"
+#include "binding/entity_view.hpp"
 #include "runner/steps/env.hpp"
+#include "runner/step_outcome.hpp"
 #include "suite/model.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,6 +40,22 @@ void add_properties(const suite::Step* first, const Scope& scope, std::vector<Pr
 // "/v1/products/${product_id}" -> "/v1/products/{product_id}").
 [[nodiscard]] std::string site_template(std::string_view tmpl, const Scope& scope);
 
+// The step's name in reports: its own, or one made from its kind (an
+// unbound call: "call OPERATION").
+[[nodiscard]] std::string name(const suite::Step& st);
+// Whether the step sends nothing and is run where it is (a file scan) by
+// run_local instead of build() and a transport.
+[[nodiscard]] bool runs_locally(const suite::Step& st) noexcept;
+// Runs a step that sends nothing (runs_locally): a file scan.
+[[nodiscard]] StepOutcome run_local(const suite::Step& st, const Scope& scope, const std::string& rule);
+// The checks a step kind adds to its expectations' (a Kafka consume: the
+// message it waited for was there, or was not), under `rule`.
+void add_kind_checks(const suite::Step& st, const Exchange& x, const std::string& rule,
+                     std::vector<CheckResult>& checks);
+// How the answer is judged when the step reads an entity out of an array
+// (an http read whose binding::Access says so); nullopt for every other step.
+[[nodiscard]] std::optional<binding::EntityView> view_entity(const suite::Step& st, const Exchange& x,
+                                                             const std::string& rule);
 // Which tool sends the step's request again.
 [[nodiscard]] Wire wire(const suite::Step& st) noexcept;
 
