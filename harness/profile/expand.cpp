@@ -23,10 +23,6 @@ namespace json = boost::json;
 
 namespace expansion {
 
-suite::StatusExpect::NotFound as_status_not_found(const NotFound& nf) {
-    return suite::StatusExpect::NotFound{nf.status, nf.body, nf.at, nf.equals, nf.empty};
-}
-
 const Resource* find_resource(const Profile& p, const std::string& name) {
     for (const auto& r : p.resources)
         if (r.name == name) return &r;

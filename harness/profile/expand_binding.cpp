@@ -43,7 +43,7 @@ binding::Deletion Instance::plain_cleanup(const Resource& r) {
         cl.read_method = r.read->method;
         cl.read_body_id_at = r.read->id_at;  // a read by its id in a JSON body
         cl.read_body = r.read->body;
-        if (r.read->not_found) cl.read_not_found = as_status_not_found(*r.read->not_found);
+        if (r.read->not_found) cl.read_not_found = *r.read->not_found;
     }
     if (r.del) {
         cl.pos = r.del->pos;
@@ -148,7 +148,7 @@ binding::Operation http_operation(const Resource& r, suite::Operation op, const 
     // (fresh client-chosen ids for what may create: create and put)
     const auto& t = suite::traits(op);
     o.body = t.has_body ? std::optional<json::value>(body_with_refs(r, ep.body, t.creates)) : ep.body;
-    if (ep.not_found) o.not_found = as_status_not_found(*ep.not_found);
+    if (ep.not_found) o.not_found = *ep.not_found;
     o.access = answer_forms::access_of(r, op, ep);
     return o;
 }

@@ -21,7 +21,6 @@ namespace idconform::profile::expansion {
 
 namespace json = boost::json;
 
-[[nodiscard]] suite::StatusExpect::NotFound as_status_not_found(const NotFound& nf);
 [[nodiscard]] const Resource* find_resource(const Profile& p, const std::string& name);
 // Sets `v` at `pointer` of `root`, making objects on the way; an array
 // element must be there already. False when the pointer cannot be written.

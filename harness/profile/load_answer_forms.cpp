@@ -129,7 +129,7 @@ void Loader::answer_forms(const Mapping& m, Resource& res) {
                  "items: \"\"}; a Location names the entity itself");
     }
     if (res.read && res.read->answers_array && res.read->items.empty() && !res.read->not_found)
-        res.read->not_found = NotFound{res.read->pos, 200, boost::json::array(), {}, {}};
+        res.read->not_found = NotFound{{res.read->pos}, 200, boost::json::array(), {}, {}};
     auto require_read = [&](const char* section, const std::string& what) {
         if (res.read) return;
         const Entry* e = m.find(section);

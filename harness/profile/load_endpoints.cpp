@@ -2,6 +2,7 @@
 // (what each operation's YAML may say), one reader per endpoint with its
 // path, body, headers, list filter and not_found answer.
 #include "profile/load_impl.hpp"
+#include "suite/not_found_reader.hpp"
 
 #include "profile/load_forms.hpp"
 
@@ -324,63 +325,10 @@ void Loader::list_filter(const Val& v, Endpoint& ep) {
 
 // `not_found: {status: 200, body: []}`: how the endpoint answers a
 // request naming nothing, when that is not a 4xx (a filter answering an
-// empty array); or `{status: 200, at: /found, equals: false}`, a member of
-// the answer that says so. The negative checks then accept that answer too.
+// empty array); the negative checks then accept that answer too. The same
+// reader as a suite's `expect: {not_found: ...}`.
 void Loader::not_found(const Val& v, Endpoint& ep) {
-    const char* const example =
-        "{status: 200, body: []}, {status: 200, at: /found, equals: false} or {status: 204, empty: true}";
-    auto m = r_.mapping(v, "not_found", {"status", "body", "at", "equals", "empty"}, example);
-    if (!m) return;
-    NotFound nf;
-    nf.pos = r_.pos(v);
-    if (const auto* x = m->find("status")) {
-        if (auto s = r_.string(x->val(), "status", "status: 200")) {
-            int code = 0;
-            const bool digits = s->size() == 3 && s->find_first_not_of("0123456789") == std::string::npos;
-            if (digits) code = std::stoi(*s);
-            if (!digits || code < 200 || code > 299)
-                r_.error(x->val(), "not_found status '" + *s + "' is not a 2xx status",
-                         "a 4xx is already taken as not found; not_found describes a 2xx answer, e.g. " +
-                             std::string(example));
-            else nf.status = code;
-        }
-    } else {
-        r_.error(v, "missing required key 'status' in not_found", std::string("e.g. not_found: ") + example);
-    }
-    const Entry* body = m->find("body");
-    const Entry* at = m->find("at");
-    const Entry* equals = m->find("equals");
-    const Entry* empty = m->find("empty");
-    if (empty) {  // an answer with no body: nothing else to compare
-        if (auto b = r_.boolean(empty->val(), "empty"); b && !*b)
-            r_.error(empty->val(), "not_found: empty: false says nothing",
-                     "leave it out and give body: or at: with equals:, or write empty: true for an answer with no body");
-        else if (b) nf.empty = true;
-        if (const Entry* other = body ? body : at ? at : equals)
-            r_.error(other->key_val(), "not_found has 'empty' and '" + other->key + "'",
-                     "an empty answer has no body to compare: keep empty: true alone, or drop it");
-    } else if (body && (at || equals)) {
-        r_.error((at ? at : equals)->key_val(), "not_found has 'body' and '" + std::string(at ? "at" : "equals") + "'",
-                 "keep one: body: the whole answer, or at: with equals: a member of it that says nothing was found");
-    } else if (body) {
-        if (auto j = r_.json(body->val(), false)) nf.body = std::move(*j);
-    } else if (at || equals) {
-        if (!at || !equals) {
-            r_.error((at ? at : equals)->key_val(), std::string("not_found has '") + (at ? "at" : "equals") +
-                                                        "' without '" + (at ? "equals" : "at") + "'",
-                     "at: names the member, equals: its value when nothing was found, e.g. not_found: {status: "
-                     "200, at: /found, equals: false}");
-        } else if (auto s = r_.string(at->val(), "at", "at: /found"); s && member_pointer(at->val(), *s, "at", "/found")) {
-            nf.at = *s;
-            if (auto j = r_.json(equals->val(), false)) nf.equals = std::move(*j);
-        }
-    } else {
-        r_.error(v, "missing required key 'body' in not_found",
-                 std::string("the exact JSON answer that means nothing was found (or at: and equals:, a member "
-                             "that says so), e.g. not_found: ") +
-                     example);
-    }
-    ep.not_found = std::move(nf);
+    if (auto nf = suite::detail::read_not_found(r_, v)) ep.not_found = std::move(*nf);
 }
 
 // Placeholders are checked first; then the only path variable a profile

@@ -21,18 +21,9 @@
 namespace idconform::profile {
 
 // What an endpoint answers when the id or filter names nothing, when that
-// is a 2xx rather than a 4xx (json-server: 200 with []).
-struct NotFound {
-    SourcePos pos;
-    int status = 200;
-    boost::json::value body;  // the exact JSON answer
-    std::string at;           // or: the JSON pointer of a member that says it ({"found": false}: /found)
-    boost::json::value equals;  // with `at`: the member's value that means "nothing there"
-    // `empty: true`: an answer of `status` with no body, which the API gives
-    // for nothing as for something (PostgREST's 204 to a filtered DELETE):
-    // it says nothing either way; the read a case makes after it judges.
-    bool empty = false;
-};
+// is a 2xx rather than a 4xx (json-server: 200 with []; PostgREST's 204 to a
+// filtered DELETE, `empty`): the suite's type, read by the same reader.
+using NotFound = suite::NotFound;
 
 struct Endpoint {
     SourcePos pos;

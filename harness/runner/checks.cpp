@@ -377,7 +377,7 @@ std::vector<CheckResult> evaluate(const suite::Expect& e, const Exchange& x, con
         bool m = status_matches(resp, *e.status, refused_of(ctx));
         std::string want = status_text(*e.status, refused_of(ctx)), got = actual_status(resp);
         if (const auto& nf = e.status->not_found; nf && !e.status->negate) {
-            want += " or " + not_found_text(*nf) + " (the profile's not-found answer)";
+            want += " or " + not_found_text(*nf) + " (the not_found: answer)";
             if (!m && resp.status == nf->status) {
                 const json::value* b = nf->empty ? nullptr : body.get();
                 m = says_not_found(*nf, resp.status, b, resp.body_bytes == 0);

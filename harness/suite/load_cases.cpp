@@ -23,7 +23,8 @@ const std::vector<std::string> case_keys = {"name", "description", "rule", "tags
                                             "collected", "fresh"};
 const std::vector<std::string> collected_keys = {"distinct", "same", "time_ordered", "random", "min_count"};
 const std::vector<std::string> random_keys = {"prefix"};
-const std::vector<std::string> for_each_keys = {"vectors", "mutations", "kind", "count", "as", "only", "except"};
+const std::vector<std::string> for_each_keys = {"vectors", "mutations", "kind", "prefix",
+                                                "length",  "count",     "as",   "only",   "except"};
 
 }  // namespace
 
@@ -205,6 +206,41 @@ void Loader::collected(Reader& r, const Val& v, Case& c) {
     }
 }
 
+namespace {
+
+// `prefix:` and `length:` of a for_each over the mutations of viewable ids
+// (`TR-` and 7 Crockford symbols unless they say otherwise): the format the
+// mutations are made in, as a profile's `viewable:` gives it to the packs.
+void viewable_format(Reader& r, const Mapping& m, ForEach& fe) {
+    const Entry* prefix = m.find("prefix");
+    const Entry* length = m.find("length");
+    if (!prefix && !length) return;
+    const bool viewable = fe.kind == "viewable" || fe.kind.find("${") != std::string::npos;
+    if (fe.source != ForEach::Source::mutations || !viewable) {
+        r.error((prefix ? prefix : length)->key_val(),
+                "'" + (prefix ? prefix : length)->key + "' belongs to for_each over the mutations of viewable ids",
+                "for_each: {mutations: \"${ticket}\", kind: viewable, prefix: \"TR-\", length: 7, as: m}");
+        return;
+    }
+    if (prefix) {
+        if (auto s = r.string(prefix->val(), "prefix", "prefix: \"TR-\"")) {
+            if (s->empty() || s->back() != '-' || s->find_first_of(" /?#%{}") != std::string::npos)
+                r.error(prefix->val(), "the viewable prefix '" + *s + "' does not end with '-'",
+                        "a prefix is ASCII text ending in '-', e.g. prefix: \"TR-\"");
+            else fe.viewable_prefix = *s;
+        }
+    }
+    if (length) {
+        auto n = r.json(length->val(), false);
+        if (!n || !n->is_int64() || n->as_int64() < 1 || n->as_int64() > 12)
+            r.error(length->val(), "length must be an integer from 1 to 12",
+                    "the number of Crockford symbols after the prefix, e.g. length: 7");
+        else fe.viewable_length = static_cast<std::size_t>(n->as_int64());
+    }
+}
+
+}  // namespace
+
 std::optional<ForEach> Loader::for_each(Reader& r, const Val& v) {
     auto m = r.mapping(v, "for_each", for_each_keys, "{vectors: rfc9562, as: v}");
     if (!m) return std::nullopt;
@@ -225,6 +261,7 @@ std::optional<ForEach> Loader::for_each(Reader& r, const Val& v) {
         }
         fe.source = ForEach::Source::count;
         fe.count = static_cast<int>(n->as_int64());
+        viewable_format(r, *m, fe);  // refused here
         if (const auto* a = m->find("as"))
             if (auto s = r.string(a->val(), "as", "as: n")) fe.as = *s;
         return fe;
@@ -265,6 +302,7 @@ std::optional<ForEach> Loader::for_each(Reader& r, const Val& v) {
             else fe.kind = *s;
         }
     }
+    viewable_format(r, *m, fe);
     if (const auto* a = m->find("as")) {
         if (auto s = r.string(a->val(), "as", "as: v")) {
             if (!valid_name(*s))

@@ -5,6 +5,7 @@
 #include "ids/kind.hpp"
 
 #include "core/grpc_status.hpp"
+#include "suite/not_found_reader.hpp"
 
 #include <re2/re2.h>
 
@@ -22,7 +23,7 @@ namespace fs = std::filesystem;
 namespace {
 
 const std::vector<std::string> legacy_keys = {"layout", "id", "type", "salt"};
-const std::vector<std::string> expect_keys = {"rule", "status", "status_not", "headers", "json", "body", "id", "advisory",
+const std::vector<std::string> expect_keys = {"rule", "status", "status_not", "not_found", "headers", "json", "body", "id", "advisory",
                                               "id_members", "precondition"};
 const std::vector<std::string> header_ops = {"equals", "regex", "absent", "present"};
 const std::vector<std::string> json_ops = {"equals", "absent", "present", "null", "type", "regex", "one_of"};
@@ -30,7 +31,7 @@ const std::vector<std::string> json_types = {"string", "number", "integer", "boo
 const std::vector<std::string> body_keys = {"contains", "not_contains", "allow_echo"};
 const std::vector<std::string> id_keys = {"at", "header", "kind", "canonical", "minted", "allow_null", "equals",
                                           "unique", "time_field", "collect", "pattern", "legacy"};
-const std::vector<std::string> capture_keys = {"json", "header", "status"};
+const std::vector<std::string> capture_keys = {"json", "header", "header_id", "status"};
 
 }  // namespace
 
@@ -60,6 +61,14 @@ void Loader::expect(Reader& r, const Entry& e, Expect& x) {
         x.status = status_expect(r, status->val(), false);
     else if (status_not)
         x.status = status_expect(r, status_not->val(), true);
+    if (const auto* y = m->find("not_found")) {
+        auto nf = read_not_found(r, y->val());
+        if (!x.status || !is_refusal(*x.status))
+            r.error(y->key_val(), "'not_found' is for a check that wants a refusal",
+                    "write it beside status: 404 (or [403, 404], 4xx, refused): the 2xx answer that means "
+                    "nothing is there then passes too, e.g. not_found: {status: 200, at: /found, equals: false}");
+        else if (nf) x.status->not_found = std::move(nf);
+    }
     if (const auto* y = m->find("headers")) header_expects(r, y->val(), x.headers);
     if (const auto* y = m->find("json")) json_expects(r, y->val(), x.json);
     if (const auto* y = m->find("body")) {
@@ -455,8 +464,8 @@ void Loader::captures(Reader& r, const Entry& e, std::vector<Capture>& out) {
         if (!cm) continue;
         if (cm->entries.size() != 1) {
             if (cm->entries.size() > 1 || v.node.size() == 0)
-                r.error(v, "a capture takes exactly one of: json, header, status",
-                        "e.g. {json: /id}, {header: Location} or {status: true}");
+                r.error(v, "a capture takes exactly one of: json, header, header_id, status",
+                        "e.g. {json: /id}, {header: Location}, {header_id: Location} or {status: true}");
             continue;
         }
         const Entry& src = cm->entries.front();
@@ -465,10 +474,12 @@ void Loader::captures(Reader& r, const Entry& e, std::vector<Capture>& out) {
             if (!s || !pointer_ok(r, src.val(), *s)) continue;
             c.from = Capture::From::json;
             c.path = *s;
-        } else if (src.key == "header") {
-            auto s = r.string(src.val(), "header", "header: Location");
+        } else if (src.key == "header" || src.key == "header_id") {
+            // header_id: the id the header names, its last path segment (a
+            // 201 whose new id is only in its Location)
+            auto s = r.string(src.val(), src.key, src.key + ": Location");
             if (!s) continue;
-            c.from = Capture::From::header;
+            c.from = src.key == "header" ? Capture::From::header : Capture::From::header_id;
             c.path = *s;
         } else {
             auto b = r.boolean(src.val(), "status");
@@ -482,5 +493,79 @@ void Loader::captures(Reader& r, const Entry& e, std::vector<Capture>& out) {
         out.push_back(std::move(c));
     }
 }
+
+namespace {
+
+// A member's pointer: well-formed, and not "" (the whole answer is body:'s).
+bool pointer_ok(Reader& r, const Val& v, const std::string& pointer) {
+    if (!r.check_pointer_at(v, pointer)) return false;
+    if (!pointer.empty()) return true;
+    r.error(v, "empty JSON pointer for 'at'", "'' is the whole entity; point at its member, e.g. at: /found");
+    return false;
+}
+
+}  // namespace
+
+// `not_found: {status: 200, body: []}`, `{status: 200, at: /found, equals:
+// false}` or `{status: 204, empty: true}`: a 2xx answer that means nothing
+// was found.
+std::optional<NotFound> read_not_found(Reader& r, const Val& v) {
+    const char* const example =
+        "{status: 200, body: []}, {status: 200, at: /found, equals: false} or {status: 204, empty: true}";
+    auto m = r.mapping(v, "not_found", {"status", "body", "at", "equals", "empty"}, example);
+    if (!m) return std::nullopt;
+    NotFound nf;
+    nf.pos = r.pos(v);
+    if (const auto* x = m->find("status")) {
+        if (auto s = r.string(x->val(), "status", "status: 200")) {
+            int code = 0;
+            const bool digits = s->size() == 3 && s->find_first_not_of("0123456789") == std::string::npos;
+            if (digits) code = std::stoi(*s);
+            if (!digits || code < 200 || code > 299)
+                r.error(x->val(), "not_found status '" + *s + "' is not a 2xx status",
+                         "a 4xx is already taken as not found; not_found describes a 2xx answer, e.g. " +
+                             std::string(example));
+            else nf.status = code;
+        }
+    } else {
+        r.error(v, "missing required key 'status' in not_found", std::string("e.g. not_found: ") + example);
+    }
+    const Entry* body = m->find("body");
+    const Entry* at = m->find("at");
+    const Entry* equals = m->find("equals");
+    const Entry* empty = m->find("empty");
+    if (empty) {  // an answer with no body: nothing else to compare
+        if (auto b = r.boolean(empty->val(), "empty"); b && !*b)
+            r.error(empty->val(), "not_found: empty: false says nothing",
+                     "leave it out and give body: or at: with equals:, or write empty: true for an answer with no body");
+        else if (b) nf.empty = true;
+        if (const Entry* other = body ? body : at ? at : equals)
+            r.error(other->key_val(), "not_found has 'empty' and '" + other->key + "'",
+                     "an empty answer has no body to compare: keep empty: true alone, or drop it");
+    } else if (body && (at || equals)) {
+        r.error((at ? at : equals)->key_val(), "not_found has 'body' and '" + std::string(at ? "at" : "equals") + "'",
+                 "keep one: body: the whole answer, or at: with equals: a member of it that says nothing was found");
+    } else if (body) {
+        if (auto j = r.json(body->val(), false)) nf.body = std::move(*j);
+    } else if (at || equals) {
+        if (!at || !equals) {
+            r.error((at ? at : equals)->key_val(), std::string("not_found has '") + (at ? "at" : "equals") +
+                                                        "' without '" + (at ? "equals" : "at") + "'",
+                     "at: names the member, equals: its value when nothing was found, e.g. not_found: {status: "
+                     "200, at: /found, equals: false}");
+        } else if (auto s = r.string(at->val(), "at", "at: /found"); s && pointer_ok(r, at->val(), *s)) {
+            nf.at = *s;
+            if (auto j = r.json(equals->val(), false)) nf.equals = std::move(*j);
+        }
+    } else {
+        r.error(v, "missing required key 'body' in not_found",
+                 std::string("the exact JSON answer that means nothing was found (or at: and equals:, a member "
+                             "that says so), e.g. not_found: ") +
+                     example);
+    }
+    return nf;
+}
+
+
 
 }  // namespace idconform::suite::detail

@@ -95,23 +95,28 @@ struct Variable : Positioned {
 
 // ----------------------------------------------------------- expectations
 
+// A 2xx answer that means "nothing there" ({"found": false}, `[]`, a 204
+// with no body): that status with exactly `body`, or (with `at`) that status
+// with `equals` at the JSON pointer `at`, or (`empty`) that status with no
+// body. Written in a suite's `expect: {not_found: ...}`, or given by the
+// profile's endpoint (`not_found:` there) to the refusal checks of its steps.
+struct NotFound : Positioned {
+    int status = 200;
+    boost::json::value body;
+    std::string at;             // "" = the whole body is `body`
+    boost::json::value equals;  // with `at`: the member's value
+    bool empty = false;         // an answer of `status` with no body (`empty: true`)
+};
+
 struct StatusExpect : Positioned {
+    using NotFound = suite::NotFound;
     std::vector<int> exact;      // 200, 201
     std::vector<int> classes;    // 4 for "4xx"
     std::vector<int> grpc_codes; // NOT_FOUND (5), or a number 0..16: the gRPC status code of a grpc step
     bool negate = false;         // `status_not:` - none of these may match
     bool refused = false;        // `refused` in the list: the suite's `refused:` statuses (Suite::refused)
-    // Set by the profile expander on negative checks of an endpoint whose
-    // "nothing there" answer is a 2xx (`not_found:` in the profile): that
-    // status with exactly that JSON body matches too, or (with `at`) that
-    // status with `equals` at the JSON pointer `at` ({"found": false}).
-    struct NotFound {
-        int status = 200;
-        boost::json::value body;
-        std::string at;             // "" = the whole body is `body`
-        boost::json::value equals;  // with `at`: the member's value
-        bool empty = false;         // an answer of `status` with no body (the profile's `empty: true`)
-    };
+    // A refusal check of an API whose "nothing there" is a 2xx: that answer
+    // matches too (the suite's `not_found:` or the profile's endpoint).
     std::optional<NotFound> not_found;
 };
 
@@ -196,8 +201,9 @@ struct Expect : Positioned {
 struct Capture : Positioned {
     std::string var;
     // header_id: the id a header names, its last path segment (Location:
-    // /v1/x/ID?q -> ID; a bare id header is the id itself); set by the
-    // profile expander for a resource whose new id is only in a header.
+    // /v1/x/ID?q -> ID; a bare id header is the id itself): `{header_id:
+    // Location}` in a suite, and what the profile expander captures for a
+    // resource whose new id is only in a header.
     enum class From { json, header, status, header_id } from = From::json;
     std::string path;  // JSON pointer or header name
 };
@@ -353,8 +359,9 @@ struct ForEach : Positioned {
     // name, or a template such as "${res.id_kind}" resolved when the case is
     // expanded); empty: the kind the live id's text reads as (ids::kind_of_text).
     std::string kind;
-    // kind viewable: the format of the ids, prefix and symbols after it (a
-    // profile's `viewable:` section, filled in by the profile expander).
+    // kind viewable: the format of the ids, prefix and symbols after it
+    // (`prefix:` and `length:` in a suite; a profile's `viewable:` section
+    // gives them to the packs).
     std::string viewable_prefix = "TR-";
     std::size_t viewable_length = 7;
 };

@@ -62,7 +62,7 @@ TEST_CASE("cleanup: a failed delete is read back at the resource's read, its 2xx
     binding::Deletion cl;
     cl.path = "/items/{id}";
     cl.read_path = "/items?id=eq.{id}";
-    cl.read_not_found = suite::StatusExpect::NotFound{200, boost::json::array(), {}, {}};
+    cl.read_not_found = suite::StatusExpect::NotFound{{}, 200, boost::json::array(), {}, {}};
     Recorder rec;
     const auto report = runner::run({items_suite(3, cl)}, {}, rec, script.factory());
     for (const char* id : {"i1", "i2", "i3"})

@@ -81,7 +81,7 @@ TEST_CASE("a not-found answer told by a member's value ({\"found\": false}) matc
     suite::Expect e;
     suite::StatusExpect s;
     s.classes = {4};
-    s.not_found = suite::StatusExpect::NotFound{200, {}, "/found", json::value(false)};
+    s.not_found = suite::StatusExpect::NotFound{{}, 200, {}, "/found", json::value(false)};
     e.status = s;
     Ctx c;
     auto ok = [&](int status, const std::string& body) { return evaluate(e, answered(status, body), c.ctx).front().ok; };
@@ -100,7 +100,7 @@ TEST_CASE("a not-found answer with no body (empty: true) matches its status with
     suite::Expect e;
     suite::StatusExpect s;
     s.classes = {4};
-    s.not_found = suite::StatusExpect::NotFound{204, {}, {}, {}, true};
+    s.not_found = suite::StatusExpect::NotFound{{}, 204, {}, {}, {}, true};
     e.status = s;
     Ctx c;
     auto ok = [&](int status, const std::string& body) { return evaluate(e, answered(status, body), c.ctx).front().ok; };
@@ -109,14 +109,14 @@ TEST_CASE("a not-found answer with no body (empty: true) matches its status with
     CHECK_FALSE(ok(204, "{}"));  // a body: not the empty answer
     CHECK_FALSE(ok(200, ""));
     const auto out = evaluate(e, answered(200, ""), c.ctx).front();
-    CHECK(out.expected.find("204 with no body (the profile's not-found answer)") != std::string::npos);
+    CHECK(out.expected.find("204 with no body (the not_found: answer)") != std::string::npos);
 }
 
 TEST_CASE("a negative status check accepts the profile's 2xx not-found answer, and only that") {
     suite::Expect e;
     suite::StatusExpect s;
     s.classes = {4};
-    s.not_found = suite::StatusExpect::NotFound{200, json::array(), {}, {}};
+    s.not_found = suite::StatusExpect::NotFound{{}, 200, json::array(), {}, {}};
     e.status = s;
     Ctx c;
     auto one = [&](const Exchange& x) {
@@ -127,7 +127,7 @@ TEST_CASE("a negative status check accepts the profile's 2xx not-found answer, a
     CHECK(one(answered(404, "{}")).ok);
     const CheckResult empty = one(answered(200, "[]"));
     CHECK(empty.ok);
-    CHECK(empty.expected.find("the profile's not-found answer") != std::string::npos);
+    CHECK(empty.expected.find("the not_found: answer") != std::string::npos);
     const CheckResult found = one(answered(200, R"([{"id":1}])"));
     CHECK_FALSE(found.ok);
     CHECK(found.actual.find(R"([{"id":1}])") != std::string::npos);

@@ -729,3 +729,106 @@ TEST_CASE("allow_echo: the sent values an answer may quote, beside not_contains"
         CHECK(d.hint == "did you mean 'allow_echo'?");
     }
 }
+
+TEST_CASE("not_found: only beside a refusal, and its own mistakes at their lines") {
+    // beside a success or a negated status it would say nothing
+    for (const char* status : {"status: 200", "status_not: [200]", "status: [404, 200]"}) {
+        INFO(status);
+        const Diagnostic d = only_error(with_step(std::string("      - http: {path: /x}\n"
+                                                              "        expect:\n"
+                                                              "          ") +
+                                                  status +
+                                                  "\n"
+                                                  "          not_found: {status: 200, body: []}\n"));
+        CHECK(d.pos.str() == "inline.yaml:8:11");
+        CHECK(d.title == "'not_found' is for a check that wants a refusal");
+        CHECK(d.hint.find("beside status: 404") != std::string::npos);
+    }
+    const Diagnostic none = only_error(with_step("      - http: {path: /x}\n"
+                                                 "        expect: {not_found: {status: 200, body: []}}\n"));
+    CHECK(none.title == "'not_found' is for a check that wants a refusal");
+    // the reader's own errors, as a profile's endpoint gets them
+    auto one = [](const std::string& nf) {
+        return only_error(with_step("      - http: {path: /x}\n"
+                                    "        expect:\n"
+                                    "          status: 404\n"
+                                    "          not_found: " +
+                                    nf + "\n"));
+    };
+    Diagnostic d = one("{status: 404, body: []}");
+    CHECK(d.title == "not_found status '404' is not a 2xx status");
+    CHECK(d.pos.str() == "inline.yaml:8:31");
+    CHECK(one("{status: 200}").title == "missing required key 'body' in not_found");
+    CHECK(one("{body: []}").title == "missing required key 'status' in not_found");
+    CHECK(one("{status: 200, at: /found}").title == "not_found has 'at' without 'equals'");
+    CHECK(one("{status: 200, body: [], at: /found, equals: false}").title == "not_found has 'body' and 'at'");
+    CHECK(one("{status: 204, empty: true, body: []}").title == "not_found has 'empty' and 'body'");
+    CHECK(one("{status: 204, empty: false}").title == "not_found: empty: false says nothing");
+    CHECK(one("{status: 200, at: \"\", equals: false}").title == "empty JSON pointer for 'at'");
+    const LoadResult typo = load_text(with_step("      - http: {path: /x}\n"
+                                                "        expect: {status: 404, not_found: {status: 200, bdy: []}}\n"),
+                                      "inline.yaml");
+    REQUIRE_FALSE(typo.diagnostics.empty());
+    CHECK(typo.diagnostics.front().title == "unknown key 'bdy' in not_found");
+    CHECK(typo.diagnostics.front().hint == "did you mean 'body'?");
+    const Diagnostic list = one("[200]");
+    CHECK(list.title == "expected a mapping here, found a list");
+    CHECK(list.hint.find("{status: 200, body: []}") != std::string::npos);
+}
+
+TEST_CASE("capture header_id: read as the id a header names, and its mistakes at their columns") {
+    const LoadResult good = load_text(with_step("      - http: {method: POST, path: /x}\n"
+                                                "        capture: {item: {header_id: Location}}\n"),
+                                      "inline.yaml");
+    INFO(dump(good.diagnostics));
+    REQUIRE(good.ok());
+    const auto& c = good.suite->cases.at(0).steps.at(0).captures.at(0);
+    CHECK(c.from == Capture::From::header_id);
+    CHECK(c.path == "Location");
+    const Diagnostic two = only_error(with_step("      - http: {path: /x}\n"
+                                                "        capture: {item: {header_id: Location, json: /id}}\n"));
+    CHECK(two.title == "a capture takes exactly one of: json, header, header_id, status");
+    CHECK(two.pos.str() == "inline.yaml:6:25");
+    const Diagnostic list = only_error(with_step("      - http: {path: /x}\n"
+                                                 "        capture: {item: {header_id: [Location]}}\n"));
+    CHECK(list.pos.str() == "inline.yaml:6:37");
+    CHECK(list.hint.find("header_id: Location") != std::string::npos);
+    const Diagnostic typo = only_error(with_step("      - http: {path: /x}\n"
+                                                 "        capture: {item: {header_ids: Location}}\n"));
+    CHECK(typo.hint == "did you mean 'header_id'?");
+}
+
+TEST_CASE("for_each prefix and length: the format of viewable mutations, only there") {
+    const LoadResult good = load_text("name: t\n"
+                                      "cases:\n"
+                                      "  - name: c\n"
+                                      "    for_each: {mutations: \"${v}\", kind: viewable, prefix: \"AB-\", length: 9}\n"
+                                      "    steps:\n"
+                                      "      - http: {path: /x}\n",
+                                      "inline.yaml");
+    INFO(dump(good.diagnostics));
+    REQUIRE(good.ok());
+    const auto& fe = *good.suite->cases.at(0).for_each;
+    CHECK(fe.viewable_prefix == "AB-");
+    CHECK(fe.viewable_length == 9);
+    auto one = [](const std::string& for_each) {
+        return only_error("name: t\n"
+                          "cases:\n"
+                          "  - name: c\n"
+                          "    for_each: " +
+                          for_each +
+                          "\n"
+                          "    steps:\n"
+                          "      - http: {path: /x}\n");
+    };
+    Diagnostic d = one("{mutations: \"${v}\", kind: uuidv7, prefix: \"AB-\"}");
+    CHECK(d.title == "'prefix' belongs to for_each over the mutations of viewable ids");
+    CHECK(d.pos.str() == "inline.yaml:4:49");
+    CHECK(one("{count: 3, length: 9}").title ==
+          "'length' belongs to for_each over the mutations of viewable ids");
+    d = one("{mutations: \"${v}\", kind: viewable, prefix: AB}");
+    CHECK(d.title == "the viewable prefix 'AB' does not end with '-'");
+    CHECK(d.pos.str() == "inline.yaml:4:59");
+    CHECK(one("{mutations: \"${v}\", kind: viewable, length: 13}").title == "length must be an integer from 1 to 12");
+    CHECK(one("{mutations: \"${v}\", kind: viewable, length: seven}").title == "length must be an integer from 1 to 12");
+}

@@ -309,3 +309,39 @@ TEST_CASE("the complete example in docs/suite-format.md loads") {
     CHECK(r.suite->name == "data-id-basics");
     CHECK(r.suite->cases.size() == 2);
 }
+
+TEST_CASE("expect: not_found beside a refusal is read into the status check, with its position") {
+    const LoadResult r = load_text("name: t\n"
+                                   "cases:\n"
+                                   "  - name: c\n"
+                                   "    steps:\n"
+                                   "      - http: {path: /x}\n"
+                                   "        expect:\n"
+                                   "          status: [403, 404]\n"
+                                   "          not_found: {status: 200, at: /found, equals: false}\n"
+                                   "      - http: {path: /y}\n"
+                                   "        expect: {status: refused, not_found: {status: 204, empty: true}}\n"
+                                   "      - http: {path: /z}\n"
+                                   "        expect: {status: 4xx, not_found: {status: 200, body: []}}\n",
+                                   "nf.yaml");
+    INFO(dump(r.diagnostics));
+    REQUIRE(r.ok());
+    const auto& steps = r.suite->cases.at(0).steps;
+    REQUIRE(steps.size() == 3);
+    auto nf_of = [&](std::size_t i) -> const NotFound& {
+        const auto& x = steps[i].expect;
+        REQUIRE(x.status);
+        REQUIRE(x.status->not_found);
+        return *x.status->not_found;
+    };
+    const NotFound& member = nf_of(0);
+    CHECK(member.status == 200);
+    CHECK(member.at == "/found");
+    CHECK(member.equals == json::value(false));
+    CHECK_FALSE(member.empty);
+    check_pos(member.pos, "nf.yaml", 8, 22);
+    CHECK(nf_of(1).status == 204);
+    CHECK(nf_of(1).empty);
+    CHECK(nf_of(2).body == json::array());
+    CHECK(nf_of(2).at.empty());
+}
