@@ -84,6 +84,9 @@ void Linter::check_field(const Field& f, const Effective* given) {
     if (f.name != "id" && described_as_foreign(e.description)) return;  // another system's id: not this service's to form
     if (described_as_derived(e.description)) return;                     // a hash, a key, a standard's encoding: nobody assigns it
     if (foreign_scheme_name(f.name) && !uuid_format(e.format_text())) return;  // spdx_id, gravatar_id: that scheme's id
+    if (described_as_natural_key(e.description)) return;  // a national id, a licence plate, an ISO code
+    if (ordinal_name(f.name) && !uuid_format(e.format_text())) return;  // sequence_id: a counter
+    if (f.siblings && credential_half(f.name, *f.siblings)) return;       // walmart_client_id beside its secret
     ++out_.id_fields;
     bool uuid = true;
     if (!e.alternatives.empty()) {
@@ -116,6 +119,7 @@ bool Linter::check_constraints(const Field& f, const Effective& e) {
     };
     const std::string who = "id '" + f.name + "'";
     const bool integer = e.typed("integer") || e.typed("number");
+    if (e.has_enum) return false;  // a closed set of names or codes (`enum: [1, 2]`: a type's number), not ids
     if (integer && !e.typed("string") && described_as_ordinal(e.description)) return false;  // a position, not an id
     if (integer && !e.typed("string")) {
         report("DATA-ID-002", "integer-id", who + " is typed " + (e.typed("integer") ? "integer" : "number") +
@@ -124,7 +128,6 @@ bool Linter::check_constraints(const Field& f, const Effective& e) {
         return false;
     }
     if (!e.types.empty() && !e.typed("string")) return false;  // an object, a list, a boolean: not an id value
-    if (e.has_enum) return false;                              // a closed set of names, not ids
     if (e.has_properties && e.types.empty()) return false;
     // examples that are no UUID at all, on a field nothing else calls a
     // UUID: a prefixed or opaque id, said once

@@ -21,6 +21,7 @@
 #include <optional>
 #include <set>
 #include <string_view>
+#include <vector>
 
 namespace idconform::schema::openapi {
 
@@ -83,7 +84,96 @@ inline bool described_as_foreign(const std::string& description) {
     for (const char* w : {"external", "externally", "third-party", "third party", "identity provider", "payment provider",
                           "oauth", "the provider", "upstream", "another system", "other system",
                           "another platform", "issued by the", "assigned by the", "reported by", "stripe", "paypal", "braintree", "adyen",
+                          "seller system", "merchant system", "client system", "partner system", "your system",
+                          "must be unique",  // the caller picks it: no id the service assigns
                           "github", "gitlab", "google", "okta", "auth0", "keycloak"})
+        if (contains_word(d, w)) return true;
+    return false;
+}
+
+// A name cut into lower-case words at separators and camel humps
+// (`walmart_client_secret`, `apiKey`, `HTTPRequestId` -> http, request, id).
+inline std::vector<std::string> name_words(const std::string& n) {
+    std::vector<std::string> out;
+    std::string w;
+    auto up = [](char c) { return c >= 'A' && c <= 'Z'; };
+    auto low = [](char c) { return c >= 'a' && c <= 'z'; };
+    for (std::size_t i = 0; i < n.size(); ++i) {
+        const char c = n[i];
+        const bool alnum = up(c) || low(c) || (c >= '0' && c <= '9');
+        const bool hump = i > 0 && up(c) && (low(n[i - 1]) || (up(n[i - 1]) && i + 1 < n.size() && low(n[i + 1])));
+        if ((!alnum || hump) && !w.empty()) out.push_back(std::move(w)), w.clear();
+        if (alnum) w += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+    if (!w.empty()) out.push_back(std::move(w));
+    return out;
+}
+
+// A name whose last word says it holds a secret or a token (`token`,
+// `api_key`, `client_secret`, `password`): RULES.md's scope leaves secrets
+// and tokens out, whatever their format (a `token` with format: uuid is
+// still a token). `token_id` ends in "id": the id of a token, judged.
+inline bool credential_name(const std::string& name) {
+    const auto w = name_words(name);
+    if (w.empty()) return false;
+    static const std::set<std::string> words = {"token", "tokens", "secret", "secrets", "password", "passwd",
+                                                "passphrase", "apikey", "key", "keys", "nonce", "otp", "signature"};
+    return words.count(w.back()) != 0;
+}
+
+// The public half of a credential: an id-named field whose stem ends in
+// client, app, consumer or key (`walmart_client_id`, `wix_app_id`,
+// `amazon_access_key_id`) after a word that says whose it is, beside a
+// sibling of that first word that holds the secret half
+// (`walmart_client_secret`, `wix_app_secret_key`, `amazon_secret_key`). An
+// application registered with another platform identifies itself so; the
+// id is that platform's, and a credential. A bare `client_id` beside
+// `client_secret` is judged: it is often the service's own OAuth client.
+inline bool credential_half(const std::string& name, const std::set<std::string>& siblings) {
+    const auto stem = name_words(std::string(ids::id_name_stem(name)));
+    if (stem.size() < 2) return false;
+    static const std::set<std::string> halves = {"client", "app", "application", "consumer", "key"};
+    if (!halves.count(stem.back())) return false;
+    for (const std::string& s : siblings) {
+        if (s == name) continue;
+        const auto w = name_words(s);
+        const bool secret = std::find(w.begin(), w.end(), "secret") != w.end();
+        if (secret && w.front() == stem.front()) return true;
+    }
+    return false;
+}
+
+// A path variable that names an element of the collection before it
+// (`/api-tokens/{api-token}`, `/keys/{key}`): the element's id, whatever
+// the word (credential_name is not asked of it).
+inline bool names_element(const std::string& collection, const std::string& var) {
+    auto squash = [](const std::string& t) {
+        std::string o;
+        for (char c : t)
+            if (std::isalnum(static_cast<unsigned char>(c))) o += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        return o;
+    };
+    const std::string c = squash(collection), v = squash(var);
+    return !v.empty() && (c == v || c == v + "s" || c == v + "es");
+}
+
+// A name whose stem ends in "sequence" (`sequence_id`, `seqId`): a counter
+// of changes or events, an ordinal, not an entity's id.
+inline bool ordinal_name(const std::string& name) {
+    const auto stem = name_words(std::string(ids::id_name_stem(name)));
+    return !stem.empty() && (stem.back() == "sequence" || stem.back() == "seq");
+}
+
+// A field whose description says it holds a person's or a thing's number
+// in an outside register or standard: a national identity or tax number, a
+// passport, a licence plate, an ISO country, currency or language code.
+// Natural keys, not ids a service assigns (RULES.md, scope).
+inline bool described_as_natural_key(const std::string& description) {
+    const std::string d = lower(description);
+    for (const char* w : {"national id", "national identity", "identity number", "identity document", "passport",
+                          "social security", "license plate", "licence plate", "number plate", "tax id",
+                          "tax identification", "taxpayer", "vat number", "iso 3166", "iso-3166", "iso 4217", "iso-4217",
+                          "iso 639", "iso-639", "country code", "currency code", "language code"})
         if (contains_word(d, w)) return true;
     return false;
 }
@@ -103,7 +193,8 @@ inline bool foreign_scheme_name(const std::string& name) {
         "msisdn", "oauth", "openid", "oidc", "saml", "ldap", "scim", "stripe", "paypal", "google", "github", "gitlab",
         "apple", "facebook", "twitter", "slack", "discord", "azure", "aws", "gcp", "okta", "auth0", "keycloak",
         "cve", "cwe",  // MITRE's vulnerability and weakness ids
-        "commit"};     // a version-control commit id is the commit's hash
+        "commit",      // a version-control commit id is the commit's hash
+        "national", "passport", "ssn", "vat", "tax"};  // a register's numbers: national id, tax id
     return schemes.count(last) != 0;
 }
 
@@ -185,8 +276,9 @@ inline bool derived_example(const std::string& text) {
 }
 
 // Request/trace/correlation ids, ids of other systems: out of the data-id
-// scope (RULES.md); the one list is ids::out_of_scope_id_name.
-inline bool out_of_scope_name(const std::string& name) { return ids::out_of_scope_id_name(name); }
+// scope (RULES.md); the one list is ids::out_of_scope_id_name. Secrets and
+// tokens too (credential_name).
+inline bool out_of_scope_name(const std::string& name) { return ids::out_of_scope_id_name(name) || credential_name(name); }
 
 // An example that stands for "some id" rather than showing one: a short
 // number ('1', '12345'), a word ('string', 'uuid', 'example'), a UUID cut
@@ -293,6 +385,7 @@ struct Field {
     bool property = false;
     bool required = false;   // listed in the parent's `required`
     bool items = false;      // the elements of a list of ids
+    const std::set<std::string>* siblings = nullptr;  // the other properties or parameters beside it
 };
 
 
@@ -326,6 +419,7 @@ private:
     std::string inline_group(const Loc& at) const;  // openapi_lint.cpp
     std::string group_;
     std::string path_;  // the path template walk_paths is in ("" elsewhere)
+    std::set<std::string> params_;  // the names of the parameters of the operation walk_paths is in
     std::map<std::string, std::size_t> groups_;
 
     // ------------------------------------------------------------ traversal
@@ -363,7 +457,8 @@ private:
     static std::string collection_before(const std::string& path, const std::string& var);
     static bool after_type_variable(const std::string& path, const std::string& var);  // openapi_walk.cpp
 
-    void consider_property(const std::string& name, const Loc& p, bool required);  // openapi_walk.cpp
+    void consider_property(const std::string& name, const Loc& p, bool required,
+                           const std::set<std::string>& siblings);  // openapi_walk.cpp
 
     // -------------------------------------------------------- effective schema
 

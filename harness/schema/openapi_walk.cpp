@@ -16,10 +16,21 @@ void Linter::walk_paths(const Loc& paths) {
         const Loc item = set_.deref(item_ref);
         if (!item.valid() || !item.node.IsMap()) continue;
         path_ = unescape(item_ref.pointer.substr(item_ref.pointer.rfind('/') + 1));
+        auto names_of = [&](const Loc& list, std::set<std::string>& into) {
+            for (const Loc& p : elements(list))
+                if (const auto n = scalar(set_.deref(p).node, "name")) into.insert(*n);
+        };
+        params_.clear();
+        names_of(item.child("parameters"), params_);
+        for (const char* m : http_methods) names_of(item.child(m).child("parameters"), params_);
+        // (a path item's parameters are walked once, with the names of all its operations' beside them)
         for (const Loc& p : elements(item.child("parameters"))) walk_param(p);
         for (const char* m : http_methods) {
             const Loc op = item.child(m);
             if (!op.valid() || !op.node.IsMap()) continue;
+            params_.clear();
+            names_of(item.child("parameters"), params_);
+            names_of(op.child("parameters"), params_);
             for (const Loc& p : elements(op.child("parameters"))) walk_param(p);
             walk_content(set_.deref(op.child("requestBody")));
             for (const Loc& r : members(op.child("responses"))) walk_response(r);
@@ -27,6 +38,7 @@ void Linter::walk_paths(const Loc& paths) {
         }
     }
     path_.clear();
+    params_.clear();
 }
 
 void Linter::shape_of(const Loc& s_in, ObjectShape& o, int depth) {
@@ -118,7 +130,8 @@ void Linter::walk_param(const Loc& p_ref) {
     }
     for (const Loc& mt : members(p.child("content"))) walk_schema(set_.deref(mt).child("schema"));
     if (in != "path" && in != "query" && in != "header" && in != "cookie") return;
-    if (out_of_scope_name(name)) return;
+    const bool element = in == "path" && names_element(collection_before(path_, name), name);
+    if (ids::out_of_scope_id_name(name) || (!element && credential_name(name))) return;
     const Loc s = schema.valid() ? schema : p;  // Swagger 2.0: the parameter is its own schema
     Effective e = effective(s);
     add_param_examples(p, e);
@@ -152,6 +165,7 @@ void Linter::walk_param(const Loc& p_ref) {
             f.name = name;
             f.where = where;
             f.schema = s;
+            f.siblings = &params_;
             check_field(f, &e);
         }
         if (in == "path" && !is_true(p.node, "required"))
@@ -256,10 +270,12 @@ void Linter::walk_schema(const Loc& s) {
     std::set<std::string> required;
     for (const Loc& r : elements(sub[0]))
         if (r.node.IsScalar()) required.insert(r.node.Scalar());
-    for (const Loc& p : members(sub[1])) {
-        const std::string name = p.pointer.substr(p.pointer.rfind('/') + 1);
-        const std::string raw = unescape(name);
-        consider_property(raw, p, required.count(raw) != 0);
+    const std::vector<Loc> props = members(sub[1]);
+    std::set<std::string> names;
+    for (const Loc& p : props) names.insert(unescape(p.pointer.substr(p.pointer.rfind('/') + 1)));
+    for (const Loc& p : props) {
+        const std::string raw = unescape(p.pointer.substr(p.pointer.rfind('/') + 1));
+        consider_property(raw, p, required.count(raw) != 0, names);
         walk_schema(p);
     }
     for (std::size_t i = 2; i <= 6; ++i) walk_schema(sub[i]);  // items ... unevaluatedProperties
@@ -301,7 +317,7 @@ std::string Linter::unescape(const std::string& token) {
     return out;
 }
 
-void Linter::consider_property(const std::string& name, const Loc& p, bool required) {
+void Linter::consider_property(const std::string& name, const Loc& p, bool required, const std::set<std::string>& siblings) {
     if (out_of_scope_name(name)) return;
     const bool named = ids::id_named_field(name);
     const bool plural = plural_id_named(name);
@@ -329,6 +345,7 @@ void Linter::consider_property(const std::string& name, const Loc& p, bool requi
     f.schema = p;
     f.property = true;
     f.required = required;
+    f.siblings = &siblings;
     check_field(f, &e);
 }
 

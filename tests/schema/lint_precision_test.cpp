@@ -241,3 +241,111 @@ TEST_CASE("the same property of an object written inside many schemas (a bundler
                                                      {"/components/schemas/User/properties/id", 0},
                                                      {"/components/schemas/Team/properties/id", 0}});
 }
+
+TEST_CASE("secrets and tokens are no ids, whatever their format; the id of a token is") {
+    for (const std::string name : {"token", "transfer_token", "apiKey", "client_secret", "password", "nonce"}) {
+        CAPTURE(name);
+        CHECK(lint_property(name, "{type: string, format: uuid, description: \"Used to accept the transfer\"}").empty());
+    }
+    const std::string doc = R"(openapi: 3.0.3
+info: {title: t, version: '1'}
+paths:
+  /transfers/{token}:
+    get:
+      parameters: [{name: token, in: path, required: true, schema: {type: string, format: uuid}}]
+      responses: {'200': {description: ok}}
+)";
+    const LintResult r = lint_openapi_text("token.yaml", doc);
+    REQUIRE(r.errors.empty());
+    CHECK(r.findings.empty());
+    // a path variable naming the element of its collection is that element's id
+    const std::string tokens = R"(openapi: 3.0.3
+info: {title: t, version: '1'}
+paths:
+  /api-tokens/{api-token}:
+    delete:
+      parameters: [{name: api-token, in: path, required: true, schema: {type: string, format: uuid}}]
+      responses: {'204': {description: ok}}
+)";
+    const LintResult t = lint_openapi_text("tokens.yaml", tokens);
+    REQUIRE(t.findings.size() == 1);
+    CHECK(t.findings[0].kind == "format-only");
+    // the id of a token entity is an id
+    const auto f = lint_property("token_id", "{type: string, format: uuid}");
+    REQUIRE(f.size() == 1);
+    CHECK(f[0].kind == "format-only");
+}
+
+TEST_CASE("the public half of a credential beside its secret is another platform's id, an id beside other fields is not") {
+    const std::string doc = R"(openapi: 3.0.3
+info: {title: t, version: '1'}
+paths:
+  /account/config:
+    put:
+      parameters:
+        - {name: walmart_client_id, in: query, schema: {type: string}}
+        - {name: walmart_client_secret, in: query, schema: {type: string}}
+        - {name: store_id, in: query, schema: {type: string}}
+      responses: {'200': {description: ok}}
+components:
+  schemas:
+    Config:
+      type: object
+      properties:
+        mercado_libre_app_id: {type: string}
+        mercado_libre_app_secret_key: {type: string}
+        amazon_access_key_id: {type: string}
+        amazon_secret_key: {type: string}
+        client_id: {type: string}
+        client_secret: {type: string}
+        webhook_id: {type: string}
+        secret: {type: string}
+    Alone:
+      type: object
+      properties:
+        app_id: {type: string}
+        name: {type: string}
+)";
+    const LintResult r = lint_openapi_text("credentials.yaml", doc);
+    REQUIRE(r.errors.empty());
+    std::vector<std::string> what;
+    for (const auto& f : r.findings) what.push_back(f.what.substr(0, f.what.find(' ', 4)));
+    // store_id and webhook_id are judged (no credential half), app_id alone too, and a bare
+    // client_id (the service's own OAuth client, often)
+    CHECK(what == std::vector<std::string>{"id 'store_id'", "id 'client_id'", "id 'webhook_id'", "id 'app_id'"});
+}
+
+TEST_CASE("numbers in outside registers and ISO codes are natural keys, by their description or their name") {
+    for (const std::string description : {"National ID", "Vehicle license plate", "The person's passport number",
+                                          "Contry code using alpha ISO-3166, Example: BR, US", "Tax identification number",
+                                          "ISO 4217 currency code"}) {
+        CAPTURE(description);
+        CHECK(lint_property("subject_id", "{type: string, description: \"" + description + "\"}").empty());
+    }
+    for (const std::string name : {"national_id", "taxID", "passport_id", "vat_id"}) {
+        CAPTURE(name);
+        CHECK(lint_property(name, "{type: string}").empty());
+    }
+    CHECK(lint_property("subject_id", "{type: string, description: \"The subject of the check\"}").size() == 1);
+}
+
+TEST_CASE("ids the caller's own system chose are out of scope") {
+    for (const std::string description : {"Unique Product Id (SKU) in the seller system",
+                                          "Unique Seller shipment Id. This must be unique across all orders and shipments",
+                                          "The shipment's id in the partner system"}) {
+        CAPTURE(description);
+        CHECK(lint_property("shipment_id", "{type: string, description: \"" + description + "\"}").empty());
+    }
+    CHECK(lint_property("shipment_id", "{type: string, description: \"Shipment unique Id\"}").size() == 1);
+}
+
+TEST_CASE("codes from a closed list and sequence counters named like ids are not ids") {
+    // an enum of numbers: a type's code (Regular = 1, Watch Later = 2)
+    CHECK(lint_property("type_id", "{type: integer, enum: [1, 2], description: \"Regular = 1, Watch Later = 2\"}").empty());
+    CHECK(lint_property("type_id", "{type: integer}").size() == 1);
+    // a sequence counter of events
+    CHECK(lint_property("sequence_id", "{type: string, example: '3', description: \"A numeric identifier of the most recent event\"}").empty());
+    CHECK(lint_property("seqId", "{type: integer}").empty());
+    // a sequence typed a UUID is an id after all
+    CHECK(lint_property("sequence_id", "{type: string, format: uuid}").size() == 1);
+}
