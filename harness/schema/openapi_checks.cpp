@@ -87,6 +87,8 @@ void Linter::check_field(const Field& f, const Effective* given) {
     if (described_as_natural_key(e.description)) return;  // a national id, a licence plate, an ISO code
     if (ordinal_name(f.name) && !uuid_format(e.format_text())) return;  // sequence_id: a counter
     if (f.siblings && credential_half(f.name, *f.siblings)) return;       // walmart_client_id beside its secret
+    // a connection to another system: site_id beside an api_secret, no /sites here
+    if (f.name != "id" && f.siblings && beside_login(f.name, *f.siblings) && !names_resource(f.name)) return;
     ++out_.id_fields;
     bool uuid = true;
     if (!e.alternatives.empty()) {
@@ -147,6 +149,16 @@ bool Linter::check_constraints(const Field& f, const Effective& e) {
     if (!says_uuid && std::any_of(e.examples.begin(), e.examples.end(),
                                   [](const Loc& x) { return x.node.IsScalar() && derived_example(x.node.Scalar()); }))
         return false;
+    // examples and default that are plain lower-case words ('ace', 'change',
+    // 'premium'): values a person chose, a natural key or a name
+    if (!says_uuid) {
+        std::vector<std::string> values;
+        for (const Loc& x : e.examples)
+            if (x.node.IsScalar()) values.push_back(x.node.Scalar());
+        if (e.default_value.valid() && e.default_value.node.IsScalar()) values.push_back(e.default_value.node.Scalar());
+        std::erase_if(values, [](const std::string& v) { return placeholder_example(v); });
+        if (!values.empty() && std::all_of(values.begin(), values.end(), word_value)) return false;
+    }
     // a ULID (db-identifiers) or viewable id (viewable-id) field fixed to
     // its own canonical form is another pack's business
     if (pv && pv->compiles && !alien.empty() && !other_kind_exact(pat, alien).empty()) return false;

@@ -11,6 +11,7 @@ namespace idconform::schema::openapi {
 
 void Linter::run() {
     const Loc root = set_.root();
+    gather_segments(root.child("paths"));
     walk_paths(root.child("paths"));
     walk_paths(root.child("webhooks"));
     const Loc comps = set_.deref(root.child("components"));
@@ -26,6 +27,41 @@ void Linter::run() {
     if (visits_ > max_visits)
         out_.errors.push_back(Diagnostic{root.pos(), "the document expands to more than 2,000,000 schema objects (YAML aliases?)",
                                          "lint stopped there; findings up to that point are listed", ""});
+}
+
+// The words of the paths' fixed segments (`/v1/api-tokens/{id}`: v1,
+// apitokens; `/product.option.add.json`: product, option, add, json),
+// lower-cased with their separators dropped.
+void Linter::gather_segments(const Loc& paths) {
+    for (const Loc& item : members(paths)) {
+        const std::string path = unescape(item.pointer.substr(item.pointer.rfind('/') + 1));
+        std::string word;
+        auto flush = [&] {
+            if (!word.empty()) segments_.insert(word);
+            word.clear();
+        };
+        bool in_var = false;
+        for (char c : path) {
+            if (c == '{') in_var = true;
+            if (c == '/' || c == '.' || c == '{' || c == '}') flush();
+            else if (!in_var && std::isalnum(static_cast<unsigned char>(c)))
+                word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+            if (c == '}') in_var = false;
+        }
+        flush();
+    }
+}
+
+// Whether an id-named field's stem names a collection of the document's
+// paths (`group_id` and /groups, `category_id` and /categories).
+bool Linter::names_resource(const std::string& name) const {
+    std::string stem;
+    for (const std::string& w : name_words(std::string(ids::id_name_stem(name)))) stem += w;
+    if (stem.empty()) return false;
+    const std::string ies = stem.back() == 'y' ? stem.substr(0, stem.size() - 1) + "ies" : "";
+    for (const std::string& c : {stem, stem + "s", stem + "es", ies})
+        if (!c.empty() && segments_.count(c)) return true;
+    return false;
 }
 
 // The members of a mapping (itself maybe a $ref), keys' positions kept.

@@ -85,6 +85,10 @@ inline bool described_as_foreign(const std::string& description) {
                           "oauth", "the provider", "upstream", "another system", "other system",
                           "another platform", "issued by the", "assigned by the", "reported by", "stripe", "paypal", "braintree", "adyen",
                           "seller system", "merchant system", "client system", "partner system", "your system",
+                          "merchant defined", "merchant-defined", "defined by the merchant", "seller defined",
+                          "defined by the seller", "own system", "own systems", "in the seller", "in the marketplace",
+                          "provided by the buyer", "provided by the partner", "provided by the merchant",
+                          "provided by the seller", "provided by the client", "provided by the caller",
                           "must be unique",  // the caller picks it: no id the service assigns
                           "github", "gitlab", "google", "okta", "auth0", "keycloak"})
         if (contains_word(d, w)) return true;
@@ -127,8 +131,8 @@ inline bool credential_name(const std::string& name) {
 // sibling of that first word that holds the secret half
 // (`walmart_client_secret`, `wix_app_secret_key`, `amazon_secret_key`). An
 // application registered with another platform identifies itself so; the
-// id is that platform's, and a credential. A bare `client_id` beside
-// `client_secret` is judged: it is often the service's own OAuth client.
+// id is that platform's, and a credential. A bare `client_id` is the
+// service's own OAuth client as often: beside_login asks the paths.
 inline bool credential_half(const std::string& name, const std::set<std::string>& siblings) {
     const auto stem = name_words(std::string(ids::id_name_stem(name)));
     if (stem.size() < 2) return false;
@@ -139,6 +143,26 @@ inline bool credential_half(const std::string& name, const std::set<std::string>
         const auto w = name_words(s);
         const bool secret = std::find(w.begin(), w.end(), "secret") != w.end();
         if (secret && w.front() == stem.front()) return true;
+    }
+    return false;
+}
+
+// Beside an application's secret (`api_secret`, `client_secret`,
+// `mws_auth_token`): the fields that connect to some system. A password
+// alone does not count (a user of this service is created with one, beside
+// references to its own entities); nor does a page token (`page_token`) or a
+// flag about secrets (`allowRotateSecret`).
+inline bool beside_login(const std::string& name, const std::set<std::string>& siblings) {
+    static const std::set<std::string> secrets = {"secret"};
+    static const std::set<std::string> token_kinds = {"auth", "access", "api", "refresh", "bearer", "session", "security"};
+    static const std::set<std::string> flags = {"allow", "has",      "is",  "can",   "enable",
+                                                "enabled", "require", "requires", "use", "should"};
+    for (const std::string& s : siblings) {
+        if (s == name) continue;
+        const auto w = name_words(s);
+        if (w.empty() || flags.count(w.front())) continue;
+        if (secrets.count(w.back())) return true;
+        if (w.back() == "token" && w.size() >= 2 && token_kinds.count(w[w.size() - 2])) return true;
     }
     return false;
 }
@@ -166,14 +190,16 @@ inline bool ordinal_name(const std::string& name) {
 
 // A field whose description says it holds a person's or a thing's number
 // in an outside register or standard: a national identity or tax number, a
-// passport, a licence plate, an ISO country, currency or language code.
+// passport, a licence plate, an ISO country, currency or language code, a
+// device's MAC or IP address.
 // Natural keys, not ids a service assigns (RULES.md, scope).
 inline bool described_as_natural_key(const std::string& description) {
     const std::string d = lower(description);
     for (const char* w : {"national id", "national identity", "identity number", "identity document", "passport",
                           "social security", "license plate", "licence plate", "number plate", "tax id",
                           "tax identification", "taxpayer", "vat number", "iso 3166", "iso-3166", "iso 4217", "iso-4217",
-                          "iso 639", "iso-639", "country code", "currency code", "language code"})
+                          "iso 639", "iso-639", "country code", "currency code", "language code",
+                          "mac address", "hardware address", "ip address"})  // a device's or host's address
         if (contains_word(d, w)) return true;
     return false;
 }
@@ -295,6 +321,13 @@ inline bool placeholder_example(const std::string& text) {
     const bool digits = std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
     return !digits && t.size() >= 8 && t.size() <= 40 &&
            std::all_of(t.begin(), t.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || c == '-'; });
+}
+
+// A value that is a plain word: three or more lower-case letters and
+// nothing else ('ace', 'premium'). Ids a service generates carry digits or
+// other signs; a word was chosen by a person.
+inline bool word_value(const std::string& t) {
+    return t.size() >= 3 && std::all_of(t.begin(), t.end(), [](char c) { return c >= 'a' && c <= 'z'; });
 }
 
 // A list named like ids: "ids", "user_ids", "memberIds", "uuids".
@@ -420,6 +453,9 @@ private:
     std::string group_;
     std::string path_;  // the path template walk_paths is in ("" elsewhere)
     std::set<std::string> params_;  // the names of the parameters of the operation walk_paths is in
+    std::set<std::string> segments_;  // the words of the document's paths, squashed (`api-tokens` -> apitokens)
+    void gather_segments(const Loc& paths);  // openapi_lint.cpp
+    bool names_resource(const std::string& name) const;  // openapi_lint.cpp
     std::map<std::string, std::size_t> groups_;
 
     // ------------------------------------------------------------ traversal

@@ -276,10 +276,11 @@ paths:
     CHECK(f[0].kind == "format-only");
 }
 
-TEST_CASE("the public half of a credential beside its secret is another platform's id, an id beside other fields is not") {
+TEST_CASE("a credential's public half beside its secret, an id connecting to a system no path names: another platform's id") {
     const std::string doc = R"(openapi: 3.0.3
 info: {title: t, version: '1'}
 paths:
+  /webhooks: {get: {responses: {'200': {description: ok}}}}
   /account/config:
     put:
       parameters:
@@ -305,20 +306,42 @@ components:
       properties:
         app_id: {type: string}
         name: {type: string}
+    ConnectCarrier:
+      type: object
+      properties:
+        site_id: {type: string}
+        api_secret: {type: string}
+        merchant_seller_id: {type: string}
+        mws_auth_token: {type: string}
+    Listing:
+      type: object
+      properties:
+        label_id: {type: string}
+        page_token: {type: string}
+        allowRotateSecret: {type: boolean}
+    NewUser:
+      type: object
+      properties:
+        reseller_id: {type: string}
+        password: {type: string}
 )";
     const LintResult r = lint_openapi_text("credentials.yaml", doc);
     REQUIRE(r.errors.empty());
     std::vector<std::string> what;
     for (const auto& f : r.findings) what.push_back(f.what.substr(0, f.what.find(' ', 4)));
-    // store_id and webhook_id are judged (no credential half), app_id alone too, and a bare
-    // client_id (the service's own OAuth client, often)
-    CHECK(what == std::vector<std::string>{"id 'store_id'", "id 'client_id'", "id 'webhook_id'", "id 'app_id'"});
+    // store_id and a bare client_id are no credential halves, but sit beside a secret and no path of the
+    // document names them (no /stores, no /clients): a connection to another system; app_id alone is judged;
+    // webhook_id beside a secret
+    // names a collection of the document's paths (/webhooks): the service's own; site_id beside an api secret
+    // and merchant_seller_id beside an auth token name none: a connection to another system; a page token, a
+    // flag about secrets or a user's password is none
+    CHECK(what == std::vector<std::string>{"id 'webhook_id'", "id 'app_id'", "id 'label_id'", "id 'reseller_id'"});
 }
 
 TEST_CASE("numbers in outside registers and ISO codes are natural keys, by their description or their name") {
     for (const std::string description : {"National ID", "Vehicle license plate", "The person's passport number",
                                           "Contry code using alpha ISO-3166, Example: BR, US", "Tax identification number",
-                                          "ISO 4217 currency code"}) {
+                                          "ISO 4217 currency code", "mac address of the module"}) {
         CAPTURE(description);
         CHECK(lint_property("subject_id", "{type: string, description: \"" + description + "\"}").empty());
     }
@@ -332,7 +355,9 @@ TEST_CASE("numbers in outside registers and ISO codes are natural keys, by their
 TEST_CASE("ids the caller's own system chose are out of scope") {
     for (const std::string description : {"Unique Product Id (SKU) in the seller system",
                                           "Unique Seller shipment Id. This must be unique across all orders and shipments",
-                                          "The shipment's id in the partner system"}) {
+                                          "The shipment's id in the partner system", "Merchant defined order ID.",
+                                          "ID of the order in the marketplace.",
+                                          "Used to identify promotions within merchants' own systems."}) {
         CAPTURE(description);
         CHECK(lint_property("shipment_id", "{type: string, description: \"" + description + "\"}").empty());
     }
@@ -348,4 +373,17 @@ TEST_CASE("codes from a closed list and sequence counters named like ids are not
     CHECK(lint_property("seqId", "{type: integer}").empty());
     // a sequence typed a UUID is an id after all
     CHECK(lint_property("sequence_id", "{type: string, format: uuid}").size() == 1);
+}
+
+TEST_CASE("an id whose examples and default are plain words is a name a person chose") {
+    CHECK(lint_property("word_id", "{type: string, default: change}").empty());
+    CHECK(lint_property("plan_id", "{type: string, example: premium}").empty());
+    // a placeholder word says nothing: judged as written
+    CHECK(!lint_property("plan_id", "{type: string, example: string}").empty());
+    // digits or signs: a generated id, judged
+    const auto f = lint_property("plan_id", "{type: string, example: pln_3YcKU5zd}");
+    REQUIRE(f.size() == 1);
+    CHECK(f[0].kind == "not-uuid");
+    // a word beside a UUID example: the UUID says it is an id
+    CHECK(lint_property("plan_id", "{type: string, default: change, example: 017f22e2-79b0-7cc3-98c4-dc0c0c07398f}").size() >= 1);
 }

@@ -186,8 +186,10 @@ TEST_CASE("outline (OpenAPI 3.0.0 YAML): 185 format: uuid fields, slug ids said 
     // the same property (name and schema word for word) in the inline request bodies of many operations is one
     // finding that lists the others: 56 repeats folded into 23 findings (was 220: `id` of /documents.info,
     // .update, .delete, ... counted once per operation; an `id` is folded only within its resource)
-    CHECK(r.findings.size() == 164);
-    CHECK(by_kind(r) == std::map<std::string, std::size_t>{{"format-only", 147}, {"not-uuid", 4}, {"unconstrained", 13}});
+    // the id of an auth service in /auth.config, example 'slack': the provider's name, a word a person chose
+    // (a false positive, was 164)
+    CHECK(r.findings.size() == 163);
+    CHECK(by_kind(r) == std::map<std::string, std::size_t>{{"format-only", 147}, {"not-uuid", 3}, {"unconstrained", 13}});
     std::size_t folded = 0;
     for (const auto& f : r.findings) folded += f.also.size();
     CHECK(folded == 56);
