@@ -89,6 +89,13 @@ void Linter::check_field(const Field& f, const Effective* given) {
     if (f.siblings && credential_half(f.name, *f.siblings)) return;       // walmart_client_id beside its secret
     // a connection to another system: site_id beside an api_secret, no /sites here
     if (f.name != "id" && f.siblings && beside_login(f.name, *f.siblings) && !names_resource(f.name)) return;
+    // a reference to a kind of entity the document's paths never name, with
+    // nothing in its schema saying UUID: whose id it is the document does not
+    // say (an accession of another register, a company's number, a carrier's
+    // service point); judging it would be a guess
+    if (!segments_.empty() && !f.element && !ids::id_name_stem(f.name).empty() && !names_resource(f.name) &&
+        !relation_name(f.name) && !claims_uuid(e))
+        return;
     ++out_.id_fields;
     bool uuid = true;
     if (!e.alternatives.empty()) {
@@ -100,6 +107,24 @@ void Linter::check_field(const Field& f, const Effective* given) {
         uuid = check_constraints(f, e);
     }
     if (f.property) check_place(f, e, uuid);
+}
+
+// Whether the schema says the field holds UUIDs: a uuid format, a UUID
+// example, a pattern that admits one, a description naming a UUID version.
+bool Linter::claims_uuid(const Effective& e) {
+    if (uuid_format(e.format_text()) || documented_version(e.format_text(), e.description) != 0) return true;
+    const std::string d = lower(e.description);
+    if (contains_word(d, "uuid") || contains_word(d, "guid")) return true;
+    for (const Loc& x : e.examples)
+        if (x.node.IsScalar() && ids::recognize_uuid(x.node.Scalar()).value) return true;
+    const std::string pat = e.pattern_text();
+    if (!pat.empty()) {
+        const PatternVerdict& v = judge_pattern(pat);
+        if (v.compiles && v.admits_uuid()) return true;
+    }
+    for (const Loc& alt : e.alternatives)
+        if (claims_uuid(effective(alt))) return true;
+    return false;
 }
 
 // DATA-ID-002 on the constraints, examples and defaults of one schema;

@@ -12,6 +12,14 @@ namespace idconform::schema::openapi {
 void Linter::run() {
     const Loc root = set_.root();
     gather_segments(root.child("paths"));
+    for (const char* where : {"components", "definitions"}) {
+        const Loc holder = where[0] == 'c' ? set_.deref(root.child("components")).child("schemas") : root.child("definitions");
+        for (const Loc& s : members(holder)) {
+            std::string name;
+            for (const std::string& w : name_words(unescape(s.pointer.substr(s.pointer.rfind('/') + 1)))) name += w;
+            if (!name.empty()) schemas_.insert(name);
+        }
+    }
     walk_paths(root.child("paths"));
     walk_paths(root.child("webhooks"));
     const Loc comps = set_.deref(root.child("components"));
@@ -29,23 +37,25 @@ void Linter::run() {
                                          "lint stopped there; findings up to that point are listed", ""});
 }
 
-// The words of the paths' fixed segments (`/v1/api-tokens/{id}`: v1,
-// apitokens; `/product.option.add.json`: product, option, add, json),
-// lower-cased with their separators dropped.
+// The fixed segments of the paths, and each one's tails at word
+// boundaries, lower-cased with their separators dropped (`/v1/api-tokens/{id}`:
+// v1, apitokens, tokens; `/retentionPolicies`: retentionpolicies, policies;
+// `/product.option.add.json`: product, option, add, json).
 void Linter::gather_segments(const Loc& paths) {
     for (const Loc& item : members(paths)) {
         const std::string path = unescape(item.pointer.substr(item.pointer.rfind('/') + 1));
-        std::string word;
+        std::string segment;
         auto flush = [&] {
-            if (!word.empty()) segments_.insert(word);
-            word.clear();
+            const auto words = name_words(segment);
+            std::string tail;
+            for (std::size_t k = words.size(); k-- > 0;) segments_.insert(tail = words[k] + tail);
+            segment.clear();
         };
         bool in_var = false;
         for (char c : path) {
             if (c == '{') in_var = true;
             if (c == '/' || c == '.' || c == '{' || c == '}') flush();
-            else if (!in_var && std::isalnum(static_cast<unsigned char>(c)))
-                word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+            else if (!in_var) segment += c;
             if (c == '}') in_var = false;
         }
         flush();
@@ -53,14 +63,28 @@ void Linter::gather_segments(const Loc& paths) {
 }
 
 // Whether an id-named field's stem names a collection of the document's
-// paths (`group_id` and /groups, `category_id` and /categories).
+// paths (`group_id` and /groups, `category_id` and /categories,
+// `policy_id` and /retention_policies, `main_location_id` and /locations)
+// or one of its schemas (`job_id` and Job).
 bool Linter::names_resource(const std::string& name) const {
+    const auto words = name_words(std::string(ids::id_name_stem(name)));
+    if (words.empty()) return false;
     std::string stem;
-    for (const std::string& w : name_words(std::string(ids::id_name_stem(name)))) stem += w;
-    if (stem.empty()) return false;
-    const std::string ies = stem.back() == 'y' ? stem.substr(0, stem.size() - 1) + "ies" : "";
-    for (const std::string& c : {stem, stem + "s", stem + "es", ies})
-        if (!c.empty() && segments_.count(c)) return true;
+    for (const std::string& w : words) stem += w;
+    auto forms = [](const std::string& s) {
+        std::vector<std::string> out = {s, s + "s", s + "es"};
+        if (s.back() == 'y') out.push_back(s.substr(0, s.size() - 1) + "ies");
+        return out;
+    };
+    std::vector<std::string> candidates = forms(stem);
+    if (words.size() > 1)
+        for (const std::string& f : forms(words.back())) candidates.push_back(f);
+    for (const std::string& c : candidates)
+        if (segments_.count(c)) return true;
+    // a schema of that entity (`job_id` and Job, `EndpointID` and EndpointSettings)
+    for (const char* suffix : {"", "response", "object", "model", "entity", "resource", "summary", "details", "detail",
+                               "info", "item", "record", "dto", "settings"})
+        if (schemas_.count(stem + suffix)) return true;
     return false;
 }
 

@@ -167,6 +167,17 @@ inline bool beside_login(const std::string& name, const std::set<std::string>& s
     return false;
 }
 
+// A reference named by its relation to the entity it sits in rather than
+// by the kind it points at (`parent_id`, `owner_id`, `creator_id`): the
+// paths cannot say which collection that is.
+inline bool relation_name(const std::string& name) {
+    const auto stem = name_words(std::string(ids::id_name_stem(name)));
+    static const std::set<std::string> relations = {
+        "parent", "child", "root",     "owner",    "creator",  "author",   "sender",   "recipient", "assignee",
+        "requester", "reviewer", "approver", "updater", "modifier", "editor", "member", "actor", "target", "source"};
+    return !stem.empty() && relations.count(stem.back()) != 0;
+}
+
 // A path variable that names an element of the collection before it
 // (`/api-tokens/{api-token}`, `/keys/{key}`): the element's id, whatever
 // the word (credential_name is not asked of it).
@@ -419,6 +430,7 @@ struct Field {
     bool required = false;   // listed in the parent's `required`
     bool items = false;      // the elements of a list of ids
     const std::set<std::string>* siblings = nullptr;  // the other properties or parameters beside it
+    bool element = false;    // a path variable after a collection (/scanners/{registration_id}): that element's id
 };
 
 
@@ -454,6 +466,7 @@ private:
     std::string path_;  // the path template walk_paths is in ("" elsewhere)
     std::set<std::string> params_;  // the names of the parameters of the operation walk_paths is in
     std::set<std::string> segments_;  // the words of the document's paths, squashed (`api-tokens` -> apitokens)
+    std::set<std::string> schemas_;   // the names of its schemas, squashed and lower-cased (`JobRun` -> jobrun)
     void gather_segments(const Loc& paths);  // openapi_lint.cpp
     bool names_resource(const std::string& name) const;  // openapi_lint.cpp
     std::map<std::string, std::size_t> groups_;
@@ -509,6 +522,8 @@ private:
     void check_field(const Field& f, const Effective* given = nullptr);  // openapi_checks.cpp
 
     bool check_constraints(const Field& f, const Effective& e);  // openapi_checks.cpp
+
+    bool claims_uuid(const Effective& e);  // openapi_checks.cpp
 
     void check_value(const Field& f, const Loc& x, bool is_default, const std::string& pat);  // openapi_checks.cpp
 

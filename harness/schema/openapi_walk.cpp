@@ -166,6 +166,7 @@ void Linter::walk_param(const Loc& p_ref) {
             f.where = where;
             f.schema = s;
             f.siblings = &params_;
+            f.element = in == "path" && !collection_before(path_, name).empty();
             check_field(f, &e);
         }
         if (in == "path" && !is_true(p.node, "required"))

@@ -281,6 +281,9 @@ TEST_CASE("a credential's public half beside its secret, an id connecting to a s
 info: {title: t, version: '1'}
 paths:
   /webhooks: {get: {responses: {'200': {description: ok}}}}
+  /apps: {get: {responses: {'200': {description: ok}}}}
+  /labels: {get: {responses: {'200': {description: ok}}}}
+  /resellers: {get: {responses: {'200': {description: ok}}}}
   /account/config:
     put:
       parameters:
@@ -386,4 +389,46 @@ TEST_CASE("an id whose examples and default are plain words is a name a person c
     CHECK(f[0].kind == "not-uuid");
     // a word beside a UUID example: the UUID says it is an id
     CHECK(lint_property("plan_id", "{type: string, default: change, example: 017f22e2-79b0-7cc3-98c4-dc0c0c07398f}").size() >= 1);
+}
+
+TEST_CASE("a reference to a kind of entity the document never names, with nothing saying UUID, is not judged") {
+    const std::string doc = R"(openapi: 3.0.3
+info: {title: t, version: '1'}
+paths:
+  /v1/gift-cards/{gift_card_id}:
+    get:
+      parameters: [{name: gift_card_id, in: path, required: true, schema: {type: string}}]
+      responses: {'200': {description: ok}}
+  /scanners/{registration_id}:
+    get:
+      parameters: [{name: registration_id, in: path, required: true, schema: {type: string}}]
+      responses: {'200': {description: ok}}
+  /retention_policies: {get: {responses: {'200': {description: ok}}}}
+components:
+  schemas:
+    Job: {type: object, properties: {name: {type: string}}}
+    Thing:
+      type: object
+      properties:
+        genbankId: {type: string}
+        taxonId: {type: string}
+        companyId: {type: string, description: Company identification for the company}
+        gift_card_id: {type: string}
+        policy_id: {type: string}
+        job_id: {type: string}
+        parent_id: {type: string}
+        owner_id: {type: integer}
+        carrier_id: {type: string, format: uuid}
+        region_id: {type: string, example: 017f22e2-79b0-7cc3-98c4-dc0c0c07398f}
+)";
+    const LintResult r = lint_openapi_text("gate.yaml", doc);
+    REQUIRE(r.errors.empty());
+    std::set<std::string> judged;
+    for (const auto& f : r.findings) judged.insert(f.what.substr(0, f.what.find(' ', 4)));
+    // named by a path (/gift-cards, /retention_policies), a schema (Job), a path variable after its collection, a
+    // relation (parent, owner) or by a UUID in the schema: judged; GenBank's, a taxon's, a company register's: not
+    CHECK(judged == std::set<std::string>{"id 'gift_card_id'", "id 'registration_id'", "id 'policy_id'", "id 'job_id'",
+                                          "id 'parent_id'", "id 'owner_id'", "id 'carrier_id':", "id 'region_id'"});
+    // a document without paths (a components library) gives no such evidence either way: judged as before
+    CHECK(lint_property("genbankId", "{type: string}").size() == 1);
 }
