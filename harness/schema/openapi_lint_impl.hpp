@@ -179,8 +179,8 @@ inline bool relation_name(const std::string& name) {
 }
 
 // A path variable that names an element of the collection before it
-// (`/api-tokens/{api-token}`, `/keys/{key}`): the element's id, whatever
-// the word (credential_name is not asked of it).
+// (`/api-tokens/{api-token}`, `/keys/{key}`, `/policies/{policy}`): the
+// element's id, whatever the word (credential_name is not asked of it).
 inline bool names_element(const std::string& collection, const std::string& var) {
     auto squash = [](const std::string& t) {
         std::string o;
@@ -189,7 +189,9 @@ inline bool names_element(const std::string& collection, const std::string& var)
         return o;
     };
     const std::string c = squash(collection), v = squash(var);
-    return !v.empty() && (c == v || c == v + "s" || c == v + "es");
+    if (v.empty()) return false;
+    // (a segment that repeats the variable, /genes/affyId/{affyId}, names a lookup key, not a collection)
+    return c == v + "s" || c == v + "es" || (v.back() == 'y' && c == v.substr(0, v.size() - 1) + "ies");
 }
 
 // A name whose stem ends in "sequence" (`sequence_id`, `seqId`): a counter
@@ -430,7 +432,7 @@ struct Field {
     bool required = false;   // listed in the parent's `required`
     bool items = false;      // the elements of a list of ids
     const std::set<std::string>* siblings = nullptr;  // the other properties or parameters beside it
-    bool element = false;    // a path variable after a collection (/scanners/{registration_id}): that element's id
+    bool element = false;    // a path variable after the collection it names (/users/{user_id}): that element's id
 };
 
 

@@ -166,7 +166,9 @@ void Linter::walk_param(const Loc& p_ref) {
             f.where = where;
             f.schema = s;
             f.siblings = &params_;
-            f.element = in == "path" && !collection_before(path_, name).empty();
+            const std::string collection = collection_before(path_, name);
+            f.element = in == "path" && (names_element(collection, name) ||
+                                         names_element(collection, std::string(ids::id_name_stem(name))));
             check_field(f, &e);
         }
         if (in == "path" && !is_true(p.node, "required"))
