@@ -320,12 +320,16 @@ inline bool derived_example(const std::string& text) {
 inline bool out_of_scope_name(const std::string& name) { return ids::out_of_scope_id_name(name) || credential_name(name); }
 
 // An example that stands for "some id" rather than showing one: a short
-// number ('1', '12345'), a word ('string', 'uuid', 'example'), a UUID cut
-// short or run together (hex digits and dashes only). It is no evidence
-// that the field is not a UUID.
+// number ('1', '12345'), a word ('string', 'uuid', 'example'), a template's
+// slot ('<integer>', '{family_id}'), a UUID cut short or run together (hex
+// digits and dashes only). It is no evidence that the field is not a UUID.
 inline bool placeholder_example(const std::string& text) {
     const std::string t = lower(text);
     if (t.empty()) return true;
+    // a template's slot: '<integer>', '{family_id}', '{{order_id}}', '${ID}'
+    if (t.size() >= 3 && ((t.front() == '<' && t.back() == '>') || (t.front() == '{' && t.back() == '}') ||
+                          (t.rfind("${", 0) == 0 && t.back() == '}')))
+        return true;
     if (t.size() < 8 && std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; })) return true;
     for (const char* w : {"string", "id", "uuid", "guid", "example", "sample", "value", "test", "foo", "bar", "abc", "xyz"})
         if (t == w) return true;

@@ -433,3 +433,12 @@ components:
     // a document without paths (a components library) gives no such evidence either way: judged as before
     CHECK(lint_property("genbankId", "{type: string}").size() == 1);
 }
+
+TEST_CASE("a template's slot as example ('<integer>', '{family_id}') says nothing of the field") {
+    for (const std::string example : {"'<integer>'", "'{family_id}'", "'{{order_id}}'", "'${ID}'"}) {
+        CAPTURE(example);
+        const auto f = lint_property("family_id", "{type: string, example: " + example + "}");
+        for (const auto& x : f) CHECK(x.kind != "not-uuid");
+        CHECK(!f.empty());  // the field itself is still judged as written
+    }
+}
