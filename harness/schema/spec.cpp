@@ -189,7 +189,9 @@ const SpecFile* SpecSet::adopt(const std::string& key, const std::string& text, 
         suite::detail::Reader r(source, out);
         doc = suite::detail::parse_document(
             r, text, "schema document", "an OpenAPI/Swagger document starts with 'openapi: 3.x' or 'swagger: \"2.0\"'",
-            max_document_bytes);
+            max_document_bytes,
+            "split it into several files joined by relative $refs (lint follows them; each file is held to the limit "
+            "on its own)");
     }
     if (!doc) {
         for (auto& d : out) diags_.push_back(std::move(d));

@@ -119,18 +119,22 @@ std::string syntax_hint(const std::string& msg) {
 }
 
 std::optional<YAML::Node> parse_document(Reader& r, const std::string& text, std::string_view kind,
-                                         std::string_view empty_hint, std::size_t max_bytes) {
+                                         std::string_view empty_hint, std::size_t max_bytes,
+                                         std::string_view too_large_hint) {
     // yaml-cpp only ever sees text that passed the input boundary
     // (input_guard.hpp): bounded size, valid UTF-8, one document, no stuck
     // ',', bounded aliases and depth.
     if (text.size() > max_bytes) {
         Diagnostic d;
         d.pos.file = r.source().path;
-        d.title = "the " + std::string(kind) + " file is too large to load: " + size_text(text.size()) +
-                  " (YAML files are limited to " + size_text(max_bytes) + ")";
-        d.hint = "split it into several files; long lists of vectors go in a vector-set file with flat "
-                 "entries ({name: ..., value: ...} on one line each), which is read without a YAML tree up "
-                 "to " + size_text(InputLimits::max_file_bytes);
+        d.title = "the " + std::string(kind) + " file is too large to load: " + size_text(text.size()) + " (" +
+                  (too_large_hint.empty() ? std::string("YAML files") : std::string(kind) + "s") +
+                  " are limited to " + size_text(max_bytes) + ")";
+        d.hint = !too_large_hint.empty()
+                     ? std::string(too_large_hint)
+                     : "split it into several files; long lists of vectors go in a vector-set file with flat "
+                       "entries ({name: ..., value: ...} on one line each), which is read without a YAML tree up "
+                       "to " + size_text(InputLimits::max_file_bytes);
         r.report(std::move(d));
         return std::nullopt;
     }

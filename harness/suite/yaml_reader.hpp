@@ -123,10 +123,12 @@ private:
 // (`empty_hint` says what it should hold) and several documents become
 // diagnostics; `kind` names the file in messages ("suite", "profile").
 // `max_bytes` bounds the text (the tree costs ~80 bytes a byte); callers
-// that must read larger documents (OpenAPI) pass their own bound.
+// that must read larger documents (OpenAPI) pass their own bound and what to
+// do with a file above it (`too_large_hint`; the default speaks of suites).
 [[nodiscard]] std::optional<YAML::Node> parse_document(Reader& r, const std::string& text, std::string_view kind,
                                                        std::string_view empty_hint,
-                                                       std::size_t max_bytes = std::size_t{8} << 20);
+                                                       std::size_t max_bytes = std::size_t{8} << 20,
+                                                       std::string_view too_large_hint = {});
 
 // The JSON value of a plain (unquoted, untagged), non-null scalar under the
 // YAML 1.2 core schema: true/false, an integer, a float, else the text.

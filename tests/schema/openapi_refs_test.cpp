@@ -119,3 +119,15 @@ TEST_CASE("a $ref with no value is not followed (it recursed until the stack ove
     const auto r = lint_text("noval.yaml", head + "    A: {$ref: , other: 1}\n    B: {$ref: '#/components/schemas/A'}\n");
     CHECK(r.errors.empty());
 }
+
+TEST_CASE("a schema document over the size limit is refused with a hint for schema documents, not for suites") {
+    std::string doc = "{\"openapi\": \"3.0.3\", \"info\": {\"title\": \"t\", \"version\": \"1\"}, \"paths\": {}, \"x-pad\": \"";
+    doc.append((std::size_t{32} << 20) + 16, 'a');
+    doc += "\"}";
+    const LintResult r = lint_openapi_text("huge.json", doc);
+    REQUIRE(r.errors.size() == 1);
+    CHECK(r.errors[0].title.find("the schema document file is too large to load: 32.0 MiB (schema documents are limited to "
+                                 "32 MiB)") == 0);
+    CHECK(r.errors[0].hint.find("relative $refs") != std::string::npos);
+    CHECK(r.errors[0].hint.find("vector") == std::string::npos);
+}
