@@ -89,6 +89,7 @@ inline bool described_as_foreign(const std::string& description) {
                           "defined by the seller", "own system", "own systems", "in the seller", "in the marketplace",
                           "provided by the buyer", "provided by the partner", "provided by the merchant",
                           "provided by the seller", "provided by the client", "provided by the caller",
+                          "for your own purposes", "your own database",
                           "must be unique",  // the caller picks it: no id the service assigns
                           "github", "gitlab", "google", "okta", "auth0", "keycloak"})
         if (contains_word(d, w)) return true;

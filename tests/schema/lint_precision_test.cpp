@@ -360,7 +360,8 @@ TEST_CASE("ids the caller's own system chose are out of scope") {
                                           "Unique Seller shipment Id. This must be unique across all orders and shipments",
                                           "The shipment's id in the partner system", "Merchant defined order ID.",
                                           "ID of the order in the marketplace.",
-                                          "Used to identify promotions within merchants' own systems."}) {
+                                          "Used to identify promotions within merchants' own systems.",
+                                          "An optional ID you can associate with the transaction for your own purposes"}) {
         CAPTURE(description);
         CHECK(lint_property("shipment_id", "{type: string, description: \"" + description + "\"}").empty());
     }
