@@ -66,6 +66,10 @@ Runner add_init(CLI::App& app) {
         if (d.no_resource)
             std::cerr << "idconform init: warning: no resource recognised in " << o->spec
                       << ": the draft lists the operations it saw; add resources by hand before running it\n";
+        else if (d.creates_not_drafted)
+            std::cerr << "idconform init: note: no resource of " << o->spec
+                      << " with a create could be drafted (the draft says why for each): every pack skips until a "
+                         "resource has create: (the draft says so at its top)\n";
         else if (d.no_create)
             std::cerr << "idconform init: note: " << o->spec
                       << " describes no create endpoint (POST on a collection path): every pack skips until a resource "

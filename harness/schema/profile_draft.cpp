@@ -34,17 +34,22 @@ public:
         header(root, y);
         principals(root, y);
         resources(y);
-        out_.no_create = std::none_of(res_.begin(), res_.end(), [](const Resource& r) { return r.coll->ops.count("post") != 0; });
+        const bool any_post = std::any_of(res_.begin(), res_.end(), [](const Resource& r) { return r.coll->ops.count("post") != 0; });
         out_.no_resource = out_.resources == 0;
-        out_.no_create = out_.no_create || out_.no_resource;
+        out_.no_create = drafted_creates_ == 0 || out_.no_resource;
+        out_.creates_not_drafted = out_.no_create && !out_.no_resource && any_post;
         if (out_.no_resource)
             y = operations_seen() + y;
-        else if (out_.no_create)
+        else if (out_.no_create && !any_post)
             y = "# NOTE: the document describes no create endpoint (a POST on a collection path): found " +
                 std::to_string(paths_.size()) + " path" + (paths_.size() == 1 ? "" : "s") + " and " + std::to_string(res_.size()) +
                 " resource" + (res_.size() == 1 ? "" : "s") + " without one.\n"
                 "# The harness makes its own test data, so every pack (DATA-ID-001 to -007, events) skips until a\n"
                 "# resource has `create: {path: ..., body: ...}`: this draft does not load until you add one.\n" + y;
+        else if (out_.no_create)
+            y = "# NOTE: no drafted resource has a create: the resources with a POST could not be drafted (below, each\n"
+                "# says why, as a comment). The harness makes its own test data, so every pack skips until a resource\n"
+                "# has `create: {path: ..., body: ...}`: this draft does not load until you complete one.\n" + y;
         out_.yaml = y;
         for (std::size_t at = 0; at < y.size();) {
             const auto nl = y.find('\n', at);
@@ -61,6 +66,7 @@ private:
     ProfileDraft& out_;
     std::vector<PathInfo> paths_;
     std::vector<Resource> res_;
+    int drafted_creates_ = 0;  // drafted (not commented-out) resources with a create or put
     // lookups built once, so that drafting is linear in the number of paths
     std::unordered_map<std::string, const Resource*> by_stem_;       // squashed (singular) name -> first resource
     std::unordered_map<std::string, std::string> read_by_var_;       // item path variable -> last item path with GET
@@ -356,22 +362,11 @@ private:
         return out;
     }
 
-    // Whether a line from `from` on is an entry (not a comment).
-    static bool has_entry(const std::string& y, std::size_t from) {
-        for (std::size_t at = from; at < y.size();) {
-            const auto nl = y.find('\n', at);
-            const std::string line = y.substr(at, nl - at);
-            const auto first = line.find_first_not_of(' ');
-            if (first != std::string::npos && line[first] != '#') return true;
-            at = nl == std::string::npos ? y.size() : nl + 1;
-        }
-        return false;
-    }
-
     void resources(std::string& y) {
         index_paths();
         y += "resources:\n";
         std::string headers_seen;
+        std::set<std::string> drafted;
         for (const auto& r : res_) {
             ++out_.resources;
             const std::size_t start = y.size();
@@ -483,8 +478,12 @@ private:
                 // an entity schema without an id (tags, a cache): not an entity the packs can address
                 comment_out(y, start, "# not drafted: " + entity_from + " has no id member (no 'id', nothing named as this resource's id): ");
                 --out_.resources;
+            } else {
+                drafted.insert(r.name);
+                if (has_create(y, start)) ++drafted_creates_;
             }
         }
+        drop_references_to(y, drafted);
         if (res_.empty()) y += "  # placeholder: no collection path with POST or item path was found\n  {}\n";
         else if (out_.resources == 0) y += "  {}  # placeholder: no resource could be drafted (above, why)\n";
         for (const auto& what : left_out_) y += "# left out: " + one_line(what) + "\n";
@@ -589,24 +588,6 @@ private:
         one("read", r.rpc_read, nullptr);
         one("update", r.rpc_update, "idconform-renamed");
         one("delete", r.rpc_delete, nullptr);
-    }
-
-    // Every line of the resource from `start` on made a comment, the first prefixed by `why`.
-    static void comment_out(std::string& y, std::size_t start, const std::string& why) {
-        std::string block = y.substr(start), out;
-        std::size_t at = 0;
-        bool first = true;
-        while (at < block.size()) {
-            const auto nl = block.find('\n', at);
-            const std::string l = block.substr(at, nl - at);
-            const auto ind = l.find_first_not_of(' ');
-            if (first) out += l.substr(0, ind) + why + l.substr(ind) + "\n";
-            else if (ind != std::string::npos && l[ind] == '#') out += l + "\n";
-            else out += l.substr(0, ind) + "# " + l.substr(ind) + "\n";
-            first = false;
-            at = nl == std::string::npos ? block.size() : nl + 1;
-        }
-        y.replace(start, std::string::npos, out);
     }
 
     struct CreateAt {

@@ -22,10 +22,13 @@ struct ProfileDraft {
     std::vector<Diagnostic> errors;   // the document could not be read
     std::vector<Diagnostic> warnings; // unresolved references met on the way
     std::size_t resources = 0;
-    // No resource has a create (a POST on a collection): the harness makes its
-    // own test data, so the draft cannot run until one is added. The draft says
-    // so at its top; `init` writes it regardless (it is what the document says).
+    // No drafted resource has a create (a POST on a collection, a creating
+    // PUT): the harness makes its own test data, so the draft cannot run until
+    // one is added. The draft says so at its top; `init` writes it regardless
+    // (it is what the document says). `creates_not_drafted`: the document has
+    // POSTs, but each resource with one was left out (the draft says why).
     bool no_create = false;
+    bool creates_not_drafted = false;
     // Not even a resource was recognised (then no_create too): the draft says
     // so and lists the document's operations; `init` writes it with a warning.
     bool no_resource = false;

@@ -30,6 +30,16 @@ std::string one_line(std::string s);
 // ${env:TOKEN} to its server. Names and paths that fail this are left out.
 bool safe_text(const std::string& s);
 
+// The drafted text's own structure, read back while it is drafted:
+// whether a line from `from` on is an entry (not a comment); whether one
+// is a resource's create (`    create:` or `    put:`, uncommented); every
+// line of the resource from `start` on made a comment (the first prefixed by
+// `why`); references to resources outside `drafted` made comments.
+bool has_entry(const std::string& y, std::size_t from);
+bool has_create(const std::string& y, std::size_t from);
+void comment_out(std::string& y, std::size_t start, const std::string& why);
+void drop_references_to(std::string& y, const std::set<std::string>& drafted);
+
 // Whether every brace of an OpenAPI path template is a `{name}` within one
 // segment (what the profile loader accepts): paths that are not are left out.
 bool path_template_ok(const std::string& path);

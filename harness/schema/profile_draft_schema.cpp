@@ -46,6 +46,90 @@ std::string yaml_quote(const std::string& s) {
     return out + "\"";
 }
 
+// Whether a line from `from` on is an entry (not a comment).
+bool has_entry(const std::string& y, std::size_t from) {
+    for (std::size_t at = from; at < y.size();) {
+        const auto nl = y.find('\n', at);
+        const std::string line = y.substr(at, nl - at);
+        const auto first = line.find_first_not_of(' ');
+        if (first != std::string::npos && line[first] != '#') return true;
+        at = nl == std::string::npos ? y.size() : nl + 1;
+    }
+    return false;
+}
+
+// Whether the lines from `from` on hold a resource's create, uncommented
+// (`    create: ...` or `    put: ...`: what the profile loader asks of one resource).
+bool has_create(const std::string& y, std::size_t from) {
+    for (std::size_t at = from; at < y.size();) {
+        const auto nl = y.find('\n', at);
+        const std::string_view line(y.data() + at, (nl == std::string::npos ? y.size() : nl) - at);
+        if (line.rfind("    create:", 0) == 0 || line.rfind("    put:", 0) == 0) return true;
+        at = nl == std::string::npos ? y.size() : nl + 1;
+    }
+    return false;
+}
+
+// Every line of the resource from `start` on made a comment, the first prefixed by `why`.
+void comment_out(std::string& y, std::size_t start, const std::string& why) {
+    std::string block = y.substr(start), out;
+    std::size_t at = 0;
+    bool first = true;
+    while (at < block.size()) {
+        const auto nl = block.find('\n', at);
+        const std::string l = block.substr(at, nl - at);
+        const auto ind = l.find_first_not_of(' ');
+        if (first) out += l.substr(0, ind) + why + l.substr(ind) + "\n";
+        else if (ind != std::string::npos && l[ind] == '#') out += l + "\n";
+        else out += l.substr(0, ind) + "# " + l.substr(ind) + "\n";
+        first = false;
+        at = nl == std::string::npos ? block.size() : nl + 1;
+    }
+    y.replace(start, std::string::npos, out);
+}
+
+// References to resources the draft does not hold made comments: a
+// resource drafted before its target was left out (`assistant_id:
+// {resource: assistants}` when assistants has no id member). A section left
+// with comments only (`    references:` and no entry) becomes a comment too.
+void drop_references_to(std::string& y, const std::set<std::string>& drafted) {
+    std::string out;
+    std::size_t header = std::string::npos;  // where in `out` the last `    references:` line starts
+    bool header_has_entry = false;
+    auto close_section = [&] {
+        if (header != std::string::npos && !header_has_entry) out.insert(header + 4, "# ");
+        header = std::string::npos;
+    };
+    for (std::size_t at = 0; at < y.size();) {
+        const auto nl = y.find('\n', at);
+        std::string line = y.substr(at, (nl == std::string::npos ? y.size() : nl) - at);
+        at = nl == std::string::npos ? y.size() : nl + 1;
+        if (line.rfind("      ", 0) != 0 || line.rfind("      #", 0) == 0) {
+            if (line.rfind("      ", 0) != 0) close_section();
+            if (line == "    references:") header = out.size(), header_has_entry = false;
+            out += line + "\n";
+            continue;
+        }
+        const auto ref = line.find("{resource: ");
+        if (ref != std::string::npos && header != std::string::npos) {
+            const auto from = ref + 11;
+            const auto to = line.find_first_of(",}", from);
+            const std::string target = line.substr(from, to == std::string::npos ? std::string::npos : to - from);
+            if (!drafted.count(target)) {
+                const auto hash = line.find("  # ");
+                out += "      # " + line.substr(6, hash == std::string::npos ? std::string::npos : hash - 6) +
+                       "  # placeholder: " + target + " is not drafted (its entry says why)\n";
+                continue;
+            }
+        }
+        if (header != std::string::npos) header_has_entry = true;
+        out += line + "\n";
+    }
+    close_section();
+    if (!y.empty() && y.back() != '\n' && !out.empty()) out.pop_back();
+    y = std::move(out);
+}
+
 // A comment's text on one line: every control character (a line break
 // would end the comment and start YAML of the document's making) a space.
 std::string one_line(std::string s) {

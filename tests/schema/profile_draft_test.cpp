@@ -513,3 +513,48 @@ TEST_CASE("a path whose braces are no path template is left out, saying why, and
         CHECK(profile::load_profile_text(d.yaml, "braces.target.yaml").profile.has_value());
     }
 }
+
+TEST_CASE("a reference to a resource that is not drafted is a comment, and the draft loads") {
+    // widgets has a create but no id member: not drafted; things references it
+    const std::string doc = things("{type: string, format: uuid}", "",
+                                   "        id: {type: string, format: uuid}\n        widget_id: {type: string, format: uuid}\n") +
+                            "    Widget: {type: object, properties: {name: {type: string}}}\n";
+    std::string with_widgets = doc;
+    with_widgets.replace(with_widgets.find("components:"), 0,
+                         "  /widgets:\n    post:\n      responses:\n        '201': {description: ok, content: {application/json: "
+                         "{schema: {$ref: '#/components/schemas/Widget'}}}}\n"
+                         "  /widgets/{widget}:\n    parameters: [{name: widget, in: path, required: true, schema: {type: string}}]\n"
+                         "    get:\n      responses:\n        '200': {description: ok, content: {application/json: "
+                         "{schema: {$ref: '#/components/schemas/Widget'}}}}\n");
+    const auto d = schema::draft_profile_text("refs.yaml", with_widgets);
+    loads(d);
+    CHECK(has(d.yaml, "# not drafted: GET /widgets/{widget} has no id member"));
+    CHECK(has(d.yaml, "    # references:\n"));  // its one entry a comment: the section too
+    CHECK(has(d.yaml, "      # widget_id: {resource: widgets, required: false, kind: uuid}  # placeholder: widgets is not drafted (its entry says why)"));
+    CHECK_FALSE(d.no_create);
+}
+
+TEST_CASE("a document whose only creates cannot be drafted: a draft that says so, no internal error") {
+    const std::string doc =
+        "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n"
+        "  /widgets:\n    post:\n      responses:\n        '201': {description: ok, content: {application/json: "
+        "{schema: {$ref: '#/components/schemas/Widget'}}}}\n"
+        "  /widgets/{widget}:\n    parameters: [{name: widget, in: path, required: true, schema: {type: string}}]\n"
+        "    get:\n      responses:\n        '200': {description: ok, content: {application/json: "
+        "{schema: {$ref: '#/components/schemas/Widget'}}}}\n"
+        "  /reports:\n    get:\n      responses:\n        '200': {description: ok, content: {application/json: "
+        "{schema: {type: array, items: {$ref: '#/components/schemas/Report'}}}}}\n"
+        "  /reports/{report_id}:\n    parameters: [{name: report_id, in: path, required: true, schema: {type: string, format: uuid}}]\n"
+        "    get:\n      responses:\n        '200': {description: ok, content: {application/json: "
+        "{schema: {$ref: '#/components/schemas/Report'}}}}\n"
+        "components:\n  schemas:\n    Widget: {type: object, properties: {name: {type: string}}}\n"
+        "    Report: {type: object, properties: {id: {type: string, format: uuid}}}\n";
+    const auto d = schema::draft_profile_text("undrafted.yaml", doc);
+    REQUIRE(d.errors.empty());
+    CHECK(d.resources == 1);  // reports, read-only
+    CHECK(d.no_create);
+    CHECK(d.creates_not_drafted);
+    CHECK(d.yaml.rfind("# NOTE: no drafted resource has a create", 0) == 0);
+    // it does not load (no create), which init reports as a note, not as its own fault
+    CHECK_FALSE(profile::load_profile_text(d.yaml, "draft.target.yaml").profile.has_value());
+}
