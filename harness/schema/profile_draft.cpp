@@ -149,19 +149,24 @@ private:
         // resources: a collection path (its last segment not a variable, though a
         // parent may be one: /v1/{prefix}/namespaces/{namespace}/tables) and its
         // item path `<collection>/{var}`
+        // (a trailing '/' is the same path: /circuits/terminations/ and /circuits/terminations/{id}/, as Django writes them)
+        auto trimmed = [](const std::string& p) { return p.size() > 1 && p.back() == '/' ? p.substr(0, p.size() - 1) : p; };
         std::unordered_map<std::string, const PathInfo*> item_of;  // collection path -> its last item path
-        for (const auto& i : paths_)
-            if (!i.vars.empty() && i.path.ends_with("/{" + i.vars.back() + "}"))
-                item_of[i.path.substr(0, i.path.size() - i.vars.back().size() - 3)] = &i;
+        for (const auto& i : paths_) {
+            const std::string ip = trimmed(i.path);
+            if (!i.vars.empty() && ip.ends_with("/{" + i.vars.back() + "}"))
+                item_of[ip.substr(0, ip.size() - i.vars.back().size() - 3)] = &i;
+        }
         std::set<std::string> names;
         for (const auto& r : res_) names.insert(r.name);
         for (const auto& c : paths_) {
-            if (c.path.ends_with("}") || c.path.ends_with(".create") || c.path.ends_with(":create")) continue;
+            const std::string cp = trimmed(c.path);
+            if (cp.ends_with("}") || c.path.ends_with(".create") || c.path.ends_with(":create")) continue;
             Resource r;
             r.collection = c.path;
             r.path = with_parent_vars(c.path, "");
             r.coll = &c;
-            if (const auto it = item_of.find(c.path); it != item_of.end()) r.item = it->second;
+            if (const auto it = item_of.find(cp); it != item_of.end()) r.item = it->second;
             if (!c.ops.count("post") && !r.item) continue;
             // a POST with no item path is a resource only when its answer has an id
             // (else it is an action, like a confirmation)
@@ -171,7 +176,7 @@ private:
                 if (!answer.find("id")) continue;
             }
             if (!c.ops.count("post") && !c.ops.count("get") && r.item && !r.item->ops.count("get")) continue;
-            std::string seg = c.path.substr(c.path.rfind('/') + 1);
+            std::string seg = cp.substr(cp.rfind('/') + 1);
             r.name = seg.empty() ? "root" : seg;
             for (auto& ch : r.name)
                 if (!(std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-')) ch = '_';
@@ -636,7 +641,10 @@ private:
         if (idp) {
             std::string why;
             std::string k = kind_of(*idp, &why);
-            if (k.empty()) why = "guess: its schema fixes no id kind; uuidv7 is what DATA-ID-001 asks";
+            const std::string type = scalar(flatten(*idp).node, "type").value_or("");
+            if (k.empty() && (type == "integer" || type == "number"))
+                why = "typed " + type + " in the document: the packs will say so (DATA-ID-002); uuidv7 is what DATA-ID-001 asks";
+            else if (k.empty()) why = "guess: its schema fixes no id kind; uuidv7 is what DATA-ID-001 asks";
             const std::string made_at = create_at.pointer.empty() ? "" : ", create_at: " + yaml_quote(create_at.pointer);
             y += "    id: {at: " + at_of(id.name) + ", kind: " + (k.empty() ? std::string("uuidv7") : k) + made_at + "}  # " + envelope + "/" +
                  id.name + " of " + entity_from + ": " + (id.why.empty() ? "" : id.why + "; ") + why +

@@ -133,8 +133,9 @@ protected:
     std::string body_of(const Loc& schema, const std::string& word, bool all_required, std::string* skipped);
     // An answer that wraps its entity ({"data": {...}}, {"metadata": {"id": ...}}):
     // when the entity has no id member, and exactly one member named as an
-    // envelope (data, result, item, metadata, ..., or the resource's singular)
-    // is an object that has an `id`, that object is the entity and the
+    // envelope (data, result, item, metadata, ..., the resource's singular, or
+    // any name when it is the answer's only member: {"results": {...}}) is an
+    // object that has an `id`, that object is the entity and the
     // member's pointer is returned ("" otherwise).
     std::string unwrap(const Resource& r, Object& entity);
 

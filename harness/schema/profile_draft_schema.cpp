@@ -367,8 +367,10 @@ std::string SchemaReader::unwrap(const Resource& r, Object& entity) {
     std::vector<std::pair<std::string, Object>> inner;
     for (const auto& [n, p] : entity.props) {
         const std::string l = lower(n);
+        // a member of an envelope's name, or the answer's one member ({"results": {...}})
         const bool envelope = l == "data" || l == "result" || l == "item" || l == "entity" || l == "resource" ||
-                              l == "metadata" || l == "meta" || squash(l) == squash(singular(r.name));
+                              l == "metadata" || l == "meta" || squash(l) == squash(singular(r.name)) ||
+                              entity.props.size() == 1;
         if (!envelope || !safe_text(n)) continue;
         Object o;
         gather_object(p, o);

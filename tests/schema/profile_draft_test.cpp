@@ -327,6 +327,12 @@ TEST_CASE("an entity without an id is not drafted, a wrapped one is read inside 
     d = schema::draft_profile_text("x.yaml", things("{type: string}", "",
                                                     "        name: {type: string}\n        allowlist: {type: object, properties: {id: {type: integer}}}\n"));
     CHECK(!has(d.yaml, "/allowlist/id"));
+    // the answer's only member, whatever its name ({"results": {"id": ...}}), is an envelope
+    d = schema::draft_profile_text("r.yaml", things("{type: string}", "",
+                                                    "        id: {type: string, format: uuid}\n        name: {type: string}\n",
+                                                    "type: object, properties: {results: {$ref: '#/components/schemas/Thing'}}"));
+    loads(d);
+    CHECK(has(d.yaml, "    id: {at: /results/id, kind: uuid}  # /results/id of GET /things/{thing} (inside /results)"));
     // no 'id' but one member named as this resource's id
     d = schema::draft_profile_text("o.yaml", things("{type: string}", "", "        thing_id: {type: string, format: uuid}\n        name: {type: string}\n"));
     loads(d);
@@ -557,4 +563,21 @@ TEST_CASE("a document whose only creates cannot be drafted: a draft that says so
     CHECK(d.yaml.rfind("# NOTE: no drafted resource has a create", 0) == 0);
     // it does not load (no create), which init reports as a note, not as its own fault
     CHECK_FALSE(profile::load_profile_text(d.yaml, "draft.target.yaml").profile.has_value());
+}
+
+TEST_CASE("paths written with a trailing slash (Django) are collections and items like any other") {
+    const std::string doc =
+        "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n"
+        "  /circuits/terminations/:\n"
+        "    post:\n      responses:\n        '201': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/T'}}}}\n"
+        "  /circuits/terminations/{id}/:\n    parameters: [{name: id, in: path, required: true, schema: {type: integer}}]\n"
+        "    get:\n      responses:\n        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/T'}}}}\n"
+        "components:\n  schemas:\n    T: {type: object, properties: {id: {type: integer, readOnly: true}}}\n";
+    const auto d = schema::draft_profile_text("django.yaml", doc);
+    loads(d);
+    CHECK(has(d.yaml, "  terminations:  # paths /circuits/terminations/ and /circuits/terminations/{id}/\n"));
+    CHECK(has(d.yaml, "    read: {path: \"/circuits/terminations/{id}/\"}"));
+    CHECK(!has(d.yaml, "  root:"));
+    // an integer id: said as the document's type, not as a guess
+    CHECK(has(d.yaml, "typed integer in the document: the packs will say so (DATA-ID-002)"));
 }
