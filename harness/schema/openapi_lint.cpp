@@ -44,6 +44,7 @@ void Linter::run() {
 void Linter::gather_segments(const Loc& paths) {
     for (const Loc& item : members(paths)) {
         const std::string path = unescape(item.pointer.substr(item.pointer.rfind('/') + 1));
+        if (path.rfind("x-", 0) == 0) continue;  // an extension of the Paths object
         std::string segment;
         auto flush = [&] {
             const auto words = name_words(segment);

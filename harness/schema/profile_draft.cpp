@@ -66,7 +66,8 @@ private:
     ProfileDraft& out_;
     std::vector<PathInfo> paths_;
     std::vector<Resource> res_;
-    int drafted_creates_ = 0;  // drafted (not commented-out) resources with a create or put
+    int drafted_creates_ = 0;  // drafted (not commented-out) resources with a create
+    bool read_drafted_ = false;  // the resource being drafted has a read (uncommented)
     // lookups built once, so that drafting is linear in the number of paths
     std::unordered_map<std::string, const Resource*> by_stem_;       // squashed (singular) name -> first resource
     std::unordered_map<std::string, std::string> read_by_var_;       // item path variable -> last item path with GET
@@ -474,6 +475,7 @@ private:
                             y += "    lookup: {path: " + yaml_quote(r.path) + ", param: id}  # the query parameter 'id'\n";
                     }
             }
+            read_drafted_ = has_key(y, start, "read");
             id_and_fields(r, entity, entity_from, create_schema, create_at, id, envelope, y);
             // a resource of comments alone is no mapping: the whole of it becomes a comment
             if (!has_entry(y, y.find('\n', start) + 1)) {
@@ -666,7 +668,11 @@ private:
             // only the read has it (an audit column the database fills in): judged on a read-back
             const bool read_only = create_at.answer && !create_at.answer->props.empty() && !create_at.answer->find(name) &&
                                    r.item && r.item->ops.count("get");
-            if (time_field.empty() && creation_time && read_only)
+            // (in_create: false needs the read the draft has)
+            if (time_field.empty() && creation_time && read_only && !read_drafted_)
+                time_field = "    # time_field: {at: " + at_of(name) + ", in_create: false}  # placeholder: only the read answer has "
+                             "it, and no read is drafted\n";
+            else if (time_field.empty() && creation_time && read_only)
                 time_field = "    time_field: {at: " + at_of(name) +
                              ", in_create: false}  # guess: a date-time property named for creation, not in the POST answer\n";
             else if (time_field.empty() && creation_time)

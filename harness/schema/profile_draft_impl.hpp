@@ -32,11 +32,12 @@ bool safe_text(const std::string& s);
 
 // The drafted text's own structure, read back while it is drafted:
 // whether a line from `from` on is an entry (not a comment); whether one
-// is a resource's create (`    create:` or `    put:`, uncommented); every
+// is a resource's create (`    create:`, uncommented); every
 // line of the resource from `start` on made a comment (the first prefixed by
 // `why`); references to resources outside `drafted` made comments.
 bool has_entry(const std::string& y, std::size_t from);
 bool has_create(const std::string& y, std::size_t from);
+bool has_key(const std::string& y, std::size_t from, const std::string& key);  // `    key:`, uncommented
 void comment_out(std::string& y, std::size_t start, const std::string& why);
 void drop_references_to(std::string& y, const std::set<std::string>& drafted);
 

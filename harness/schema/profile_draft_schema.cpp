@@ -59,12 +59,16 @@ bool has_entry(const std::string& y, std::size_t from) {
 }
 
 // Whether the lines from `from` on hold a resource's create, uncommented
-// (`    create: ...` or `    put: ...`: what the profile loader asks of one resource).
-bool has_create(const std::string& y, std::size_t from) {
+// (`    create: ...`: what the profile loader asks of one resource; a `put:`
+// alone does not count).
+bool has_create(const std::string& y, std::size_t from) { return has_key(y, from, "create"); }
+
+bool has_key(const std::string& y, std::size_t from, const std::string& key) {
+    const std::string start = "    " + key + ":";
     for (std::size_t at = from; at < y.size();) {
         const auto nl = y.find('\n', at);
         const std::string_view line(y.data() + at, (nl == std::string::npos ? y.size() : nl) - at);
-        if (line.rfind("    create:", 0) == 0 || line.rfind("    put:", 0) == 0) return true;
+        if (line.rfind(start, 0) == 0) return true;
         at = nl == std::string::npos ? y.size() : nl + 1;
     }
     return false;

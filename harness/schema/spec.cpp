@@ -328,7 +328,8 @@ void SpecSet::check_shape() {
                 if (it->first.IsScalar() && !it->second.IsNull()) want_map(member(l, it->first.Scalar()), "'components." + it->first.Scalar() + "'");
         if (std::string(k) != "paths" && std::string(k) != "webhooks") continue;
         for (auto it = l.node.begin(); it != l.node.end(); ++it) {
-            if (!it->first.IsScalar()) continue;
+            // `x-...` members of the Paths object are extensions, not path items (OpenAPI 3, 4.8.8)
+            if (!it->first.IsScalar() || it->first.Scalar().rfind("x-", 0) == 0) continue;
             const Loc item = member(l, it->first.Scalar());
             if (!want_map(item, "the path item '" + it->first.Scalar() + "'")) continue;
             for (const char* m : {"get", "put", "post", "delete", "patch", "options", "head", "trace"})

@@ -131,3 +131,13 @@ TEST_CASE("a schema document over the size limit is refused with a hint for sche
     CHECK(r.errors[0].hint.find("relative $refs") != std::string::npos);
     CHECK(r.errors[0].hint.find("vector") == std::string::npos);
 }
+
+TEST_CASE("an x- member of the Paths object is an extension, not a path item") {
+    const std::string doc = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  x-codegen-contextRoot: /apis/registry/v2\n"
+                            "  /things/{thing_id}:\n    get:\n      parameters: [{name: thing_id, in: path, required: true, "
+                            "schema: {type: string}}]\n      responses: {'200': {description: ok}}\n";
+    const LintResult r = lint_openapi_text("ext.yaml", doc);
+    CHECK(r.errors.empty());
+    REQUIRE(r.findings.size() == 1);  // the path parameter, judged
+    CHECK(r.findings[0].kind == "unconstrained");
+}

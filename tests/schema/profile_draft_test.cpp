@@ -581,3 +581,33 @@ TEST_CASE("paths written with a trailing slash (Django) are collections and item
     // an integer id: said as the document's type, not as a guess
     CHECK(has(d.yaml, "typed integer in the document: the packs will say so (DATA-ID-002)"));
 }
+
+TEST_CASE("a creation time only the read has, with no read drafted, is a commented placeholder; a put alone is no create") {
+    const std::string doc =
+        "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n"
+        "  /things:\n    post:\n      responses:\n        '201': {description: ok, content: {application/json: "
+        "{schema: {type: object, properties: {uuid: {type: string, format: uuid}, name: {type: string}}}}}}\n"
+        "  /things/{thing}:\n    parameters: [{name: thing, in: path, required: true, schema: {type: integer}}]\n"
+        "    get:\n      responses:\n        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/T'}}}}\n"
+        "components:\n  schemas:\n    T:\n      type: object\n      properties:\n"
+        "        id: {type: integer}\n        uuid: {type: string, format: uuid}\n        name: {type: string}\n"
+        "        created_at: {type: string, format: date-time}\n";
+    const auto d = schema::draft_profile_text("t.yaml", doc);
+    loads(d);
+    CHECK(!has(d.yaml, "\n    read:"));
+    CHECK(has(d.yaml, "    # time_field: {at: /created_at, in_create: false}  # placeholder: only the read answer has it, and no read is drafted"));
+
+    const std::string put_only =
+        "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n"
+        "  /files:\n    get:\n      responses:\n        '200': {description: ok, content: {application/json: "
+        "{schema: {type: array, items: {$ref: '#/components/schemas/F'}}}}}\n"
+        "  /files/{id}:\n    parameters: [{name: id, in: path, required: true, schema: {type: string, format: uuid}}]\n"
+        "    put:\n      responses:\n        '201': {description: created, content: {application/json: {schema: {$ref: '#/components/schemas/F'}}}}\n"
+        "    get:\n      responses:\n        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/F'}}}}\n"
+        "components:\n  schemas:\n    F: {type: object, properties: {id: {type: string, format: uuid}}}\n";
+    const auto p = schema::draft_profile_text("p.yaml", put_only);
+    REQUIRE(p.errors.empty());
+    CHECK(has(p.yaml, "    put: {path:"));
+    CHECK(p.no_create);  // the loader asks one resource for create:, which a put is not
+    CHECK(p.yaml.rfind("# NOTE:", 0) == 0);
+}
