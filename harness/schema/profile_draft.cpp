@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <map>
 #include <optional>
 #include <set>
@@ -510,10 +511,23 @@ private:
     void item_operations(const Resource& r, const IdChoice& id, std::string& y) {
         const std::string ip = item_path(*r.item);
         const std::string var = r.item->vars.back();
-        // the item path takes an integer key, the entity's id is its UUID: a profile addresses entities by their id
-        const std::string off = id.path_takes_it ? "" : "    # ";
-        const std::string off_why = id.path_takes_it ? "" : "  # not drafted: the path variable '" + var + "' is an integer, the id is /" + id.name;
-        const std::string var_note = !id.path_takes_it || ids::id_named_field(var) || var == "name_or_id"
+        // the item path takes an integer key, the entity's id is its UUID, or the path names the entity by a
+        // handle, a name or a slug ({channelHandle}, {team_name}): a profile addresses entities by their id
+        std::string word;
+        for (char c : var) word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        std::string by;
+        for (const char* w : {"handle", "name", "slug", "username", "login", "email"})
+            if (word.size() >= std::strlen(w) && word.compare(word.size() - std::strlen(w), std::string::npos, w) == 0 &&
+                var != "name_or_id")
+                by = w;
+        const bool takes_id = id.path_takes_it && by.empty();
+        const std::string off = takes_id ? "" : "    # ";
+        const std::string off_why =
+            takes_id ? ""
+            : !by.empty()
+                ? "  # not drafted: the path variable '" + var + "' names the entity by its " + by + ", not by its id /" + id.name
+                : "  # not drafted: the path variable '" + var + "' is an integer, the id is /" + id.name;
+        const std::string var_note = !takes_id || ids::id_named_field(var) || var == "name_or_id"
                                          ? std::string()
                                          : "  # guess: the path variable is '" + var + "': check that it takes the entity's id";
         auto line = [&](const std::string& text, const std::string& why) {

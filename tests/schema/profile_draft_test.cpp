@@ -611,3 +611,16 @@ TEST_CASE("a creation time only the read has, with no read drafted, is a comment
     CHECK(p.no_create);  // the loader asks one resource for create:, which a put is not
     CHECK(p.yaml.rfind("# NOTE:", 0) == 0);
 }
+
+TEST_CASE("an item path that names the entity by a handle, a name or a slug is not drafted as its read") {
+    for (const std::string var : {"channelHandle", "team_name", "slug", "username"}) {
+        CAPTURE(var);
+        // the path variable {thing} renamed
+        std::string doc = things("{type: string}", "", "        id: {type: string, format: uuid}\n        name: {type: string}\n");
+        for (std::size_t at; (at = doc.find("thing}")) != std::string::npos;) doc.replace(at, 5, var);
+        for (std::size_t at; (at = doc.find("name: thing,")) != std::string::npos;) doc.replace(at, 11, "name: " + var + ",");
+        const auto h = schema::draft_profile_text("h.yaml", doc);
+        loads(h);
+        CHECK(has(h.yaml, "    # read: {path: \"/things/{id}\"}  # not drafted: the path variable '" + var + "' names the entity by its "));
+    }
+}
