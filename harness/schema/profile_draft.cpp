@@ -178,11 +178,27 @@ private:
                 if (!answer.find("id")) continue;
             }
             if (!c.ops.count("post") && !c.ops.count("get") && r.item && !r.item->ops.count("get")) continue;
+            auto clean = [](std::string n) {
+                for (auto& ch : n)
+                    if (!(std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-')) ch = '_';
+                if (!std::isalpha(static_cast<unsigned char>(n[0])) && n[0] != '_') n = "r_" + n;
+                return n;
+            };
             std::string seg = cp.substr(cp.rfind('/') + 1);
-            r.name = seg.empty() ? "root" : seg;
-            for (auto& ch : r.name)
-                if (!(std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-')) ch = '_';
-            if (!std::isalpha(static_cast<unsigned char>(r.name[0])) && r.name[0] != '_') r.name = "r_" + r.name;
+            r.name = clean(seg.empty() ? "root" : seg);
+            // a second collection of that name is named by the fixed segment before it
+            // (/Invoices/{InvoiceID}/Attachments: Invoices_Attachments; /designer/templates: designer_templates)
+            if (names.count(r.name)) {
+                std::string parent;
+                for (std::size_t end = cp.rfind('/'); end != std::string::npos && end > 0 && parent.empty();) {
+                    const std::size_t from = cp.rfind('/', end - 1);
+                    if (from == std::string::npos) break;
+                    const std::string p = cp.substr(from + 1, end - from - 1);
+                    if (!p.empty() && p.front() != '{') parent = p;
+                    end = from;
+                }
+                if (!parent.empty() && !names.count(clean(parent + "_" + r.name))) r.name = clean(parent + "_" + r.name);
+            }
             if (names.count(r.name)) r.name += "_" + std::to_string(res_.size());
             names.insert(r.name);
             res_.push_back(r);

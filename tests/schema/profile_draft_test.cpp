@@ -624,3 +624,15 @@ TEST_CASE("an item path that names the entity by a handle, a name or a slug is n
         CHECK(has(h.yaml, "    # read: {path: \"/things/{id}\"}  # not drafted: the path variable '" + var + "' names the entity by its "));
     }
 }
+
+TEST_CASE("a second collection of the same name is named by the segment before it") {
+    std::string doc = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n";
+    for (const std::string parent : {"Invoices", "Contacts"})
+        doc += "  /" + parent + "/{pid}/Attachments:\n    post:\n      responses:\n        '201': {description: ok, content: "
+               "{application/json: {schema: {$ref: '#/components/schemas/A'}}}}\n";
+    doc += "components:\n  schemas:\n    A: {type: object, properties: {id: {type: string, format: uuid}}}\n";
+    const auto d = schema::draft_profile_text("n.yaml", doc);
+    loads(d);
+    CHECK(has(d.yaml, "\n  Attachments:  # paths /Invoices/{pid}/Attachments"));
+    CHECK(has(d.yaml, "\n  Contacts_Attachments:  # paths /Contacts/{pid}/Attachments"));
+}
