@@ -582,7 +582,7 @@ TEST_CASE("paths written with a trailing slash (Django) are collections and item
     CHECK(has(d.yaml, "typed integer in the document: the packs will say so (DATA-ID-002)"));
 }
 
-TEST_CASE("a creation time only the read has, with no read drafted, is a commented placeholder; a put alone is no create") {
+TEST_CASE("a creation time only the read has, with no read drafted, is a commented placeholder, a put alone is no create") {
     const std::string doc =
         "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n"
         "  /things:\n    post:\n      responses:\n        '201': {description: ok, content: {application/json: "
