@@ -242,7 +242,7 @@ TEST_CASE("the same property of an object written inside many schemas (a bundler
                                                      {"/components/schemas/Team/properties/id", 0}});
 }
 
-TEST_CASE("secrets and tokens are no ids, whatever their format; the id of a token is") {
+TEST_CASE("secrets and tokens are no ids, whatever their format, the id of a token is") {
     for (const std::string name : {"token", "transfer_token", "apiKey", "client_secret", "password", "nonce"}) {
         CAPTURE(name);
         CHECK(lint_property(name, "{type: string, format: uuid, description: \"Used to accept the transfer\"}").empty());
