@@ -81,20 +81,28 @@ void Linter::gather(const Loc& s_in, Effective& e, int depth) {
 
 void Linter::check_field(const Field& f, const Effective* given) {
     const Effective e = given ? *given : effective(f.schema);
-    if (f.name != "id" && described_as_foreign(e.description)) return;  // another system's id: not this service's to form
-    if (described_as_derived(e.description)) return;                     // a hash, a key, a standard's encoding: nobody assigns it
+    const std::string d = lower(e.description);
+    if (f.name != "id" && described_as_foreign(d)) return;  // another system's id: not this service's to form
+    if (described_as_derived(d)) return;                     // a hash, a key, a standard's encoding: nobody assigns it
     if (foreign_scheme_name(f.name) && !uuid_format(e.format_text())) return;  // spdx_id, gravatar_id: that scheme's id
-    if (described_as_natural_key(e.description)) return;  // a national id, a licence plate, an ISO code
-    if (ordinal_name(f.name) && !uuid_format(e.format_text())) return;  // sequence_id: a counter
-    if (f.siblings && credential_half(f.name, *f.siblings)) return;       // walmart_client_id beside its secret
+    if (described_as_natural_key(d)) return;  // a national id, a licence plate, an ISO code
+    const std::vector<std::string> stem = name_words(std::string(ids::id_name_stem(f.name)));
+    if (ordinal_name(stem) && !uuid_format(e.format_text())) return;  // sequence_id: a counter
+    // the evidence the last two rules ask for, worked out once (the siblings' names only when they can matter)
+    const bool kind_named = names_resource(stem);
+    const bool may_connect = credential_half_shape(stem) || (f.name != "id" && !kind_named);
+    std::set<std::string> props;
+    if (may_connect && !f.siblings && f.sibling_props)
+        for (const Loc& p : *f.sibling_props) props.insert(unescape(p.pointer.substr(p.pointer.rfind('/') + 1)));
+    const std::set<std::string>* siblings = !may_connect ? nullptr : f.siblings ? f.siblings : f.sibling_props ? &props : nullptr;
+    if (siblings && credential_half(f.name, stem, *siblings)) return;  // walmart_client_id beside its secret
     // a connection to another system: site_id beside an api_secret, no /sites here
-    if (f.name != "id" && f.siblings && beside_login(f.name, *f.siblings) && !names_resource(f.name)) return;
+    if (f.name != "id" && siblings && !kind_named && beside_login(f.name, *siblings)) return;
     // a reference to a kind of entity the document's paths never name, with
     // nothing in its schema saying UUID: whose id it is the document does not
     // say (an accession of another register, a company's number, a carrier's
     // service point); judging it would be a guess
-    if (!segments_.empty() && !f.element && !ids::id_name_stem(f.name).empty() && !names_resource(f.name) &&
-        !relation_name(f.name) && !claims_uuid(e))
+    if (!segments_.empty() && !f.element && !stem.empty() && !kind_named && !relation_name(stem) && !claims_uuid(e))
         return;
     ++out_.id_fields;
     bool uuid = true;

@@ -67,25 +67,32 @@ void Linter::gather_segments(const Loc& paths) {
 // paths (`group_id` and /groups, `category_id` and /categories,
 // `policy_id` and /retention_policies, `main_location_id` and /locations)
 // or one of its schemas (`job_id` and Job).
-bool Linter::names_resource(const std::string& name) const {
-    const auto words = name_words(std::string(ids::id_name_stem(name)));
+bool Linter::names_resource(const std::vector<std::string>& words) const {
     if (words.empty()) return false;
     std::string stem;
     for (const std::string& w : words) stem += w;
-    auto forms = [](const std::string& s) {
-        std::vector<std::string> out = {s, s + "s", s + "es"};
-        if (s.back() == 'y') out.push_back(s.substr(0, s.size() - 1) + "ies");
-        return out;
+    // the stem and, for a stem of several words, its last word, each as written and in plural
+    std::string key;
+    auto named = [&](const std::string& s) {
+        for (const char* plural : {"", "s", "es"}) {
+            key.assign(s);
+            key += plural;
+            if (segments_.count(key)) return true;
+        }
+        if (s.back() != 'y') return false;
+        key.assign(s, 0, s.size() - 1);
+        key += "ies";
+        return segments_.count(key) != 0;
     };
-    std::vector<std::string> candidates = forms(stem);
-    if (words.size() > 1)
-        for (const std::string& f : forms(words.back())) candidates.push_back(f);
-    for (const std::string& c : candidates)
-        if (segments_.count(c)) return true;
+    if (named(stem) || (words.size() > 1 && named(words.back()))) return true;
     // a schema of that entity (`job_id` and Job, `EndpointID` and EndpointSettings)
+    key = stem;
     for (const char* suffix : {"", "response", "object", "model", "entity", "resource", "summary", "details", "detail",
-                               "info", "item", "record", "dto", "settings"})
-        if (schemas_.count(stem + suffix)) return true;
+                               "info", "item", "record", "dto", "settings"}) {
+        key.resize(stem.size());
+        key += suffix;
+        if (schemas_.count(key)) return true;
+    }
     return false;
 }
 

@@ -79,8 +79,7 @@ inline bool described_as_ordinal(const std::string& description) {
 // assigns to its own entities (RULES.md, scope): out of scope, whatever the
 // schema says of its form. Not asked of an entity's own `id` ("Unique
 // identifier for the OAuth client" is the id of this service's entity).
-inline bool described_as_foreign(const std::string& description) {
-    const std::string d = lower(description);
+inline bool described_as_foreign(const std::string& d) {  // d: the description, lower-cased
     for (const char* w : {"external", "externally", "third-party", "third party", "identity provider", "payment provider",
                           "oauth", "the provider", "upstream", "another system", "other system",
                           "another platform", "issued by the", "assigned by the", "reported by", "stripe", "paypal", "braintree", "adyen",
@@ -119,11 +118,25 @@ inline std::vector<std::string> name_words(const std::string& n) {
 // and tokens out, whatever their format (a `token` with format: uuid is
 // still a token). `token_id` ends in "id": the id of a token, judged.
 inline bool credential_name(const std::string& name) {
-    const auto w = name_words(name);
-    if (w.empty()) return false;
+    // the last word, found from the end without cutting the whole name (every property name is asked)
+    std::size_t end = name.size();
+    auto alnum = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
+    auto up = [](char c) { return c >= 'A' && c <= 'Z'; };
+    while (end > 0 && !alnum(name[end - 1])) --end;
+    if (end == 0) return false;
+    std::size_t begin = end - 1;
+    while (begin > 0 && alnum(name[begin - 1])) {
+        const char c = name[begin], before = name[begin - 1];
+        // a hump: 'apiKey' (lower before upper), 'APIKey' (the last capital of a run before a lower-case letter)
+        if (up(c) && (!up(before) || (begin + 1 < end && !up(name[begin + 1])))) break;
+        --begin;
+    }
+    if (end - begin > 10) return false;  // longer than any word below
+    std::string w = name.substr(begin, end - begin);
+    for (auto& c : w) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     static const std::set<std::string> words = {"token", "tokens", "secret", "secrets", "password", "passwd",
                                                 "passphrase", "apikey", "key", "keys", "nonce", "otp", "signature"};
-    return words.count(w.back()) != 0;
+    return words.count(w) != 0;
 }
 
 // The public half of a credential: an id-named field whose stem ends in
@@ -134,11 +147,14 @@ inline bool credential_name(const std::string& name) {
 // application registered with another platform identifies itself so; the
 // id is that platform's, and a credential. A bare `client_id` is the
 // service's own OAuth client as often: beside_login asks the paths.
-inline bool credential_half(const std::string& name, const std::set<std::string>& siblings) {
-    const auto stem = name_words(std::string(ids::id_name_stem(name)));
-    if (stem.size() < 2) return false;
+// (`stem`: the words of the name's stem, name_words(ids::id_name_stem(name)))
+inline bool credential_half_shape(const std::vector<std::string>& stem) {  // `X_client_id`, `X_app_id`, ...
     static const std::set<std::string> halves = {"client", "app", "application", "consumer", "key"};
-    if (!halves.count(stem.back())) return false;
+    return stem.size() >= 2 && halves.count(stem.back()) != 0;
+}
+inline bool credential_half(const std::string& name, const std::vector<std::string>& stem,
+                            const std::set<std::string>& siblings) {
+    if (!credential_half_shape(stem)) return false;
     for (const std::string& s : siblings) {
         if (s == name) continue;
         const auto w = name_words(s);
@@ -160,6 +176,8 @@ inline bool beside_login(const std::string& name, const std::set<std::string>& s
                                                 "enabled", "require", "requires", "use", "should"};
     for (const std::string& s : siblings) {
         if (s == name) continue;
+        const std::string l = lower(s);  // (most names hold neither word: no need to cut them)
+        if (l.find("secret") == std::string::npos && l.find("token") == std::string::npos) continue;
         const auto w = name_words(s);
         if (w.empty() || flags.count(w.front())) continue;
         if (secrets.count(w.back())) return true;
@@ -171,8 +189,7 @@ inline bool beside_login(const std::string& name, const std::set<std::string>& s
 // A reference named by its relation to the entity it sits in rather than
 // by the kind it points at (`parent_id`, `owner_id`, `creator_id`): the
 // paths cannot say which collection that is.
-inline bool relation_name(const std::string& name) {
-    const auto stem = name_words(std::string(ids::id_name_stem(name)));
+inline bool relation_name(const std::vector<std::string>& stem) {
     static const std::set<std::string> relations = {
         "parent", "child", "root",     "owner",    "creator",  "author",   "sender",   "recipient", "assignee",
         "requester", "reviewer", "approver", "updater", "modifier", "editor", "member", "actor", "target", "source"};
@@ -197,8 +214,7 @@ inline bool names_element(const std::string& collection, const std::string& var)
 
 // A name whose stem ends in "sequence" (`sequence_id`, `seqId`): a counter
 // of changes or events, an ordinal, not an entity's id.
-inline bool ordinal_name(const std::string& name) {
-    const auto stem = name_words(std::string(ids::id_name_stem(name)));
+inline bool ordinal_name(const std::vector<std::string>& stem) {
     return !stem.empty() && (stem.back() == "sequence" || stem.back() == "seq");
 }
 
@@ -207,8 +223,7 @@ inline bool ordinal_name(const std::string& name) {
 // passport, a licence plate, an ISO country, currency or language code, a
 // device's MAC or IP address.
 // Natural keys, not ids a service assigns (RULES.md, scope).
-inline bool described_as_natural_key(const std::string& description) {
-    const std::string d = lower(description);
+inline bool described_as_natural_key(const std::string& d) {  // d: the description, lower-cased
     for (const char* w : {"national id", "national identity", "identity number", "identity document", "passport",
                           "social security", "license plate", "licence plate", "number plate", "tax id",
                           "tax identification", "taxpayer", "vat number", "iso 3166", "iso-3166", "iso 4217", "iso-4217",
@@ -245,8 +260,7 @@ inline bool foreign_scheme_name(const std::string& name) {
 // "derived from the public key"). Nobody assigns it; it is worked out from
 // the thing it names (a natural key), so DATA-ID does not apply, whatever
 // the field is called (an `id` too).
-inline bool described_as_derived(const std::string& description) {
-    const std::string d = lower(description);
+inline bool described_as_derived(const std::string& d) {  // d: the description, lower-cased
     for (const char* w : {"hash", "digest of", "content digest", "fingerprint", "checksum", "bech32", "derived from",
                           "public key", "content-addressable", "content addressable"})
         if (contains_word(d, w)) return true;
@@ -436,7 +450,8 @@ struct Field {
     bool property = false;
     bool required = false;   // listed in the parent's `required`
     bool items = false;      // the elements of a list of ids
-    const std::set<std::string>* siblings = nullptr;  // the other properties or parameters beside it
+    const std::set<std::string>* siblings = nullptr;  // the names of the parameters beside it
+    const std::vector<Loc>* sibling_props = nullptr;  // the properties beside it (their names read when asked)
     bool element = false;    // a path variable after the collection it names (/users/{user_id}): that element's id
 };
 
@@ -475,7 +490,7 @@ private:
     std::set<std::string> segments_;  // the words of the document's paths, squashed (`api-tokens` -> apitokens)
     std::set<std::string> schemas_;   // the names of its schemas, squashed and lower-cased (`JobRun` -> jobrun)
     void gather_segments(const Loc& paths);  // openapi_lint.cpp
-    bool names_resource(const std::string& name) const;  // openapi_lint.cpp
+    bool names_resource(const std::vector<std::string>& stem) const;  // openapi_lint.cpp (stem: as for relation_name)
     std::map<std::string, std::size_t> groups_;
 
     // ------------------------------------------------------------ traversal
@@ -514,7 +529,7 @@ private:
     static bool after_type_variable(const std::string& path, const std::string& var);  // openapi_walk.cpp
 
     void consider_property(const std::string& name, const Loc& p, bool required,
-                           const std::set<std::string>& siblings);  // openapi_walk.cpp
+                           const std::vector<Loc>& siblings);  // openapi_walk.cpp
 
     // -------------------------------------------------------- effective schema
 

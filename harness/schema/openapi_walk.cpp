@@ -274,11 +274,9 @@ void Linter::walk_schema(const Loc& s) {
     for (const Loc& r : elements(sub[0]))
         if (r.node.IsScalar()) required.insert(r.node.Scalar());
     const std::vector<Loc> props = members(sub[1]);
-    std::set<std::string> names;
-    for (const Loc& p : props) names.insert(unescape(p.pointer.substr(p.pointer.rfind('/') + 1)));
     for (const Loc& p : props) {
         const std::string raw = unescape(p.pointer.substr(p.pointer.rfind('/') + 1));
-        consider_property(raw, p, required.count(raw) != 0, names);
+        consider_property(raw, p, required.count(raw) != 0, props);
         walk_schema(p);
     }
     for (std::size_t i = 2; i <= 6; ++i) walk_schema(sub[i]);  // items ... unevaluatedProperties
@@ -320,7 +318,7 @@ std::string Linter::unescape(const std::string& token) {
     return out;
 }
 
-void Linter::consider_property(const std::string& name, const Loc& p, bool required, const std::set<std::string>& siblings) {
+void Linter::consider_property(const std::string& name, const Loc& p, bool required, const std::vector<Loc>& siblings) {
     if (out_of_scope_name(name)) return;
     const bool named = ids::id_named_field(name);
     const bool plural = plural_id_named(name);
@@ -348,7 +346,7 @@ void Linter::consider_property(const std::string& name, const Loc& p, bool requi
     f.schema = p;
     f.property = true;
     f.required = required;
-    f.siblings = &siblings;
+    f.sibling_props = &siblings;
     check_field(f, &e);
 }
 
