@@ -79,9 +79,10 @@ awaitable<void> Engine::run_all(const std::vector<suite::Suite>& suites) {
     }
 }
 
-// Up to opts.concurrency suites at once, each reporting into a buffer that
-// is replayed to the reporter once every suite before it has been: the
-// reports read as if the suites had run one after another. A preflight
+// Up to opts.concurrency suites at once. The first suite not yet reported
+// reports straight to the reporter; each one after it into a buffer that is
+// replayed once every suite before it has been: the reports read as if the
+// suites had run one after another. A preflight
 // suite waits for the suites in flight and runs alone, since what it finds
 // decides whether the next ones start.
 awaitable<void> Engine::run_side_by_side(const std::vector<suite::Suite>& suites, const std::vector<bool>& selected,
@@ -97,10 +98,13 @@ awaitable<void> Engine::run_side_by_side(const std::vector<suite::Suite>& suites
     std::exception_ptr failure;
     auto ex = co_await asio::this_coro::executor;
     asio::steady_timer wake(ex);
+    // The first suite not yet reported reports straight through; the ones
+    // after it keep their events until it has finished.
     auto replay_ready = [&] {
-        while (!started.empty() && started.begin()->second.finished) {
+        while (!started.empty()) {
             Done& d = started.begin()->second;
-            d.buffer->replay(reporter_);
+            d.buffer->go_live(reporter_);
+            if (!d.finished) break;
             report_.summary.suites.push_back(std::move(d.result));
             for (auto& l : d.left) left_behind_.push_back(std::move(l));
             started.erase(started.begin());
@@ -128,6 +132,7 @@ awaitable<void> Engine::run_side_by_side(const std::vector<suite::Suite>& suites
         }
         Done& d = started[i];
         d.buffer = std::make_unique<BufferedReporter>();
+        if (started.begin()->first == i) d.buffer->go_live(reporter_);
         ++in_flight;
         asio::co_spawn(ex, run_suite(s, *d.buffer, d.left), [&, i](std::exception_ptr e, SuiteResult r) {
             Done& done = started[i];

@@ -112,3 +112,42 @@ TEST_CASE("-j 4: a preflight suite waits for the suites before it and runs alone
     CHECK(o.events.front() == "suite a");
     CHECK(o.events.back() == "end b 2");
 }
+
+TEST_CASE("-j 4: the suite the reports are at reports as it goes, the ones after it when their turn comes") {
+    // a (12 cases) is slow, b ends first: a's first case reaches the reporter
+    // before a's last request is sent (a is not held back until it ends, so a
+    // long suite is never kept whole in memory), b's cases only after a ends
+    const std::vector<suite::Suite> suites = {suite_of("a", 12), suite_of("b", 2)};
+    Script script;
+    script.otherwise([&](const Request& r) {
+        return Reply::answer(200, "{}").after(r.url.rfind("http://t/a/", 0) == 0 ? 5ms : 1ms);
+    });
+    struct Seen final : public reporters::Reporter {
+        const Script* script = nullptr;
+        std::vector<std::string> events;
+        std::size_t sent_at_first_a = 0;
+        void suite_started(const std::string& s, const std::string&) override { events.push_back("suite " + s); }
+        void take_case(CaseResult&& c) override {
+            if (c.suite == "a" && sent_at_first_a == 0) sent_at_first_a = script->requests().size();
+            events.push_back("case " + c.suite + "/" + c.name);
+        }
+        void suite_finished(const SuiteResult& s) override { events.push_back("end " + s.name); }
+    } seen;
+    seen.script = &script;
+    runner::RunOptions opts;
+    opts.concurrency = 4;
+    (void)runner::run(suites, opts, seen, script.factory());
+    const auto sent = script.requests();
+    const auto last_a = std::find_if(sent.rbegin(), sent.rend(), [](const auto& s) {
+        return s.request.url == "http://t/a/11";
+    });
+    REQUIRE(last_a != sent.rend());
+    const std::size_t last_a_at = static_cast<std::size_t>(sent.rend() - last_a);  // 1-based position
+    CHECK(seen.sent_at_first_a > 0);
+    CHECK(seen.sent_at_first_a < last_a_at);
+    // b ended long before a, yet is reported after it, whole
+    REQUIRE(seen.events.size() == 2 + 12 + 2 + 2);
+    CHECK(seen.events[13] == "end a");
+    CHECK(seen.events[14] == "suite b");
+    CHECK(seen.events.back() == "end b");
+}
