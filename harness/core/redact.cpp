@@ -109,8 +109,10 @@ std::vector<std::pair<std::size_t, std::size_t>> secret_ranges(std::string_view 
                                                                const std::vector<std::string>& extra) {
     std::vector<std::pair<std::size_t, std::size_t>> ranges;
     auto match_names = [&](const std::vector<std::string>& names, std::size_t colon) {
+        if (colon == 0) return;
+        const char before = lower(text[colon - 1]);  // a name's last letter: most names fail on it
         for (const auto& name : names) {
-            if (name.empty() || name.size() > colon) continue;
+            if (name.empty() || name.size() > colon || lower(name.back()) != before) continue;
             const std::size_t pos = colon - name.size();
             if (!iequals(text.substr(pos, name.size()), name)) continue;
             // "Authorization:" inside "X-Authorization:" is another header.
@@ -221,7 +223,9 @@ void append_redacted(std::string& out, std::string_view text, const std::vector<
         return;
     }
     auto ranges = secret_ranges(text, extra);
-    if (ranges.empty() && text.find("://") == std::string_view::npos) {
+    // A URL is masked only for its userinfo ('@') or its query ('?'): a text
+    // with neither keeps every URL it holds as it is.
+    if (ranges.empty() && (text.find("://") == std::string_view::npos || !url_may_need_mask(text))) {
         out.append(text);  // the common case: nothing to mask, no copy
         return;
     }
