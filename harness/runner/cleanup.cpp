@@ -32,7 +32,10 @@ std::string answered(const Exchange& x) {
     return "answered " + std::to_string(x.response->status);
 }
 
-awaitable<DeleteOutcome> delete_one(SuiteRun& run, RateLimiter& limiter, const Created& c) {
+// One delete (and its confirming read) on a slot of its own when suites run
+// side by side, served before waiting cases (slots.hpp).
+awaitable<DeleteOutcome> delete_one(SuiteRun& run, RateLimiter& limiter, Slots* slots, const Created& c) {
+    const SlotHold hold = co_await hold_slot(slots, true);
     DeleteOutcome o;
     if (limiter.active()) co_await limiter.acquire();
     o.x = co_await run.send(c.del.request);
@@ -44,11 +47,11 @@ awaitable<DeleteOutcome> delete_one(SuiteRun& run, RateLimiter& limiter, const C
 }
 
 // Runs the deletes of a batch side by side (one coroutine each) and waits for all.
-awaitable<void> delete_batch(SuiteRun& run, RateLimiter& limiter, const std::vector<const Created*>& batch,
-                             std::vector<DeleteOutcome>& out) {
+awaitable<void> delete_batch(SuiteRun& run, RateLimiter& limiter, Slots* slots,
+                             const std::vector<const Created*>& batch, std::vector<DeleteOutcome>& out) {
     out.assign(batch.size(), DeleteOutcome{});
     if (batch.size() == 1) {
-        out[0] = co_await delete_one(run, limiter, *batch[0]);
+        out[0] = co_await delete_one(run, limiter, slots, *batch[0]);
         co_return;
     }
     std::size_t running = batch.size();
@@ -57,7 +60,7 @@ awaitable<void> delete_batch(SuiteRun& run, RateLimiter& limiter, const std::vec
         boost::asio::co_spawn(
             run.executor,
             [&, i]() -> awaitable<void> {
-                out[i] = co_await delete_one(run, limiter, *batch[i]);
+                out[i] = co_await delete_one(run, limiter, slots, *batch[i]);
                 if (--running == 0) done.cancel();
             },
             boost::asio::detached);
@@ -72,7 +75,7 @@ awaitable<void> delete_batch(SuiteRun& run, RateLimiter& limiter, const std::vec
 }  // namespace
 
 awaitable<std::optional<CaseResult>> cleanup_created(SuiteRun& run, RateLimiter& limiter, bool* unreachable,
-                                                     int concurrency) {
+                                                     int concurrency, Slots* slots) {
     CaseResult r;
     r.suite = run.suite->name;
     r.name = "cleanup";
@@ -140,13 +143,13 @@ awaitable<std::optional<CaseResult>> cleanup_created(SuiteRun& run, RateLimiter&
     std::string batch_group;
     auto flush = [&]() -> awaitable<void> {
         if (batch.empty()) co_return;
-        co_await delete_batch(run, limiter, batch, outcomes);
+        co_await delete_batch(run, limiter, slots, batch, outcomes);
         for (std::size_t i = 0; i < batch.size(); ++i) note_deleted(run, batch[i]->key);
         for (std::size_t i = 0; i < batch.size(); ++i) {
             // Only a refusal is sent again (what an entity of the batch still
             // referencing this one makes), not a delete the target did not answer.
             if (batch.size() > 1 && !outcomes[i].x.error && !gone_after(outcomes[i], *batch[i])) {
-                outcomes[i] = co_await delete_one(run, limiter, *batch[i]);
+                outcomes[i] = co_await delete_one(run, limiter, slots, *batch[i]);
                 note_deleted(run, batch[i]->key);
             }
             settle(*batch[i], std::move(outcomes[i]));

@@ -9,6 +9,7 @@
 #include "runner/body_json.hpp"
 #include "runner/rate_limiter.hpp"
 #include "runner/scope.hpp"
+#include "runner/slots.hpp"
 #include "runner/steps/env.hpp"
 #include "runner/suite_run.hpp"
 #include "suite/model.hpp"
@@ -61,9 +62,13 @@ inline void follow_rekey(SuiteRun& run, steps::Wire wire, const Request& req, Bo
 // and the target answered none of them (a transport problem, exit 3).
 // `concurrency` (the run's -j): up to that many consecutive deletes of
 // entities made by the same create go out side by side (a latency-bound
-// target); the report is the same as one by one.
+// target); the report is the same as one by one. `slots` (suites side by
+// side): each delete waits for a slot of its own, served before the other
+// suites' waiting cases, so a cleanup while other suites run gets slots as
+// they free up, not only what was free when it began (the caller holds none).
 [[nodiscard]] boost::asio::awaitable<std::optional<CaseResult>> cleanup_created(SuiteRun& run, RateLimiter& limiter,
                                                                                 bool* unreachable = nullptr,
-                                                                                int concurrency = 1);
+                                                                                int concurrency = 1,
+                                                                                Slots* slots = nullptr);
 
 }  // namespace idconform::runner

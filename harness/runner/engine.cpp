@@ -614,14 +614,9 @@ awaitable<void> Engine::finish_suite(SuiteRun& run, bool setup_failed, Report& r
         }
         // Entities left behind by a target that answers are an <error> of the
         // cleanup case, not a transport error: exit 3 only when it did not answer.
-        // Its deletes run side by side in the slots free now (at least one).
+        // Its deletes run side by side, each in a slot of its own (cleanup_created).
         bool unreachable = false;
-        {
-            const SlotHold hold = co_await hold_slot(slots());
-            const SlotHold more(slots(), slots() ? slots()->try_acquire(opts_.concurrency - 1) : 0);
-            const int width = slots() ? 1 + more.count() : opts_.concurrency;
-            cleanup_result = co_await cleanup_created(run, limiter_, &unreachable, width);
-        }
+        cleanup_result = co_await cleanup_created(run, limiter_, &unreachable, opts_.concurrency, slots());
         if (cleanup_result && unreachable) count_error(ErrorCause::transport);
         for (auto& l : run.left_behind) left.push_back(std::move(l));
         for (const auto& [how, n] : run.deleted_across) deleted_across_[how] += n;

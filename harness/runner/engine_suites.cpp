@@ -15,6 +15,7 @@
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
+#include <algorithm>
 #include <exception>
 #include <map>
 #include <memory>
@@ -79,35 +80,58 @@ awaitable<void> Engine::run_all(const std::vector<suite::Suite>& suites) {
     }
 }
 
-// Up to opts.concurrency suites at once. The first suite not yet reported
-// reports straight to the reporter; each one after it into a buffer that is
-// replayed once every suite before it has been: the reports read as if the
-// suites had run one after another. A preflight
-// suite waits for the suites in flight and runs alone, since what it finds
-// decides whether the next ones start.
+namespace {
+
+// The requests a suite must send one after another, at least: its setup,
+// its longest case (a step's repeat is sent in a row) and its teardown.
+std::size_t chain_of(const suite::Suite& s) {
+    const auto steps = [](const std::vector<suite::Step>& v) {
+        std::size_t n = 0;
+        for (const auto& st : v) n += static_cast<std::size_t>(std::max(st.repeat, 1));
+        return n;
+    };
+    std::size_t longest = 0;
+    for (const auto& c : s.cases) longest = std::max(longest, steps(c.steps));
+    return steps(s.setup) + longest + steps(s.teardown);
+}
+
+}  // namespace
+
+// Up to opts.concurrency suites at once. Between preflight suites they start
+// longest chain first (chain_of; ties in the run's order): a suite that must
+// send 200 requests in a row, started last, would end long after the others
+// (at -j 16 against 20 ms answers the run took 1.5x the ideal). The reports
+// still read as if the suites had run one after another, in the run's order:
+// the first suite not yet reported reports straight to the reporter, each one
+// after it into a buffer replayed once every suite before it has been. A
+// preflight suite waits for the suites in flight and runs alone, since what
+// it finds decides whether the next ones start.
 awaitable<void> Engine::run_side_by_side(const std::vector<suite::Suite>& suites, const std::vector<bool>& selected,
                                          std::size_t& not_started_by_preflight) {
+    enum class State { waiting, left_out, running, finished, reported };
     struct Done {
         std::unique_ptr<BufferedReporter> buffer;
         std::vector<SuiteRun::LeftBehind> left;
         SuiteResult result;
-        bool finished = false;
     };
-    std::map<std::size_t, Done> started;  // by suite index; replayed in order, then erased
+    std::vector<State> state(suites.size(), State::waiting);
+    std::map<std::size_t, Done> started;  // by suite index; erased once reported
+    std::size_t head = 0;                 // the first suite not yet reported
     std::size_t in_flight = 0;
     std::exception_ptr failure;
     auto ex = co_await asio::this_coro::executor;
     asio::steady_timer wake(ex);
-    // The first suite not yet reported reports straight through; the ones
-    // after it keep their events until it has finished.
     auto replay_ready = [&] {
-        while (!started.empty()) {
-            Done& d = started.begin()->second;
+        for (; head < suites.size(); ++head) {
+            if (state[head] == State::left_out || state[head] == State::reported) continue;
+            if (state[head] == State::waiting) break;
+            Done& d = started.at(head);
             d.buffer->go_live(reporter_);
-            if (!d.finished) break;
+            if (state[head] == State::running) break;
             report_.summary.suites.push_back(std::move(d.result));
             for (auto& l : d.left) left_behind_.push_back(std::move(l));
-            started.erase(started.begin());
+            started.erase(head);
+            state[head] = State::reported;
         }
     };
     auto wait_until = [&](auto done) -> awaitable<void> {
@@ -118,31 +142,58 @@ awaitable<void> Engine::run_side_by_side(const std::vector<suite::Suite>& suites
         }
     };
     const std::size_t width = static_cast<std::size_t>(opts_.concurrency);
-    for (std::size_t i = 0; i < suites.size() && !failure; ++i) {
-        const suite::Suite& s = suites[i];
-        // Waited for before anything else: an interrupt, or what a preflight
-        // found, while waiting decides whether this suite starts.
-        if (s.preflight) co_await wait_until([&] { return in_flight == 0; });
-        else if (selected[i]) co_await wait_until([&] { return in_flight < width || failure; });
-        if (failure) break;
-        if (left_out(s, selected[i], not_started_by_preflight)) continue;
-        if (s.preflight) {
-            report_.summary.suites.push_back(co_await run_suite(s, reporter_, left_behind_));
+    for (std::size_t first = 0; first < suites.size() && !failure;) {
+        if (suites[first].preflight) {
+            const suite::Suite& s = suites[first];
+            // Waited for before anything else: an interrupt, or what a preflight
+            // found, while waiting decides whether this suite starts.
+            co_await wait_until([&] { return in_flight == 0; });
+            replay_ready();
+            if (failure) break;
+            if (left_out(s, selected[first], not_started_by_preflight)) {
+                state[first] = State::left_out;
+            } else {
+                report_.summary.suites.push_back(co_await run_suite(s, reporter_, left_behind_));
+                state[first] = State::reported;
+            }
+            replay_ready();
+            ++first;
             continue;
         }
-        Done& d = started[i];
-        d.buffer = std::make_unique<BufferedReporter>();
-        if (started.begin()->first == i) d.buffer->go_live(reporter_);
-        ++in_flight;
-        asio::co_spawn(ex, run_suite(s, *d.buffer, d.left), [&, i](std::exception_ptr e, SuiteResult r) {
-            Done& done = started[i];
-            done.result = std::move(r);
-            done.finished = true;
-            if (e && !failure) failure = e;
-            --in_flight;
-            replay_ready();
-            wake.cancel();
-        });
+        std::size_t last = first;
+        while (last < suites.size() && !suites[last].preflight) ++last;
+        std::vector<std::size_t> order(last - first);
+        std::vector<std::size_t> chain(last - first);
+        for (std::size_t k = 0; k < order.size(); ++k) {
+            order[k] = first + k;
+            chain[k] = chain_of(suites[first + k]);
+        }
+        std::stable_sort(order.begin(), order.end(),
+                         [&](std::size_t a, std::size_t b) { return chain[a - first] > chain[b - first]; });
+        for (const std::size_t i : order) {
+            const suite::Suite& s = suites[i];
+            if (selected[i]) co_await wait_until([&] { return in_flight < width || failure; });
+            if (failure) break;
+            if (left_out(s, selected[i], not_started_by_preflight)) {
+                state[i] = State::left_out;
+                replay_ready();
+                continue;
+            }
+            Done& d = started[i];
+            d.buffer = std::make_unique<BufferedReporter>();
+            state[i] = State::running;
+            replay_ready();  // this suite may be the one the reports are at
+            ++in_flight;
+            asio::co_spawn(ex, run_suite(s, *d.buffer, d.left), [&, i](std::exception_ptr e, SuiteResult r) {
+                started.at(i).result = std::move(r);
+                state[i] = State::finished;
+                if (e && !failure) failure = e;
+                --in_flight;
+                replay_ready();
+                wake.cancel();
+            });
+        }
+        first = last;
     }
     co_await wait_until([&] { return in_flight == 0; });
     replay_ready();

@@ -2,7 +2,7 @@
 // case, setup, teardown and cleanup of every suite holds a slot while it
 // sends, so the target never sees more than N of them at once, however many
 // suites are in flight. On the runner's one thread: no locks. A released
-// slot goes to the longest waiter.
+// slot goes to the longest waiter, a cleanup's deletes before cases.
 #pragma once
 
 #include <boost/asio/awaitable.hpp>
@@ -23,38 +23,36 @@ public:
     Slots(const Slots&) = delete;
     Slots& operator=(const Slots&) = delete;
 
-    boost::asio::awaitable<void> acquire() {
-        if (free_ > 0 && waiters_.empty()) {
+    // `ahead`: served before every waiter that is not (a cleanup's deletes:
+    // a suite that only has its cleanup left is done sooner, and its
+    // entities do not wait for other suites' cases to be deleted).
+    boost::asio::awaitable<void> acquire(bool ahead = false) {
+        if (free_ > 0 && waiters_.empty() && ahead_.empty()) {
             --free_;
             co_return;
         }
         auto t = std::make_shared<boost::asio::steady_timer>(co_await boost::asio::this_coro::executor,
                                                              boost::asio::steady_timer::time_point::max());
-        waiters_.push_back(t);
+        (ahead ? ahead_ : waiters_).push_back(t);
         boost::system::error_code ec;  // cancelled by release(): the slot is handed over
         co_await t->async_wait(boost::asio::redirect_error(boost::asio::use_awaitable, ec));
     }
-    // Up to n more slots without waiting (none while others wait).
-    int try_acquire(int n) {
-        const int k = waiters_.empty() ? std::min(n, free_) : 0;
-        free_ -= k;
-        return k;
-    }
     void release(int n = 1) {
         for (; n > 0; --n) {
-            if (waiters_.empty()) {
+            auto& queue = ahead_.empty() ? waiters_ : ahead_;
+            if (queue.empty()) {
                 ++free_;
                 continue;
             }
-            auto t = std::move(waiters_.front());
-            waiters_.pop_front();
+            auto t = std::move(queue.front());
+            queue.pop_front();
             t->cancel();
         }
     }
 
 private:
     int free_;
-    std::deque<std::shared_ptr<boost::asio::steady_timer>> waiters_;
+    std::deque<std::shared_ptr<boost::asio::steady_timer>> waiters_, ahead_;
 };
 
 // Holds n slots of `s` (none when s is null) until destroyed.
@@ -75,8 +73,8 @@ private:
 };
 
 // Waits for one slot of `s` (nothing to wait for when s is null).
-inline boost::asio::awaitable<SlotHold> hold_slot(Slots* s) {
-    if (s) co_await s->acquire();
+inline boost::asio::awaitable<SlotHold> hold_slot(Slots* s, bool ahead = false) {
+    if (s) co_await s->acquire(ahead);
     co_return SlotHold(s, 1);
 }
 

@@ -151,3 +151,58 @@ TEST_CASE("-j 4: the suite the reports are at reports as it goes, the ones after
     CHECK(seen.events[14] == "suite b");
     CHECK(seen.events.back() == "end b");
 }
+
+TEST_CASE("-j 2: the suite with the longest run of requests in a row starts first, reports stay in the run's order") {
+    // z sends 20 creates in a row (repeat): started last it would end long
+    // after a and b; it goes first, a and b share the other slot
+    auto r = suite::load_text("name: z\ntarget: {base_url: \"http://t\"}\ncases:\n  - name: chain\n    steps:\n"
+                              "      - http: {path: /z/n}\n        repeat: 20\n        expect: {status: 200}\n",
+                              "z.yaml");
+    REQUIRE(r.ok());
+    const std::vector<suite::Suite> suites = {suite_of("a", 2), suite_of("b", 2), std::move(*r.suite)};
+    const Ran o = run_suites(suites, 2, [](const std::string&) { return 1ms; });
+    REQUIRE(!o.urls.empty());
+    CHECK(o.urls.front() == "http://t/z/n");
+    CHECK(o.max_in_flight <= 2);
+    const std::vector<std::string> want = {"suite a", "case a/c0", "case a/c1", "end a 2", "suite b", "case b/c0",
+                                           "case b/c1", "end b 2", "suite z", "case z/chain", "end z 1"};
+    CHECK(o.events == want);
+}
+
+TEST_CASE("-j 4: a cleanup while another suite still runs gets its share of the slots, not one") {
+    // a creates 8 items fast and cleans up while b's slow cases still hold
+    // and wait for slots: its deletes take slots as they free up, before b's
+    // waiting cases, and go out side by side (they went one at a time when
+    // the cleanup took only what was free at its start: nothing, with b's
+    // cases waiting)
+    std::string yaml = "name: a\ntarget: {base_url: \"http://t\"}\ncases:\n  - name: c\n    steps:\n";
+    for (int i = 0; i < 8; ++i) yaml += "      - {http: {method: POST, path: /a/items}, cleanup: {path: \"/a/items/{id}\"}}\n";
+    auto r = suite::load_text(yaml, "a.yaml");
+    REQUIRE(r.ok());
+    const std::vector<suite::Suite> suites = {std::move(*r.suite), suite_of("b", 40)};
+    Script script;
+    int made = 0;
+    std::size_t max_deletes_out = 0, max_in_flight = 0;
+    script.otherwise([&](const Request& q) {
+        max_in_flight = std::max(max_in_flight, script.requests().size() - script.answered().size());
+        if (q.method == "POST") return Reply::answer(201, R"({"id":"i)" + std::to_string(++made) + R"("})").after(10ms);
+        if (q.method == "DELETE") {
+            // deletes sent (this one included) less those answered
+            std::size_t out = 1;
+            for (const auto& seen : script.requests()) out += seen.request.method == "DELETE";
+            for (const std::size_t i : script.answered()) out -= script.requests()[i].request.method == "DELETE";
+            max_deletes_out = std::max(max_deletes_out, out - 1);
+            return Reply::answer(204).after(10ms);
+        }
+        return Reply::answer(200, "{}").after(q.url == "http://t/b/setup" ? 1ms : 30ms);
+    });
+    struct Quiet final : public reporters::Reporter {
+        void take_case(CaseResult&&) override {}
+    } rec;
+    runner::RunOptions opts;
+    opts.concurrency = 4;
+    (void)runner::run(suites, opts, rec, script.factory());
+    CHECK(made == 8);
+    CHECK(max_in_flight <= 4);
+    CHECK(max_deletes_out > 1);
+}
