@@ -170,3 +170,15 @@ TEST_CASE("a Basic credential is masked as base64 (padded or not, percent-encode
     u.mask(text);
     CHECK(text == "[REDACTED]");
 }
+
+TEST_CASE("report lines: header names match whatever their case, URLs are masked only for userinfo or a query") {
+    // the sensitive-name scan compares a name's last letter first: case must not matter there either
+    CHECK(redact_text("AUTHORIZATION: Bearer t0k3n") == "AUTHORIZATION: [REDACTED]");
+    CHECK(redact_text("-H 'x-api-KEY: k2'") == "-H 'x-api-KEY: [REDACTED]'");
+    CHECK(redact_text("x-tenant-SECRET: s3", {"X-Tenant-Secret"}) == "x-tenant-SECRET: [REDACTED]");
+    CHECK(redact_text("X-Tenant-Secrets: s3", {"X-Tenant-Secret"}) == "X-Tenant-Secrets: s3");
+    // a line with a URL and no secret name: masked for userinfo or a query, kept as it is otherwise
+    CHECK(redact_text("step 1: GET http://u:pw@h/p -> 200 OK") == "step 1: GET http://u:[REDACTED]@h/p -> 200 OK");
+    CHECK(redact_text("step 1: GET http://h/p?token=abc -> 200 OK") == "step 1: GET http://h/p?token=[REDACTED] -> 200 OK");
+    CHECK(redact_text("step 1: GET http://h/p/01a2 -> 200 OK") == "step 1: GET http://h/p/01a2 -> 200 OK");
+}
