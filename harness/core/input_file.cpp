@@ -6,8 +6,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -334,15 +336,19 @@ std::optional<Diagnostic> check_text(std::string_view text, const std::string& p
     }
     std::size_t i = 0;
     if (text.substr(0, 3) == "\xEF\xBB\xBF") i = 3;
-    int line = 1;
-    std::size_t line_start = 0;
+    constexpr std::uint64_t ones = 0x0101010101010101ULL;
+    constexpr std::uint64_t highs = 0x8080808080808080ULL;
     while (i < text.size()) {
-        const auto c = static_cast<unsigned char>(text[i]);
-        if (c == '\n') {
-            ++line;
-            line_start = ++i;
-            continue;
+        // Eight ASCII bytes without NUL at a time (the usual case), then one
+        // character.
+        while (i + 8 <= text.size()) {
+            std::uint64_t w = 0;
+            std::memcpy(&w, text.data() + i, 8);
+            if (((w | ((w - ones) & ~w)) & highs) != 0) break;  // a byte >= 0x80, or a zero byte
+            i += 8;
         }
+        if (i == text.size()) break;
+        const auto c = static_cast<unsigned char>(text[i]);
         if (c >= 0x01 && c < 0x80) {
             ++i;
             continue;
@@ -353,6 +359,10 @@ std::optional<Diagnostic> check_text(std::string_view text, const std::string& p
             continue;
         }
         // No source line: the bytes of a file that is not text are never shown.
+        const std::string_view before = text.substr(0, i);
+        const std::size_t last_nl = before.rfind('\n');
+        const std::size_t line_start = last_nl == std::string_view::npos ? 0 : last_nl + 1;
+        const auto line = static_cast<int>(std::count(before.begin(), before.end(), '\n')) + 1;
         Diagnostic d;
         d.pos = SourcePos{path, line, static_cast<int>(i - line_start) + 1};
         if (c == 0) {

@@ -5,15 +5,17 @@
 #include "core/strings.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cctype>
 #include <cstdint>
 #include <optional>
-#include <cctype>
 
 namespace idconform::redact {
 
 namespace {
 
-char lower(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
+// ASCII only, as header names are (and as the C locale's tolower is).
+constexpr char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 
 
 // Characters allowed in an HTTP header name (RFC 9110 tchar), used to tell
@@ -105,12 +107,26 @@ bool url_may_need_mask(std::string_view url) {
 
 // The [value_begin, value_end) ranges of text masked after sensitive names:
 // a match is a sensitive name, case-insensitively, right before a ':'.
+// Whether c (lower-cased) is the last letter of a built-in sensitive name:
+// most colons in a report line and most header names follow none of them and
+// are passed over with one look-up.
+bool may_end_builtin_name(char c) {
+    static const std::array<bool, 256> last = [] {
+        std::array<bool, 256> t{};
+        for (const auto& name : sensitive_headers())
+            if (!name.empty()) t[static_cast<unsigned char>(lower(name.back()))] = true;
+        return t;
+    }();
+    return last[static_cast<unsigned char>(lower(c))];
+}
+
 std::vector<std::pair<std::size_t, std::size_t>> secret_ranges(std::string_view text,
                                                                const std::vector<std::string>& extra) {
     std::vector<std::pair<std::size_t, std::size_t>> ranges;
     auto match_names = [&](const std::vector<std::string>& names, std::size_t colon) {
         if (colon == 0) return;
         const char before = lower(text[colon - 1]);  // a name's last letter: most names fail on it
+        if (&names == &sensitive_headers() && !may_end_builtin_name(before)) return;
         for (const auto& name : names) {
             if (name.empty() || name.size() > colon || lower(name.back()) != before) continue;
             const std::size_t pos = colon - name.size();
@@ -184,7 +200,8 @@ const std::vector<std::string>& sensitive_headers() {
 
 bool is_sensitive_header(std::string_view name, const std::vector<std::string>& extra) {
     const auto match = [&](const std::string& n) { return iequals(n, name); };
-    return std::any_of(sensitive_headers().begin(), sensitive_headers().end(), match) ||
+    return (!name.empty() && may_end_builtin_name(name.back()) &&
+            std::any_of(sensitive_headers().begin(), sensitive_headers().end(), match)) ||
            std::any_of(extra.begin(), extra.end(), match);
 }
 

@@ -15,6 +15,7 @@
 #include "suite/yaml_reader.hpp"
 
 #include <algorithm>
+#include <array>
 #include <unordered_set>
 #include <vector>
 
@@ -24,8 +25,9 @@ namespace {
 
 namespace json = boost::json;
 
+// A scalar's text is a view of the file's text: the subset has no escapes.
 struct Scalar {
-    std::string text;
+    std::string_view text;
     bool plain = false;
     [[nodiscard]] json::value to_json() const {
         if (!plain) return json::value(text);
@@ -59,16 +61,25 @@ std::optional<Scalar> scalar(std::string_view line, std::size_t& i, bool flow) {
         if (!std::all_of(body.begin(), body.end(), printable)) return std::nullopt;
         i = close + 1;
         if (!at_end(line, i, flow)) return std::nullopt;
-        return Scalar{std::string(body), false};
+        return Scalar{body, false};
     }
     // Plain: the first character must not be an indicator ('-' only before
     // a non-space, as in -1).
     static constexpr std::string_view indicators = "?:,[]{}#&*!|>'\"%@`";
     if (!printable(q) || q == ' ' || indicators.find(q) != std::string_view::npos) return std::nullopt;
     if (q == '-' && (i + 1 >= line.size() || line[i + 1] == ' ')) return std::nullopt;
+    // Printable characters that end or spoil a plain scalar nowhere: the
+    // loop below looks no further at them.
+    static constexpr auto ordinary = [] {
+        std::array<bool, 256> t{};
+        for (int c = 0x20; c <= 0x7e; ++c) t[static_cast<std::size_t>(c)] = true;
+        for (const char c : std::string_view(":#,}[]{?")) t[static_cast<unsigned char>(c)] = false;
+        return t;
+    }();
     std::size_t j = i;
     for (; j < line.size(); ++j) {
         const char c = line[j];
+        if (ordinary[static_cast<unsigned char>(c)]) continue;
         if (!printable(c)) return std::nullopt;
         if (c == ':' && (flow || j + 1 == line.size() || line[j + 1] == ' ')) return std::nullopt;
         if (c == '#' && line[j - 1] == ' ') break;  // a comment
@@ -81,7 +92,7 @@ std::optional<Scalar> scalar(std::string_view line, std::size_t& i, bool flow) {
     std::size_t end = j;
     while (end > i && line[end - 1] == ' ') --end;
     if (end == i) return std::nullopt;
-    Scalar s{std::string(line.substr(i, end - i)), true};
+    Scalar s{line.substr(i, end - i), true};
     i = end;
     return s;
 }
@@ -105,7 +116,7 @@ struct Item {
     int line = 0, column = 0;  // 0-based, of the mapping
     std::size_t key_column = 0;  // block mappings: where their keys start
     bool block = false;
-    std::vector<std::pair<std::string, Scalar>> entries;
+    std::vector<std::pair<std::string_view, Scalar>> entries;  // views of the file's text
 };
 
 class FlatReader {
@@ -116,35 +127,39 @@ public:
         VectorSet set;
         bool have_set = false, have_description = false, have_vectors = false, in_vectors = false;
         std::size_t dash_column = std::string_view::npos;
-        std::unordered_set<std::string> names;
+        std::unordered_set<std::string_view> names;  // views of the file's text
         // One entry per line at most: no re-allocation while reading.
         const auto lines = static_cast<std::size_t>(std::count(text_.begin(), text_.end(), '\n')) + 1;
         set.vectors.reserve(lines);
         names.reserve(lines);
         auto finish = [&]() -> bool {
-            if (!item) return true;
-            Item it = std::move(*item);
-            item.reset();
+            if (!open_) return true;
+            open_ = false;
+            Item& it = item_;
             Vector v;
             v.pos = SourcePos{path_, it.line + 1, it.column + 1};
             bool has_name = false, has_value = false;
             for (auto& [k, s] : it.entries) {
                 if (k == "name") {
                     if (s.plain && is_null_scalar(s.text)) return false;
-                    v.name = std::move(s.text);
+                    if (!names.insert(s.text).second) return false;
+                    v.name = s.text;
                     has_name = true;
                 } else if (k == "value") {
                     v.value = s.to_json();
                     has_value = true;
                 } else {
-                    v.fields[k] = s.to_json();
+                    v.fields.insert_or_assign(k, s.to_json());
                 }
             }
-            if (!has_name || !has_value || !names.insert(v.name).second) return false;
+            if (!has_name || !has_value) return false;
             set.vectors.push_back(std::move(v));
             return true;
         };
 
+        // No tab or CR anywhere (blank and comment lines included).
+        if (text_.find('\t') != std::string_view::npos || text_.find('\r') != std::string_view::npos)
+            return std::nullopt;
         int number = -1;
         for (std::size_t at = 0; at <= text_.size();) {
             std::size_t nl = text_.find('\n', at);
@@ -152,7 +167,6 @@ public:
             const std::string_view line = text_.substr(at, nl - at);
             at = nl + 1;
             ++number;
-            if (line.find_first_of("\t\r") != std::string_view::npos) return std::nullopt;
             const std::size_t indent = line.find_first_not_of(' ');
             if (indent == std::string_view::npos || line[indent] == '#') continue;  // blank or comment
             if (number == 0 && static_cast<unsigned char>(line[0]) >= 0x80) return std::nullopt;  // BOM
@@ -177,12 +191,12 @@ public:
                 if (*k == "set") {
                     if (have_set || !valid_name(s->text)) return std::nullopt;
                     have_set = true;
-                    set.name = s->text;
+                    set.name = std::string(s->text);
                     set.pos = SourcePos{path_, number + 1, static_cast<int>(col) + 1};
                 } else if (*k == "description") {
                     if (have_description || (s->plain && is_null_scalar(s->text))) return std::nullopt;
                     have_description = true;
-                    set.description = s->text;
+                    set.description = std::string(s->text);
                 } else {
                     return std::nullopt;
                 }
@@ -194,21 +208,23 @@ public:
                 if (indent != dash_column || !finish()) return std::nullopt;
                 std::size_t i = indent + 2;
                 while (i < line.size() && line[i] == ' ') ++i;
-                item.emplace();
-                item->line = number;
-                item->column = static_cast<int>(i);
+                open_ = true;
+                item_.entries.clear();  // keeps its capacity from one item to the next
+                item_.block = false;
+                item_.line = number;
+                item_.column = static_cast<int>(i);
                 if (i < line.size() && line[i] == '{') {
                     if (!flow_mapping(line, i + 1)) return std::nullopt;
                     if (!finish()) return std::nullopt;
                 } else {
-                    item->block = true;
-                    item->key_column = i;
+                    item_.block = true;
+                    item_.key_column = i;
                     if (!block_entry(line, i)) return std::nullopt;
                 }
                 continue;
             }
             // A further key of the current block mapping.
-            if (!item || !item->block || indent != item->key_column || !block_entry(line, indent))
+            if (!open_ || !item_.block || indent != item_.key_column || !block_entry(line, indent))
                 return std::nullopt;
         }
         if (!finish() || !have_set || !have_vectors || set.vectors.empty()) return std::nullopt;
@@ -217,9 +233,9 @@ public:
 
 private:
     bool add(std::string_view k, Scalar s) {
-        for (const auto& e : item->entries)
+        for (const auto& e : item_.entries)
             if (e.first == k) return false;  // a duplicate key: the yaml-cpp path reports it
-        item->entries.emplace_back(std::string(k), std::move(s));
+        item_.entries.emplace_back(k, s);
         return true;
     }
 
@@ -249,7 +265,8 @@ private:
 
     std::string_view text_;
     const std::string& path_;
-    std::optional<Item> item;  // the vector being read
+    Item item_;          // the vector being read, when open_
+    bool open_ = false;
 };
 
 }  // namespace

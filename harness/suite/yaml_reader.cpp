@@ -458,7 +458,7 @@ std::optional<bool> Reader::boolean(const Val& v, std::string_view what) {
 namespace {
 
 // YAML 1.2 core schema integer forms.
-std::optional<long long> parse_int(const std::string& s) {
+std::optional<long long> parse_int(std::string_view s) {
     if (s.empty()) return std::nullopt;
     std::size_t i = 0;
     bool negative = false;
@@ -485,7 +485,7 @@ std::optional<long long> parse_int(const std::string& s) {
     return negative ? -v : v;
 }
 
-bool is_float(const std::string& s) {
+bool is_float(std::string_view s) {
     // [-+]? ( \. [0-9]+ | [0-9]+ ( \. [0-9]* )? ) ( [eE] [-+]? [0-9]+ )?
     std::size_t i = 0;
     if (i < s.size() && (s[i] == '-' || s[i] == '+')) ++i;
@@ -508,11 +508,11 @@ bool is_float(const std::string& s) {
 
 }  // namespace
 
-boost::json::value plain_scalar_json(const std::string& s) {
+boost::json::value plain_scalar_json(std::string_view s) {
     if (s == "true" || s == "True" || s == "TRUE") return boost::json::value(true);
     if (s == "false" || s == "False" || s == "FALSE") return boost::json::value(false);
     if (auto i = parse_int(s)) return boost::json::value(*i);
-    if (is_float(s)) return boost::json::value(std::strtod(s.c_str(), nullptr));
+    if (is_float(s)) return boost::json::value(std::strtod(std::string(s).c_str(), nullptr));
     return boost::json::value(s);
 }
 

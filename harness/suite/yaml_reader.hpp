@@ -132,7 +132,7 @@ private:
 
 // The JSON value of a plain (unquoted, untagged), non-null scalar under the
 // YAML 1.2 core schema: true/false, an integer, a float, else the text.
-[[nodiscard]] boost::json::value plain_scalar_json(const std::string& s);
+[[nodiscard]] boost::json::value plain_scalar_json(std::string_view s);
 // The spellings yaml-cpp reads as null when plain: "", "~", "null", "Null", "NULL".
 [[nodiscard]] bool is_null_scalar(std::string_view s);
 

@@ -158,6 +158,24 @@ TEST_CASE("the text check: UTF-16, NUL and invalid UTF-8 at line:col, never the 
     CHECK_FALSE(check_text("\xEF\xBB\xBFname: caf\xC3\xA9\n", "x"));
 }
 
+TEST_CASE("the text check: positions stay exact after long runs of plain text, wherever the bad byte falls") {
+    const std::string line(37, 'a');
+    for (std::size_t col = 0; col < 17; ++col) {
+        std::string text = line + "\n" + line + "\n" + line;
+        text[2 * (line.size() + 1) + col] = '\xFF';
+        const auto d = check_text(text, "f");
+        REQUIRE(d);
+        CHECK(d->pos.str() == "f:3:" + std::to_string(col + 1));
+    }
+    const auto nul = check_text(std::string(16, 'x') + std::string(1, '\0'), "n");
+    REQUIRE(nul);
+    CHECK(nul->pos.str() == "n:1:17");
+    CHECK_FALSE(check_text(std::string(4096, 'x') + "\n\xC3\xA9" + std::string(9, 'y'), "ok"));
+    const auto cut = check_text(std::string(23, 'x') + "\xC3", "c");  // a sequence cut at the end
+    REQUIRE(cut);
+    CHECK(cut->pos.str() == "c:1:24");
+}
+
 TEST_CASE("render never quotes a line of a file that is not text") {
     TempDir t;
     const std::string f = t.file("bin.yaml", std::string("a: 1\nPASSWORD=hunter2\0x\n", 22));

@@ -4,6 +4,9 @@
 
 #include <doctest/doctest.h>
 
+#include <cctype>
+#include <string>
+
 using namespace idconform;
 using namespace idconform::redact;
 
@@ -181,4 +184,23 @@ TEST_CASE("report lines: header names match whatever their case, URLs are masked
     CHECK(redact_text("step 1: GET http://u:pw@h/p -> 200 OK") == "step 1: GET http://u:[REDACTED]@h/p -> 200 OK");
     CHECK(redact_text("step 1: GET http://h/p?token=abc -> 200 OK") == "step 1: GET http://h/p?token=[REDACTED] -> 200 OK");
     CHECK(redact_text("step 1: GET http://h/p/01a2 -> 200 OK") == "step 1: GET http://h/p/01a2 -> 200 OK");
+}
+
+TEST_CASE("every built-in sensitive name is found in any case, in header lists and in report lines") {
+    // both look at a name's last letter first (a table of the built-in names' last letters)
+    for (const auto& name : sensitive_headers()) {
+        std::string upper = name, lower = name;
+        for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        for (const auto& n : {name, upper, lower}) {
+            CAPTURE(n);
+            CHECK(is_sensitive_header(n));
+            CHECK(redact_text(n + ": v4lue") == n + ": [REDACTED]");
+            CHECK(redact_text("-H '" + n + ": v4lue'") == "-H '" + n + ": [REDACTED]'");
+        }
+        CHECK_FALSE(is_sensitive_header(name.substr(0, name.size() - 1)));
+        CHECK(redact_text(name + "s: v4lue") == name + "s: v4lue");
+    }
+    CHECK_FALSE(is_sensitive_header(""));
+    CHECK(is_sensitive_header("X-Tenant-Pass", {"x-tenant-pass"}));
 }

@@ -156,6 +156,10 @@ TEST_CASE("simple vector reader: anything outside the subset or wrong is left to
     check_declined("utf8.yaml", head + "  - {name: a, value: caf\xc3\xa9}\n");
     check_declined("colon.yaml", head + "  - {name: a, value: a:b}\n");
     check_declined("nullname.yaml", head + "  - {name: null, value: 1}\n");
+    check_declined("tabcomment.yaml", head + "  # a\tcomment\n  - {name: a, value: 1}\n");
+    check_declined("brace.yaml", head + "  - {name: a, value: a{b}\n");
+    check_declined("bracket.yaml", head + "  - {name: a, value: a]b}\n");
+    check_declined("dupblock.yaml", head + "  - name: a\n    value: 1\n  - {name: a, value: 2}\n");
     // yaml-cpp 0.7 rejects '?' inside a flow plain scalar (found by fuzz_suite)
     check_declined("question.yaml", head + "  - {name: a, value: 017f22e2-79b0-7cc3-98c4-dc0c0c0?398f}\n");
 }
