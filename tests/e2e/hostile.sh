@@ -20,7 +20,7 @@ measure() {
   local max_s=$1 max_mib=$2
   shift 2
   set +e
-  python3 - "$max_s" "$max_mib" "$WORK" "$IDCONFORM_BIN" "$@" <<'PY'
+  python3 - "$((max_s * SLACK_TIME))" "$((max_mib * SLACK_MEM))" "$WORK" "$IDCONFORM_BIN" "$@" <<'PY'
 import json, resource, subprocess, sys, time
 max_s, max_mib, work, binary = float(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
 args = [binary, "run", "--no-progress", "-v", "--junit", work + "/junit.xml", "--json", work + "/report.json"] + sys.argv[5:]

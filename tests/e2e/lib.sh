@@ -16,6 +16,14 @@ trap cleanup EXIT
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
+# SANITIZED=1: IDCONFORM_BIN is an AddressSanitizer build (scripts/asan_e2e.sh).
+# Its shadow memory cannot live under `ulimit -v`, and it is slower and
+# larger: the scripts' time and memory bounds are widened by these factors.
+SANITIZED=${SANITIZED:-0}
+if [ "$SANITIZED" = 1 ]; then SLACK_TIME=5 SLACK_MEM=12; else SLACK_TIME=1 SLACK_MEM=1; fi
+# bounded_vm KIB: `ulimit -v KIB`, except under a sanitizer.
+bounded_vm() { [ "$SANITIZED" = 1 ] || ulimit -v "$1"; }
+
 # start_server [ARGS...]: starts products_server on port 0; sets BASE_URL (and
 # KAFKA_BOOTSTRAP when the server was given --kafka-mock or --kafka-brokers).
 start_server() {

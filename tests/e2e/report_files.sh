@@ -32,7 +32,7 @@ YAML
 
 ic() {  # ic ARGS...: idconform with a 20 s / 256 MiB bound; sets CODE
   set +e
-  ( ulimit -v 1048576; timeout 20 "$IDCONFORM_BIN" "$@" ) >"$WORK/out" 2>"$WORK/err"
+  ( bounded_vm 1048576; timeout $((20 * SLACK_TIME)) "$IDCONFORM_BIN" "$@" ) >"$WORK/out" 2>"$WORK/err"
   CODE=$?
   set -e
   [ "$CODE" -lt 124 ] || { cat "$WORK/err" >&2; fail "idconform $1 crashed or hung (exit $CODE)"; }
