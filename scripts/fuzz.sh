@@ -22,12 +22,17 @@
 # inputs grow towards it and a larger input is a slower one. A dictionary
 # fuzz/TARGET.dict, when there is one, is passed with -dict.
 #
-# A crash, hang (-timeout=10 s per input), leak, sanitizer report or memory
-# over 2 GB fails the run. The fuzzing step keeps ASan's quarantine of freed
-# memory at 64 MB, not 256: over millions of inputs the larger one grew the
+# A crash, hang (-timeout=10 s per input), leak, sanitizer report, a single
+# allocation over 2 GB or a process over 3 GB fails the run. Never stop a
+# running fuzzer (SIGSTOP): -timeout counts wall time, and the input it was on
+# is then reported as a hang. The fuzzing step keeps ASan's quarantine of freed
+# memory at 16 MB, not 256: over millions of inputs a larger one grows the
 # process, not the target (fuzz_json_pointer on one corpus and binary: 1.7 GB
-# after 380 k runs with 256 MB, 137 MB after 576 k with none), and use after
-# free is still caught for everything freed within the last 64 MB; the input is kept in FUZZ_WORK. To make it a
+# after 380 k runs with 256 MB, 137 MB after 576 k with none; from the seeds,
+# 677 MB after 2 M with 64 MB), and use after free is still caught for what
+# was freed within the last 16 MB; for the same reason the process may reach
+# 3 GB in all (-rss_limit_mb) while no allocation may pass 2 GB
+# (-malloc_limit_mb). A failing input is kept in FUZZ_WORK. To make it a
 # regression test, copy it into fuzz/corpus/TARGET/ as regress-WHAT and fix
 # the bug: every later run (and scripts/test.sh) replays it. New corpus
 # entries found by long runs can be merged in with
@@ -74,7 +79,7 @@ max_len_of() {
 run_one() {
     local t=$1 dir="$work/$1"
     mkdir -p "$dir/corpus"
-    local opts=(-timeout=10 -rss_limit_mb=2048 -max_len="$(max_len_of "$t")" -print_final_stats=1
+    local opts=(-timeout=10 -rss_limit_mb=3072 -malloc_limit_mb=2048 -max_len="$(max_len_of "$t")" -print_final_stats=1
                 -artifact_prefix="$dir/" -detect_leaks=1)
     [ -f "fuzz/$t.dict" ] && opts+=(-dict="fuzz/$t.dict")
     # 1. every checked-in input once (the regression tests)
@@ -88,7 +93,7 @@ run_one() {
     [ -n "$runs" ] && limit+=(-runs="$runs")
     [ -n "$seconds" ] && [ "$seconds" -gt 0 ] && limit+=(-max_total_time="$seconds")
     local start=$SECONDS
-    if ! ASAN_OPTIONS=detect_leaks=1:quarantine_size_mb=64 UBSAN_OPTIONS=print_stacktrace=1 \
+    if ! ASAN_OPTIONS=detect_leaks=1:quarantine_size_mb=16 UBSAN_OPTIONS=print_stacktrace=1 \
          "build-fuzz/fuzz/$t" "${opts[@]}" "${limit[@]}" "$dir/corpus" "fuzz/corpus/$t" \
          >"$dir/fuzz.log" 2>&1; then
         echo "FAIL $t: see $dir/fuzz.log; the input is in $dir/"; grep -E "ERROR|SUMMARY|differ" "$dir/fuzz.log" | head -5
