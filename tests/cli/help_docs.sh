@@ -61,7 +61,7 @@ syntax)
   bash -n "$bash_script" || fail "bash -n rejects the bash completion"
   command -v zsh >/dev/null || fail "zsh is not installed (scripts/setup.sh tests)"
   zsh -n "$zsh_script" || fail "zsh -n rejects the zsh completion"
-  head -n 1 "$zsh_script" | grep -qx '#compdef idconform' || fail "the zsh completion does not start with #compdef"
+  head -n 1 "$zsh_script" | grep -x '#compdef idconform' >/dev/null || fail "the zsh completion does not start with #compdef"
   command -v fish >/dev/null || fail "fish is not installed (scripts/setup.sh tests)"
   fish --no-execute "$fish_script" || fail "fish --no-execute rejects the fish completion"
   set +e
@@ -105,8 +105,8 @@ bash)
   PATH="$(dirname "$bin"):$PATH" bash -c '
     source "$1"
     complete_words() { COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMPREPLY=(); _idconform; printf "%s\n" "${COMPREPLY[@]}"; }
-    expect() { local want=$1; shift; complete_words "$@" | grep -qx -- "$want" || { echo "no $want for: $*" >&2; complete_words "$@" >&2; exit 1; }; }
-    refuse() { local unwanted=$1; shift; complete_words "$@" | grep -qx -- "$unwanted" && { echo "$unwanted offered for: $*" >&2; exit 1; }; return 0; }
+    expect() { local want=$1; shift; complete_words "$@" | grep -x -- "$want" >/dev/null || { echo "no $want for: $*" >&2; complete_words "$@" >&2; exit 1; }; }
+    refuse() { local unwanted=$1; shift; complete_words "$@" | grep -x -- "$unwanted" >/dev/null && { echo "$unwanted offered for: $*" >&2; exit 1; }; return 0; }
     expect run idconform r
     expect report idconform r
     expect merge idconform m

@@ -157,7 +157,7 @@ html)
   grep -q 'class="case o-waived"' "$WORK/report.html" || fail "HTML shows no waived case"
   grep -q '<section id="waivers">' "$WORK/report.html" || fail "HTML has no waivers section"
   grep -q "sha256 $(sha256sum "$PROFILE" | cut -c1-64)" "$WORK/report.html" || fail "HTML lacks the profile's SHA-256"
-  grep -q '<dt>commit</dt><dd>[0-9a-f]' "$WORK/report.html" || grep -q '<dt>commit</dt><dd>unknown' "$WORK/report.html" ||
+  grep -q '<dt>commit</dt><dd>[0-9a-f]' "$WORK/report.html" || grep '<dt>commit</dt><dd>unknown' "$WORK/report.html" >/dev/null ||
     fail "HTML lacks the build's commit"
   for rule in DATA-ID-002 DATA-ID-004 nil-max; do
     grep -q "<th>$rule</th>" "$WORK/report.html" || fail "HTML matrix has no column $rule"
@@ -213,9 +213,10 @@ stream)
   # The HTML spool keeps its first 8 MiB in memory, the baseline 9,000 more
   # failing-case keys (a few hundred bytes each): 16 MiB is room for both,
   # far below the 110 MiB report read whole.
-  [ "$html100" -lt $((html10 + 16384)) ] || fail "report --html grows with the report: $html10 kB -> $html100 kB"
-  [ "$base100" -lt $((base10 + 16384)) ] || fail "--baseline grows with the report: $base10 kB -> $base100 kB"
-  [ "$html100" -lt 65536 ] && [ "$base100" -lt 65536 ] || fail "peak RSS over 64 MiB at 100k cases"
+  # (SLACK_MEM: a sanitizer's quarantine of freed memory fills as the report is read)
+  [ "$html100" -lt $((html10 + 16384 * SLACK_MEM)) ] || fail "report --html grows with the report: $html10 kB -> $html100 kB"
+  [ "$base100" -lt $((base10 + 16384 * SLACK_MEM)) ] || fail "--baseline grows with the report: $base10 kB -> $base100 kB"
+  [ "$html100" -lt $((65536 * SLACK_MEM)) ] && [ "$base100" -lt $((65536 * SLACK_MEM)) ] || fail "peak RSS over 64 MiB at 100k cases"
   echo "ok: report --html and --baseline stream a 100,000-case report"
   ;;
 *)

@@ -15,6 +15,10 @@ cleanup() {
 trap cleanup EXIT
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
+# Under pipefail, `producer | grep -q` fails now and then although the text is
+# there: grep -q exits at the first match and the producer, still writing,
+# dies of SIGPIPE (1 run in ~750 of `echo "$list" | grep -qx NAME`). Tests
+# write `grep -q PATTERN <<<"$text"`, or `producer | grep PATTERN >/dev/null`.
 
 # SANITIZED=1: IDCONFORM_BIN is an AddressSanitizer build (scripts/asan_e2e.sh).
 # Its shadow memory cannot live under `ulimit -v`, and it is slower and

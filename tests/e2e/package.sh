@@ -20,16 +20,16 @@ deb=${debs[0]}
 depends=$(dpkg-deb -f "$deb" Depends)
 echo "Depends: $depends"
 [ -n "$depends" ] || fail "the package declares no dependencies"
-echo "$depends" | grep -q -- "-dev" && fail "the package depends on -dev packages: $depends"
+grep -q -- "-dev" <<<"$depends" && fail "the package depends on -dev packages: $depends"
 for lib in libc6 libstdc++6 libboost-json1.81.0 libre2-9 libyaml-cpp0.7; do
-  echo "$depends" | grep -q "\b$lib\b" || fail "Depends lacks $lib: $depends"
+  grep -q "\b$lib\b" <<<"$depends" || fail "Depends lacks $lib: $depends"
 done
 # every dependency is a package Debian 12 has (here: installed, since the binary runs)
 for pkg in $(echo "$depends" | tr ',' '\n' | sed 's/(.*//; s/|.*//; s/ //g'); do
   dpkg -s "$pkg" >/dev/null 2>&1 || fail "dependency $pkg is not a known (installed) package"
 done
 
-echo "$depends" | grep -q "\bca-certificates\b" || fail "Depends lacks ca-certificates (no HTTPS target verifies without it)"
+grep -q "\bca-certificates\b" <<<"$depends" || fail "Depends lacks ca-certificates (no HTTPS target verifies without it)"
 # control fields a distribution checks: no CMake list separators in the
 # Description, no placeholder homepage, a Maintainer with an address
 dpkg-deb -f "$deb" Description >"$WORK/description"
@@ -37,8 +37,8 @@ grep -q ';' "$WORK/description" && fail "the Description holds CMake list separa
 [ "$(sed -n 2p "$WORK/description" | cut -c1)" = " " ] || fail "the Description has no indented long description"
 [ "$(sed -n 1p "$WORK/description")" = "$(sed -n 2p "$WORK/description" | cut -c2-)" ] &&
   fail "the long description repeats the summary"
-dpkg-deb -f "$deb" Maintainer | grep -qE '^[^<]+ <[^@ ]+@[^> ]+>$' || fail "Maintainer is not 'Name <address>'"
-dpkg-deb -f "$deb" Homepage | grep -q 'example' && fail "Homepage is a placeholder"
+dpkg-deb -f "$deb" Maintainer | grep -E '^[^<]+ <[^@ ]+@[^> ]+>$' >/dev/null || fail "Maintainer is not 'Name <address>'"
+dpkg-deb -f "$deb" Homepage | grep 'example' >/dev/null && fail "Homepage is a placeholder"
 dpkg-deb -c "$deb" >"$WORK/contents"
 for f in ./usr/bin/idconform ./usr/share/idconform/suites/packs/data-id/001-minting.yaml \
          ./usr/share/idconform/suites/data-id-001.yaml ./usr/share/idconform/vectors/rfc9562.yaml \
@@ -53,18 +53,18 @@ grep -q "vectors/tools" "$WORK/contents" && fail "the package ships the vector g
 
 # a plain `cmake --install` of the build strips too
 cmake --install "$BUILD" --prefix "$WORK/inst" >"$WORK/install.log" 2>&1 || { cat "$WORK/install.log" >&2; fail "cmake --install failed"; }
-readelf -S "$WORK/inst/bin/idconform" | grep -qE '\.(debug_info|symtab)' && fail "cmake --install installs an unstripped binary"
+readelf -S "$WORK/inst/bin/idconform" | grep -E '\.(debug_info|symtab)' >/dev/null && fail "cmake --install installs an unstripped binary"
 [ -f "$WORK/inst/share/doc/idconform/copyright" ] || fail "cmake --install installs no copyright file"
 
 root="$WORK/root"
 dpkg-deb -x "$deb" "$root"
 bin="$root/usr/bin/idconform"
-readelf -S "$bin" | grep -qE '\.(debug_info|symtab)' && fail "the packaged binary is not stripped"
-ldd "$bin" | grep -q "not found" && fail "the packaged binary misses libraries: $(ldd "$bin" | grep 'not found')"
+readelf -S "$bin" | grep -E '\.(debug_info|symtab)' >/dev/null && fail "the packaged binary is not stripped"
+ldd "$bin" | grep "not found" >/dev/null && fail "the packaged binary misses libraries: $(ldd "$bin" | grep 'not found')"
 gzip -t "$root/usr/share/man/man1/idconform.1.gz" || fail "the man page is not gzip"
 version=$("$bin" --version)
 commit=$(git -C "$SRC" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
-echo "$version" | grep -qE "^idconform [0-9]+\.[0-9]+\.[0-9]+ \(commit $commit(-dirty)?\)\$" ||
+grep -qE "^idconform [0-9]+\.[0-9]+\.[0-9]+ \(commit $commit(-dirty)?\)\$" <<<"$version" ||
   fail "--version does not give the version and the commit $commit: $version"
 
 # the SARIF rules of the packaged binary link the docs unpacked beside it
@@ -109,10 +109,10 @@ fi
 # bash completion, driven by the packaged binary
 PATH="$root/usr/bin:$PATH" bash -c '
   source "$1"
-  COMP_WORDS=(idconform r); COMP_CWORD=1; _idconform; printf "%s\n" "${COMPREPLY[@]}" | grep -qx run || exit 11
-  COMP_WORDS=(idconform m); COMP_CWORD=1; _idconform; printf "%s\n" "${COMPREPLY[@]}" | grep -qx merge || exit 12
-  COMP_WORDS=(idconform run --sh); COMP_CWORD=2; _idconform; printf "%s\n" "${COMPREPLY[@]}" | grep -qx -- --shard || exit 13
-  COMP_WORDS=(idconform inspect --kind uuidv); COMP_CWORD=3; _idconform; printf "%s\n" "${COMPREPLY[@]}" | grep -qx uuidv8-legacy || exit 14
-  COMP_WORDS=(idconform merge -); COMP_CWORD=2; _idconform; printf "%s\n" "${COMPREPLY[@]}" | grep -qx -- --junit || exit 15
+  COMP_WORDS=(idconform r); COMP_CWORD=1; _idconform; printf "%s\n" "${COMPREPLY[@]}" | grep -x run >/dev/null || exit 11
+  COMP_WORDS=(idconform m); COMP_CWORD=1; _idconform; printf "%s\n" "${COMPREPLY[@]}" | grep -x merge >/dev/null || exit 12
+  COMP_WORDS=(idconform run --sh); COMP_CWORD=2; _idconform; printf "%s\n" "${COMPREPLY[@]}" | grep -x -- --shard >/dev/null || exit 13
+  COMP_WORDS=(idconform inspect --kind uuidv); COMP_CWORD=3; _idconform; printf "%s\n" "${COMPREPLY[@]}" | grep -x uuidv8-legacy >/dev/null || exit 14
+  COMP_WORDS=(idconform merge -); COMP_CWORD=2; _idconform; printf "%s\n" "${COMPREPLY[@]}" | grep -x -- --junit >/dev/null || exit 15
 ' _ "$root/usr/share/bash-completion/completions/idconform" || fail "bash completion failed (step $?)"
 echo "ok: the .deb installs, runs the demo and completes"

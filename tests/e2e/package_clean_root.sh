@@ -45,7 +45,7 @@ cp "$root"/var/cache/apt/archives/*.deb "$cache/archives/" 2>/dev/null || true
 in_root dpkg -s ca-certificates >/dev/null 2>&1 || fail "installing the package did not bring ca-certificates"
 
 version=$(in_root idconform --version) || fail "idconform --version failed in the clean root"
-echo "$version" | grep -qE '^idconform [0-9]+\.[0-9]+\.[0-9]+ ' || fail "unexpected --version: $version"
+grep -qE '^idconform [0-9]+\.[0-9]+\.[0-9]+ ' <<<"$version" || fail "unexpected --version: $version"
 in_root idconform inspect 017f22e2-79b0-7cc3-98c4-dc0c0c073901 >"$WORK/inspect" 2>&1 ||
   { cat "$WORK/inspect" >&2; fail "idconform inspect failed in the clean root"; }
 grep -q 'version: 7,' "$WORK/inspect" || fail "inspect does not say version 7: $(cat "$WORK/inspect")"

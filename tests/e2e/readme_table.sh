@@ -18,6 +18,6 @@ diff -u "$WORK/readme_exit.md" "$WORK/exit.md" ||
 "$IDCONFORM_BIN" help --man docs/idconform.1.in | sed -n '/exit-codes:begin/,/exit-codes:end/p' | sed '1d;$d' >"$WORK/man_exit.man"
 diff -u "$WORK/man_exit.man" "$WORK/exit.man" ||
   fail "the man page's EXIT STATUS is out of date: regenerate it with idconform list --exit-codes man"
-"$IDCONFORM_BIN" --help | grep -qF "2 usage error, a suite or profile that does not load" ||
+"$IDCONFORM_BIN" --help | grep -F "2 usage error, a suite or profile that does not load" >/dev/null ||
   fail "--help lacks the exit-code text"
 echo "ok: exit-code table in README, man page and --help"
