@@ -105,8 +105,6 @@ bool url_may_need_mask(std::string_view url) {
     return url.find('@') != std::string_view::npos || url.find('?') != std::string_view::npos;
 }
 
-// The [value_begin, value_end) ranges of text masked after sensitive names:
-// a match is a sensitive name, case-insensitively, right before a ':'.
 // Whether c (lower-cased) is the last letter of a built-in sensitive name:
 // most colons in a report line and most header names follow none of them and
 // are passed over with one look-up.
@@ -120,6 +118,8 @@ bool may_end_builtin_name(char c) {
     return last[static_cast<unsigned char>(lower(c))];
 }
 
+// The [value_begin, value_end) ranges of text masked after sensitive names:
+// a match is a sensitive name, case-insensitively, right before a ':'.
 std::vector<std::pair<std::size_t, std::size_t>> secret_ranges(std::string_view text,
                                                                const std::vector<std::string>& extra) {
     std::vector<std::pair<std::size_t, std::size_t>> ranges;
