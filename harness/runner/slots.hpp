@@ -37,17 +37,15 @@ public:
         boost::system::error_code ec;  // cancelled by release(): the slot is handed over
         co_await t->async_wait(boost::asio::redirect_error(boost::asio::use_awaitable, ec));
     }
-    void release(int n = 1) {
-        for (; n > 0; --n) {
-            auto& queue = ahead_.empty() ? waiters_ : ahead_;
-            if (queue.empty()) {
-                ++free_;
-                continue;
-            }
-            auto t = std::move(queue.front());
-            queue.pop_front();
-            t->cancel();
+    void release() {
+        auto& queue = ahead_.empty() ? waiters_ : ahead_;
+        if (queue.empty()) {
+            ++free_;
+            return;
         }
+        auto t = std::move(queue.front());
+        queue.pop_front();
+        t->cancel();
     }
 
 private:
@@ -55,27 +53,25 @@ private:
     std::deque<std::shared_ptr<boost::asio::steady_timer>> waiters_, ahead_;
 };
 
-// Holds n slots of `s` (none when s is null) until destroyed.
+// Holds one slot of `s` (none when s is null) until destroyed.
 class SlotHold {
 public:
     SlotHold() = default;
-    SlotHold(Slots* s, int n) : s_(s), n_(s ? n : 0) {}
-    SlotHold(SlotHold&& o) noexcept : s_(o.s_), n_(o.n_) { o.n_ = 0; }
+    explicit SlotHold(Slots* s) : s_(s) {}
+    SlotHold(SlotHold&& o) noexcept : s_(o.s_) { o.s_ = nullptr; }
     SlotHold& operator=(SlotHold&&) = delete;
     ~SlotHold() {
-        if (s_ && n_ > 0) s_->release(n_);
+        if (s_) s_->release();
     }
-    [[nodiscard]] int count() const noexcept { return n_; }
 
 private:
     Slots* s_ = nullptr;
-    int n_ = 0;
 };
 
 // Waits for one slot of `s` (nothing to wait for when s is null).
 inline boost::asio::awaitable<SlotHold> hold_slot(Slots* s, bool ahead = false) {
     if (s) co_await s->acquire(ahead);
-    co_return SlotHold(s, 1);
+    co_return SlotHold(s);
 }
 
 }  // namespace idconform::runner
