@@ -61,6 +61,7 @@ const Operation* bind(const Resource& r, suite::Step& st) {
     // Whatever a create (or a PUT that may create) made is deleted at the
     // end of the suite, whether or not the case expected it to succeed.
     if (suite::traits(c.op).creates && !st.cleanup) st.cleanup = r.created;
+    const suite::Operation op = c.op;
     if (r.wire == Wire::grpc) {
         suite::GrpcCall g = grpc_call(*o, c);
         if (st.name.empty()) st.name = "grpc " + g.method;
@@ -69,8 +70,21 @@ const Operation* bind(const Resource& r, suite::Step& st) {
         suite::HttpRequest h = http_request(*o, c);
         if (st.name.empty()) st.name = h.method + " " + h.path;
         st.request = std::move(h);  // `c` dies here
+        adapt_expectations(r.id, op, st);
     }
     return o;
+}
+
+void bind_calls(suite::Suite& s) {
+    if (!s.binding) return;
+    const SuiteBinding& b = *s.binding;
+    auto bind_all = [&](std::vector<suite::Step>& steps) {
+        for (auto& st : steps)
+            if (st.is<suite::OpCall>()) bind(st.as<suite::OpCall>().via_other ? b.other : b.own, st);
+    };
+    bind_all(s.setup);
+    for (auto& c : s.cases) bind_all(c.steps);
+    bind_all(s.teardown);
 }
 
 std::pair<std::string, std::string> spell_filter(const std::string& form, const std::string& field,

@@ -3,14 +3,17 @@
 // and what a pack's `call` step becomes.
 //
 // The profile expander (profile/expand_binding.cpp) builds one Resource per
-// resource and transport from the profile's endpoints; bind() is the one
-// place a call turns into an HTTP request or a gRPC call. A form of a real
-// API that changes how a request is made is a field of Operation and a line
-// of bind(), never a second copy per transport.
+// resource and transport from the profile's endpoints and leaves a pack's
+// calls unbound: the suite holds its SuiteBinding, and whoever runs or shows
+// the suite (the runner, `list`, the dry-run plan) binds the calls through
+// bind_calls(). bind() is the one place a call turns into an HTTP request or
+// a gRPC call. A form of a real API that changes how a request is made is a
+// field of Operation and a line of bind(), never a second copy per transport.
 #pragma once
 
 #include "binding/access.hpp"
 #include "binding/deletion.hpp"
+#include "binding/id_answer.hpp"
 #include "suite/model.hpp"
 
 #include <boost/json/value.hpp>
@@ -51,6 +54,9 @@ struct Resource {
     // How what a create (or a PUT that may create) made is deleted at the
     // end of the suite: the Deletion shared by every create step.
     suite::Cleanup created;
+    // HTTP: where the answers name the entity's id, which a bound call's id
+    // checks and captures of `${res.id_at}` follow (id_answer.hpp).
+    IdAnswer id;
 
     [[nodiscard]] const Operation* find(suite::Operation op) const {
         const auto& o = ops[static_cast<std::size_t>(op)];
@@ -66,6 +72,17 @@ struct Resource {
 // stays a call (cases using it are guarded by `requires: [res.<op>]`, and
 // the runner reports one that is not).
 const Operation* bind(const Resource& r, suite::Step& st);
+
+// The bindings of one pack instance: its resource over the instance's own
+// transport, and over the other one (a call with `via: other`).
+struct SuiteBinding {
+    Resource own;
+    Resource other;
+};
+
+// Every call step of `s` (setup, cases, teardown) bound through the
+// suite's binding; a suite without one (written by hand) is left as it is.
+void bind_calls(suite::Suite& s);
 
 // A list filter (field, value) as the query `form` spells it:
 // "{field}=eq.{value}" gives ("category_id", "eq.<value>").

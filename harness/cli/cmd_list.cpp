@@ -4,6 +4,7 @@
 // so are README's exit-code table and the man page's EXIT STATUS
 // (`--exit-codes markdown|man`, from cli/exit_codes.cpp).
 #include "cli/commands.hpp"
+#include "binding/operations.hpp"
 #include "cli/load_suites.hpp"
 
 #include "core/grpc_status.hpp"
@@ -147,7 +148,8 @@ Runner add_list(CLI::App& app) {
         if (*markdown) {
             std::cout << "| rule | suite | check | what is sent | what must come back |\n|---|---|---|---|---|\n";
         }
-        for (const auto& s : suites)
+        for (auto& s : suites) {
+            binding::bind_calls(s);  // a call is listed as the request the profile binds it to
             for (const auto& c : s.cases) {
                 const std::string rule = c.rules.empty() ? "-" : join(c.rules, ", ");
                 if (*markdown)
@@ -156,6 +158,7 @@ Runner add_list(CLI::App& app) {
                 else
                     std::cout << rule << "\t" << s.name << "\t" << c.name << "\t" << sent(c) << "\t" << expected(c) << "\n";
             }
+        }
         return exit_ok;
     };
 }

@@ -9,6 +9,7 @@
 #include "runner/expansion.hpp"
 #include "runner/scope.hpp"
 #include "runner/steps/step.hpp"
+#include "binding/operations.hpp"
 
 #include <algorithm>
 #include <map>
@@ -172,11 +173,12 @@ DryRunTotals print_dry_run(std::ostream& out, const std::vector<suite::Suite>& s
     const std::vector<bool> selected = runner::suites_selected(suites, o);
     std::map<Effect, std::size_t> all;
     for (std::size_t i = 0; i < suites.size(); ++i) {
-        const suite::Suite& s = suites[i];
         if (!selected[i]) {
-            if (!s.preflight) t.filtered_out += runner::unselected_count(s);
+            if (!suites[i].preflight) t.filtered_out += runner::unselected_count(suites[i]);
             continue;
         }
+        suite::Suite s = suites[i];
+        binding::bind_calls(s);  // the requests the profile binds the calls to, as the run will send them
         ++t.suites;
         out << "suite '" << s.name << "' (" << s.file << ")" << (s.preflight ? ", the preflight" : "") << '\n';
         const runner::Scope scope = static_scope(o, s);

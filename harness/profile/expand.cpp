@@ -142,11 +142,13 @@ suite::Suite Instance::build() {
     }
     own_setup();
     declare_id_members();
-    for (auto& st : s_.setup) bind(st);
-    for (auto& c : s_.cases)
-        for (auto& st : c.steps) bind(st);
-    for (auto& st : s_.teardown) bind(st);
-    if (!over_grpc_) answer_forms::skip_inapplicable(r_, s_);
+    // The calls stay unbound: the suite holds its resource over both
+    // transports, and is bound where it runs (binding::bind_calls).
+    auto b = std::make_shared<binding::SuiteBinding>();
+    b->own = binding_of(over_grpc_);
+    b->other = binding_of(!over_grpc_);
+    if (!over_grpc_) answer_forms::skip_inapplicable(r_, *b, s_);
+    s_.binding = std::move(b);
     return std::move(s_);
 }
 

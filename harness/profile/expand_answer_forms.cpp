@@ -10,7 +10,7 @@ namespace idconform::profile::answer_forms {
 
 namespace {
 
-constexpr const char* own_id = "${res.id_at}";
+using binding::own_id;
 constexpr const char* read_back_var = "readback.id";
 
 // `${res.X}` in a pack's template replaced by the instance's value, so a
@@ -27,41 +27,13 @@ std::string resolve_res(std::string t, const std::vector<suite::Variable>& vars)
     return t;
 }
 
-// Whether the answers of `op` name the entity's id in the profile's header
-// rather than at its JSON pointer: a create's always when `header` is
-// written, every answer's when no `at` is.
-bool id_in_header(const Resource& r, suite::Operation op) {
-    if (r.id.header.empty()) return false;
-    return op == suite::Operation::create || r.id.pointer.empty();
-}
+// Where the answers of `r` name the id (binding/id_answer.hpp).
+bool id_in_header(const Resource& r, suite::Operation op) { return id_answer(r).in_header(op); }
 
-// Whether the answers of `op` name the id elsewhere than at `at`: in the
-// header, or (a create's, and a put's: a create with the client's id, whose
-// answer has the create answer's shape, as CouchDB's {"ok", "id", "rev"}) at
-// `create_at`.
-bool id_elsewhere(const Resource& r, suite::Operation op) {
-    const bool creates = op == suite::Operation::create || op == suite::Operation::put;
-    return id_in_header(r, op) || (creates && !r.id.create_pointer.empty());
-}
+bool id_elsewhere(const Resource& r, suite::Operation op) { return id_answer(r).elsewhere(op); }
 
-// The step's expectations and captures of the own id moved to where the
-// answer names it (id_elsewhere): the header, or the create's pointer.
 void move_own_id(const Resource& r, suite::Step& st, const std::string& at = own_id) {
-    const bool header = !r.id.header.empty();
-    for (auto& id : st.expect.ids)
-        if (id.at && *id.at == at) {
-            if (header) {
-                id.at.reset();
-                id.header = r.id.header;
-            } else {
-                id.at = r.id.create_pointer;
-            }
-        }
-    for (auto& c : st.captures)
-        if (c.from == suite::Capture::From::json && c.path == at) {
-            if (header) c.from = suite::Capture::From::header_id;
-            c.path = header ? r.id.header : r.id.create_pointer;
-        }
+    binding::move_own_id(id_answer(r), st, at);
 }
 
 // The JSON pointers a create answer of `r` lacks; `all`: it holds no entity
@@ -310,15 +282,12 @@ void add_location_probe(const Resource& r, suite::Suite& s) {
     s.setup.push_back(std::move(st));
 }
 
-void adapt_expectations(const Resource& r, suite::Operation op, suite::Step& st) {
-    if (id_elsewhere(r, op)) move_own_id(r, st);
-    // Answers that carry the id only in a header carry no entity: a read
-    // that finds it may well answer 204 (a registry's upload status).
-    if (r.id.pointer.empty() && op == suite::Operation::read && st.expect.status && !st.expect.status->negate &&
-        st.expect.status->exact == std::vector<int>{200} && st.expect.status->classes.empty()) {
-        st.expect.status->exact.clear();
-        st.expect.status->classes = {2};
-    }
+binding::IdAnswer id_answer(const Resource& r) {
+    binding::IdAnswer id;
+    id.pointer = r.id.pointer;
+    id.header = r.id.header;
+    id.create_pointer = r.id.create_pointer;
+    return id;
 }
 
 std::shared_ptr<const binding::Access> access_of(const Resource& r, suite::Operation op, const Endpoint& ep) {
@@ -357,8 +326,20 @@ void adapt_step_cleanup(const Resource& r, std::optional<suite::Cleanup>& cl) {
 
 }  // namespace
 
-void skip_inapplicable(const Resource& r, suite::Suite& s) {
+void skip_inapplicable(const Resource& r, const binding::SuiteBinding& b, suite::Suite& s) {
+    // A call is judged as what it is bound to when the suite runs (a copy
+    // bound here); only a pack's own cleanup of it is fitted, as bind()
+    // keeps that.
+    auto bound_copy = [&](const suite::Step& st, suite::Step& copy) {
+        if (st.as<suite::OpCall>().via_other) return false;  // bound to gRPC: nothing here applies
+        copy = st;
+        return binding::bind(b.own, copy) != nullptr;
+    };
     for (auto& st : s.setup) {  // plain http creates of the packs that do not use calls
+        if (suite::Step copy; st.is<suite::OpCall>()) {
+            if (bound_copy(st, copy)) adapt_step_cleanup(r, st.cleanup);
+            continue;
+        }
         if (!st.is<suite::HttpRequest>()) continue;
         adapt_step_cleanup(r, st.cleanup);
         if (st.as<suite::HttpRequest>().path == "${res.create}" && id_elsewhere(r, suite::Operation::create))
@@ -368,7 +349,10 @@ void skip_inapplicable(const Resource& r, suite::Suite& s) {
     const std::optional<Endpoint>* eps[] = {&r.read, &r.update, &r.del};
     for (auto& c : s.cases) {
         if (!c.skip.empty()) continue;
-        for (auto& st : c.steps) {
+        for (auto& written : c.steps) {
+            suite::Step copy;
+            if (written.is<suite::OpCall>() && !bound_copy(written, copy)) continue;
+            suite::Step& st = written.is<suite::OpCall>() ? copy : written;  // what is judged (and fitted, when plain)
             if (!st.is<suite::HttpRequest>()) continue;
             auto& h = st.as<suite::HttpRequest>();
             if (r.id.pointer.empty()) {
@@ -416,7 +400,7 @@ void skip_inapplicable(const Resource& r, suite::Suite& s) {
                 if (i == 0 && e->answers_array && h.path == vars[i] && !binding::entity_array(h))
                     binding::edit_access(h, [&](binding::Access& a) { a.entity_array = e->items; });
             }
-            adapt_step_cleanup(r, st.cleanup);
+            adapt_step_cleanup(r, written.cleanup);
             if (!c.skip.empty()) break;
         }
     }

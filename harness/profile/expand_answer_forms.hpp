@@ -7,6 +7,8 @@
 
 #include "binding/access.hpp"
 #include "binding/deletion.hpp"
+#include "binding/id_answer.hpp"
+#include "binding/operations.hpp"
 #include "profile/profile.hpp"
 #include "suite/model.hpp"
 
@@ -27,10 +29,9 @@ void add_read_backs(const Resource& r, const std::vector<suite::Variable>& vars,
 // so that the URL around another id (Nil, Max) is known.
 void add_location_probe(const Resource& r, suite::Suite& s);
 
-// A call of `op` bound to an HTTP request: the id checks and captures of
-// the entity's own id (`${res.id_at}`) read the header the profile names; a
-// read of an entity whose answers name it only in a header may answer 204.
-void adapt_expectations(const Resource& r, suite::Operation op, suite::Step& st);
+// Where the answers of `r` name its id, for the binding's adaptation of
+// bound calls (binding/id_answer.hpp).
+[[nodiscard]] binding::IdAnswer id_answer(const Resource& r);
 
 // How a request of `op` at endpoint `ep` reaches the entity and reads the
 // answer: a `{location}` endpoint goes to the create answer's Location; a
@@ -57,9 +58,10 @@ void add_unchanged_reads(const Resource& r, suite::Suite& s);
 // How an entity of `r` is found after its create and deleted at the end.
 void adapt_cleanup(const Resource& r, binding::Deletion& d);
 
-// After binding: cases that need what this resource's answers do not have
-// (an id in a body for an update body to change, a path template where the
-// profile names the Location URL) are reported as not applicable, saying why.
-void skip_inapplicable(const Resource& r, suite::Suite& s);
+// Last, on an HTTP instance: cases that need what this resource's answers
+// do not have (an id in a body for an update body to change, a path
+// template where the profile names the Location URL) are reported as not
+// applicable, saying why; a call is judged as `b` binds it.
+void skip_inapplicable(const Resource& r, const binding::SuiteBinding& b, suite::Suite& s);
 
 }  // namespace idconform::profile::answer_forms

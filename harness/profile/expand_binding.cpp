@@ -1,7 +1,7 @@
 // The expander's half of the resource bindings (binding/operations.hpp,
 // binding/deletion.hpp): a resource's operations and its deletion over one
-// transport, built once from the profile's endpoints, and the pack's call
-// steps bound through them.
+// transport, built once from the profile's endpoints, which the suite holds
+// and binds its calls through when it runs.
 #include "profile/expand_impl.hpp"
 
 #include "binding/operations.hpp"
@@ -169,6 +169,7 @@ const binding::Resource& Instance::binding_of(bool over_grpc) const {
     b.emplace();
     b->wire = over_grpc ? binding::Wire::grpc : binding::Wire::http;
     b->created = over_grpc ? grpc_cleanup_of(r_) : cleanup_of(r_);
+    if (!over_grpc) b->id = answer_forms::id_answer(r_);
     for (const auto& t : suite::operation_table) {
         if (over_grpc) {
             if (const auto* e = grpc_endpoint(t.op); e && *e) b->at(t.op) = grpc_operation(r_, t.op, **e);
@@ -177,14 +178,6 @@ const binding::Resource& Instance::binding_of(bool over_grpc) const {
         }
     }
     return *b;
-}
-
-void Instance::bind(suite::Step& st) const {
-    if (!st.is<suite::OpCall>()) return;
-    const suite::OpCall& c = st.as<suite::OpCall>();
-    const suite::Operation op = c.op;
-    const binding::Resource& b = binding_of(over_grpc_ != c.via_other);
-    if (binding::bind(b, st) && b.wire == binding::Wire::http) answer_forms::adapt_expectations(r_, op, st);
 }
 
 }  // namespace idconform::profile::expansion

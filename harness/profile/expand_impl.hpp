@@ -79,13 +79,6 @@ public:
     suite::Cleanup grpc_cleanup_of(const Resource& r) const;
     binding::Deletion grpc_deletion(const Resource& r) const;
 
-    // Turns a pack's `call` step into the request the profile declares for
-    // that operation of this resource (binding::bind): over the instance's
-    // transport, or the other one for `via: other`. An operation the
-    // resource does not declare stays a call: cases using it are guarded by
-    // `requires: [res.<op>]`, and the runner reports one that is not.
-    void bind(suite::Step& st) const;
-
     // This resource's binding over HTTP or gRPC (expand_binding.cpp), built
     // on first use.
     const binding::Resource& binding_of(bool over_grpc) const;

@@ -14,6 +14,7 @@
 #include "runner/collected.hpp"
 #include "binding/access.hpp"
 #include "binding/entity_view.hpp"
+#include "binding/operations.hpp"
 #include "runner/evidence.hpp"
 #include "runner/steps/file.hpp"
 #include "runner/steps/kafka.hpp"
@@ -646,8 +647,13 @@ SuiteResult Engine::report_shape_findings() {
     return result;
 }
 
-awaitable<SuiteResult> Engine::run_suite(const suite::Suite& s, reporters::Reporter& out,
+awaitable<SuiteResult> Engine::run_suite(const suite::Suite& written, reporters::Reporter& out,
                                         std::vector<SuiteRun::LeftBehind>& left) {
+    // A pack instance's calls are bound to the profile's requests as it
+    // starts, on its own copy (binding/operations.hpp).
+    std::optional<suite::Suite> bound;
+    if (written.binding) binding::bind_calls(bound.emplace(written));
+    const suite::Suite& s = bound ? *bound : written;
     const auto t0 = std::chrono::steady_clock::now();
     SuiteResult result;
     result.name = s.name;

@@ -28,6 +28,7 @@
 namespace idconform::binding {
 struct Deletion;  // what binds a create's cleanup to the profile (binding/deletion.hpp)
 struct Access;    // how a bound http step reaches and reads its entity (binding/access.hpp)
+struct SuiteBinding;  // the resource bindings of a pack instance's calls (binding/operations.hpp)
 }
 
 namespace idconform::suite {
@@ -233,9 +234,12 @@ struct HttpRequest : Positioned {
 };
 
 // An operation on the resource a pack is instantiated for (create, read,
-// update, delete, list, put), written once in a pack suite and bound by the
-// profile expander (binding::bind, binding/operations.hpp) to a request on the transport the
-// target profile declares for that operation. The runner never sees one.
+// update, delete, list, put), written once in a pack suite. It stays a call
+// in the expanded suite and is bound, when the suite runs or is shown,
+// through the suite's binding (binding::bind_calls, binding/operations.hpp)
+// to the request the target profile declares for that operation, on its
+// transport; one the profile does not declare stays a call and fails as
+// one (runner/steps/call.cpp).
 struct OpCall : Positioned {
     Operation op = Operation::read;
     std::string id;          // template: the entity id (read, update, delete, put)
@@ -437,6 +441,10 @@ struct Suite : Positioned {
     // whatever --filter, --tags or --shard select; a case of it answered 401,
     // 403 to the owner, or not at all stops the run (runner/preflight.hpp).
     bool preflight = false;
+    // A pack instance's resource over its transports (binding/operations.hpp),
+    // which its `call` steps are bound through when the suite runs or is
+    // shown (binding::bind_calls); null for a suite written by hand.
+    std::shared_ptr<const binding::SuiteBinding> binding;
 };
 
 }  // namespace idconform::suite

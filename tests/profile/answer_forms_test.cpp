@@ -30,7 +30,7 @@ std::string api(const std::string& extra, const std::string& packs = "[data-id, 
 Profile loaded(const std::string& text) { return load_ok(text, "api.yaml"); }
 
 Expansion expanded(const std::string& text) {
-    const Expansion e = expand(loaded(text), packs_dir);
+    const Expansion e = bound(expand(loaded(text), packs_dir));
     INFO(dump(e.diagnostics));
     REQUIRE(e.diagnostics.empty());
     return e;

@@ -64,7 +64,7 @@ TEST_CASE("a pack's call steps become the resource's requests") {
     const LoadResult lr = load_profile_text(profile_text, "shop.yaml");
     INFO(dump(lr.diagnostics));
     REQUIRE(lr.profile);
-    const Expansion e = expand(*lr.profile, pack.dir.string());
+    const Expansion e = bound(expand(*lr.profile, pack.dir.string()));
     INFO(dump(e.diagnostics));
     REQUIRE(e.diagnostics.empty());
     REQUIRE(e.suites.size() == 2);  // one instance per resource with a create
@@ -113,11 +113,50 @@ TEST_CASE("a pack's call steps become the resource's requests") {
     CHECK(steps[4].name == "kept");
 }
 
-TEST_CASE("an operation the resource does not declare stays a call, a create without delete says why it stays") {
+TEST_CASE("expansion leaves the calls to the suite's binding, which binds them once, where the suite runs") {
     TempPack pack;
     const LoadResult lr = load_profile_text(profile_text, "shop.yaml");
     REQUIRE(lr.profile);
     const Expansion e = expand(*lr.profile, pack.dir.string());
+    REQUIRE(e.diagnostics.empty());
+    suite::Suite s = instance(e, "pk products");
+    REQUIRE(s.binding);
+    CHECK(s.binding->own.wire == binding::Wire::http);
+    CHECK(s.binding->other.wire == binding::Wire::grpc);
+    CHECK(s.binding->own.find(suite::Operation::read) != nullptr);
+    CHECK(s.binding->own.find(suite::Operation::put) == nullptr);
+    // unbound: every pack step is still the call written in the pack
+    const auto& written = s.cases.at(0).steps;
+    REQUIRE(written.size() == 5);
+    for (const auto& st : written) CHECK(st.is<suite::OpCall>());
+    CHECK_FALSE(written[0].cleanup);  // the create's cleanup comes with its binding
+    binding::bind_calls(s);
+    const auto& steps = s.cases.at(0).steps;
+    CHECK(steps[0].is<suite::HttpRequest>());
+    REQUIRE(steps[0].cleanup);
+    CHECK(steps[0].cleanup->path == "/v1/products/{id}");
+    CHECK(steps[4].is<suite::OpCall>());  // no put declared: it stays a call
+    // binding again changes nothing: only calls are bound, a bound step is a request
+    suite::Suite again = s;
+    binding::bind_calls(again);
+    CHECK(again.cases.at(0).steps[1].as<suite::HttpRequest>().path == steps[1].as<suite::HttpRequest>().path);
+    CHECK(again.cases.at(0).steps[1].name == steps[1].name);
+    // a suite written by hand has no binding: its calls stay calls
+    suite::Suite hand;
+    suite::Case c;
+    suite::Step call;
+    call.request = suite::OpCall{};
+    c.steps.push_back(call);
+    hand.cases.push_back(c);
+    binding::bind_calls(hand);
+    CHECK(hand.cases.at(0).steps.at(0).is<suite::OpCall>());
+}
+
+TEST_CASE("an operation the resource does not declare stays a call, a create without delete says why it stays") {
+    TempPack pack;
+    const LoadResult lr = load_profile_text(profile_text, "shop.yaml");
+    REQUIRE(lr.profile);
+    const Expansion e = bound(expand(*lr.profile, pack.dir.string()));
     const suite::Suite& s = instance(e, "pk categories");
     const auto& steps = s.cases.at(0).steps;
     REQUIRE(steps.size() == 5);
@@ -172,7 +211,7 @@ TEST_CASE("a resource that deletes over one transport only: what the other one m
     SUBCASE("gRPC delete only: entities made over HTTP are deleted with the gRPC method") {
         const LoadResult lr = load_profile_text(integer_ids_profile(false, true), "tickets.yaml");
         REQUIRE(lr.profile);
-        const Expansion e = expand(*lr.profile, pack.dir.string());
+        const Expansion e = bound(expand(*lr.profile, pack.dir.string()));
         const auto http = cleanups_of(e, "pk tickets");
         REQUIRE_FALSE(http.empty());
         for (const auto& cl : http) {
@@ -188,7 +227,7 @@ TEST_CASE("a resource that deletes over one transport only: what the other one m
     SUBCASE("HTTP delete only: entities made over gRPC are deleted with the HTTP request, their id from the gRPC answer") {
         const LoadResult lr = load_profile_text(integer_ids_profile(true, false), "tickets.yaml");
         REQUIRE(lr.profile);
-        const Expansion e = expand(*lr.profile, pack.dir.string());
+        const Expansion e = bound(expand(*lr.profile, pack.dir.string()));
         const auto grpc = cleanups_of(e, "over grpc");
         REQUIRE_FALSE(grpc.empty());
         for (const auto& cl : grpc) {
@@ -204,13 +243,13 @@ TEST_CASE("a resource that deletes over one transport only: what the other one m
     SUBCASE("both: each transport deletes what it made, nothing is said") {
         const LoadResult lr = load_profile_text(integer_ids_profile(true, true), "tickets.yaml");
         REQUIRE(lr.profile);
-        const Expansion e = expand(*lr.profile, pack.dir.string());
+        const Expansion e = bound(expand(*lr.profile, pack.dir.string()));
         for (const auto& cl : cleanups_of(e, "tickets")) CHECK(cl.across.empty());
     }
     SUBCASE("neither: the gRPC instance says it has no delete over either") {
         const LoadResult lr = load_profile_text(integer_ids_profile(false, false), "tickets.yaml");
         REQUIRE(lr.profile);
-        const Expansion e = expand(*lr.profile, pack.dir.string());
+        const Expansion e = bound(expand(*lr.profile, pack.dir.string()));
         const auto grpc = cleanups_of(e, "over grpc");
         REQUIRE_FALSE(grpc.empty());
         CHECK(grpc.front().impossible == "the profile declares no delete operation for 'tickets', over gRPC or HTTP");

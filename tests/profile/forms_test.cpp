@@ -46,7 +46,7 @@ TEST_CASE("shared reference data: DATA-ID-004's read and list checks are not app
     REQUIRE(p.resources[0].shared);
     CHECK(p.resources[0].shared->line == 11);
     CHECK_FALSE(p.resources[1].shared);
-    const Expansion e = expand(p, packs_dir);
+    const Expansion e = bound(expand(p, packs_dir));
     REQUIRE(e.diagnostics.empty());
     const suite::Suite& s = instance(e, "data-id-004 categories");
     for (const char* name : {"another principal cannot read", "another principal's list"}) {
@@ -73,7 +73,7 @@ TEST_CASE("put to the collection: the client's id goes in the body, a PUT withou
     // the item-path form is unchanged: the id only in the path
     CHECK(loaded(shop("    put: {path: \"/products/{id}\"}\n")).resources[1].put->id_at.empty());
 
-    const Expansion e = expand(p, packs_dir);
+    const Expansion e = bound(expand(p, packs_dir));
     REQUIRE(e.diagnostics.empty());
     const suite::Step& st =
         case_with_prefix(instance(e, "data-id-006 products"), "a create with a fresh client-supplied id").steps.at(0);
@@ -107,7 +107,7 @@ TEST_CASE("singletons: read without an id, only the singleton suite, under the d
     CHECK(r.read->path == "/v1/me");
     CHECK(pack_applies("data-id", r));
     CHECK_FALSE(pack_applies("nil-max", r));
-    const Expansion e = expand(p, packs_dir);
+    const Expansion e = bound(expand(p, packs_dir));
     REQUIRE(e.diagnostics.empty());
     std::vector<std::string> of_me, singleton_suites;
     for (const auto& s : e.suites) {
@@ -147,7 +147,7 @@ TEST_CASE("cannot_delete: left behind by design, fewest creates, delete checks n
     const Profile p = loaded(shop("", jobs));
     CHECK(p.resources[2].cannot_delete == "jobs are kept for 30 days");
     CHECK(p.resources[2].cannot_delete_pos.line == 19);
-    const Expansion e = expand(p, packs_dir);
+    const Expansion e = bound(expand(p, packs_dir));
     REQUIRE(e.diagnostics.empty());
     const suite::Suite& s = instance(e, "data-id-006 jobs");
     const suite::Step& create = case_with_prefix(s, "back-to-back creates").steps.at(0);
@@ -198,7 +198,7 @@ TEST_CASE("cannot_delete holds for every pack: db-identifiers' own creates are l
         "    id: {at: /id, kind: ulid}\n"
         "    job: {at: /job_id, read: \"/runs/{id}\"}\n"
         "    cannot_delete: \"jobs are kept for 30 days\"\n");
-    const Expansion e = expand(p, packs_dir);
+    const Expansion e = bound(expand(p, packs_dir));
     REQUIRE(e.diagnostics.empty());
     const std::string why = "the profile says 'jobs' cannot be deleted (jobs are kept for 30 days, shop.yaml:12:5)";
     std::size_t creates = 0;
@@ -236,7 +236,7 @@ TEST_CASE("cannot_delete holds for every pack: db-identifiers' own creates are l
         "name: ulids\nbase_url: http://127.0.0.1:9\nprincipals: {a: {}, b: {}}\n"
         "packs: [db-identifiers]\nresources:\n  jobs:\n    create: {path: /jobs}\n"
         "    delete: {path: \"/jobs/{id}\"}\n    id: {at: /id, kind: ulid}\n");
-    const Expansion f = expand(q, packs_dir);
+    const Expansion f = bound(expand(q, packs_dir));
     REQUIRE(f.diagnostics.empty());
     const suite::Suite& o = instance(f, "db-identifiers-order jobs");
     REQUIRE(o.cases.at(0).steps.at(0).cleanup);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "binding/deletion.hpp"
+#include "binding/operations.hpp"
 #include "profile/profile.hpp"
 
 #include <doctest/doctest.h>
@@ -59,6 +60,14 @@ inline Diagnostic only_error(const std::string& text, int line, int col, const s
 
 // The real packs of the repository, for expansion tests.
 inline const std::string packs_dir = source_file("suites/packs");
+
+// The expansion with every suite's calls bound, as a run, `list` and the
+// dry-run plan bind them (binding::bind_calls): what tests of the requests
+// a profile makes read.
+inline Expansion bound(Expansion e) {
+    for (auto& s : e.suites) binding::bind_calls(s);
+    return e;
+}
 
 // Loads a profile that must load, as file `file` (positions name it).
 inline Profile load_ok(const std::string& text, const std::string& file) {
