@@ -6,6 +6,10 @@
 #include <array>
 #include <stdexcept>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace idconform::reporters {
 
 namespace {
@@ -17,14 +21,35 @@ constexpr auto plain = [] {
     return t;
 }();
 
+// The length of the run of plain bytes at the start of [p, p + n): 16 bytes
+// at a time with SSE2 (a signed compare below ' ' finds both the control
+// bytes and those from 0x80 up), the rest through the table. A report is
+// mostly plain text: this loop was 4% of a run's instructions byte by byte.
+std::size_t plain_run(const char* p, std::size_t n) noexcept {
+    std::size_t i = 0;
+#if defined(__SSE2__)
+    const __m128i space = _mm_set1_epi8(' '), del = _mm_set1_epi8(0x7f), amp = _mm_set1_epi8('&'),
+                  lt = _mm_set1_epi8('<'), gt = _mm_set1_epi8('>'), quot = _mm_set1_epi8('"');
+    for (; i + 16 <= n; i += 16) {
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+        __m128i bad = _mm_or_si128(_mm_cmplt_epi8(v, space), _mm_cmpeq_epi8(v, del));
+        bad = _mm_or_si128(bad, _mm_or_si128(_mm_cmpeq_epi8(v, amp), _mm_cmpeq_epi8(v, lt)));
+        bad = _mm_or_si128(bad, _mm_or_si128(_mm_cmpeq_epi8(v, gt), _mm_cmpeq_epi8(v, quot)));
+        if (const unsigned m = static_cast<unsigned>(_mm_movemask_epi8(bad)); m != 0)
+            return i + static_cast<std::size_t>(__builtin_ctz(m));
+    }
+#endif
+    while (i < n && plain[static_cast<unsigned char>(p[i])]) ++i;
+    return i;
+}
+
 // Appends `v` escaped; false (out as it was) at the first byte outside
 // printable ASCII other than tab, line feed and carriage return: UTF-8, which
 // xml_text checks, or a control character, which it makes visible.
 bool escape_checked(std::string& out, std::string_view v, bool attribute, bool checked) {
     const std::size_t start = out.size();
     for (std::size_t i = 0; i < v.size();) {
-        std::size_t j = i;
-        while (j < v.size() && plain[static_cast<unsigned char>(v[j])]) ++j;
+        const std::size_t j = i + plain_run(v.data() + i, v.size() - i);
         out.append(v.data() + i, j - i);  // runs of plain text in one go
         if (j == v.size()) break;
         const char ch = v[j];

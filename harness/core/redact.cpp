@@ -123,10 +123,11 @@ bool may_end_builtin_name(char c) {
 std::vector<std::pair<std::size_t, std::size_t>> secret_ranges(std::string_view text,
                                                                const std::vector<std::string>& extra) {
     std::vector<std::pair<std::size_t, std::size_t>> ranges;
+    const std::vector<std::string>& builtin = sensitive_headers();  // once: its guard is not free per colon
     auto match_names = [&](const std::vector<std::string>& names, std::size_t colon) {
         if (colon == 0) return;
         const char before = lower(text[colon - 1]);  // a name's last letter: most names fail on it
-        if (&names == &sensitive_headers() && !may_end_builtin_name(before)) return;
+        if (&names == &builtin && !may_end_builtin_name(before)) return;
         for (const auto& name : names) {
             if (name.empty() || name.size() > colon || lower(name.back()) != before) continue;
             const std::size_t pos = colon - name.size();
@@ -141,7 +142,7 @@ std::vector<std::pair<std::size_t, std::size_t>> secret_ranges(std::string_view 
         }
     };
     for (std::size_t colon = text.find(':'); colon != std::string_view::npos; colon = text.find(':', colon + 1)) {
-        match_names(sensitive_headers(), colon);
+        match_names(builtin, colon);
         match_names(extra, colon);
     }
     return ranges;

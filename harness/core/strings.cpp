@@ -2,6 +2,7 @@
 #include "core/strings.hpp"
 
 #include <algorithm>
+#include <array>
 
 namespace idconform {
 
@@ -13,6 +14,14 @@ constexpr bool unreserved(unsigned char c) noexcept {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.' ||
            c == '_' || c == '~';
 }
+
+// unreserved() as a table: percent_encode runs over every path parameter and
+// query value of every request, and ids are unreserved through and through.
+constexpr auto unreserved_byte = [] {
+    std::array<bool, 256> t{};
+    for (int c = 0; c < 256; ++c) t[static_cast<std::size_t>(c)] = unreserved(static_cast<unsigned char>(c));
+    return t;
+}();
 
 }  // namespace
 
@@ -72,8 +81,13 @@ std::string percent_encode(std::string_view s, std::string_view keep) {
     static constexpr char hex[] = "0123456789ABCDEF";
     std::string out;
     out.reserve(s.size());
-    for (unsigned char c : s) {
-        if (unreserved(c) || (c != 0 && keep.find(static_cast<char>(c)) != std::string_view::npos)) {
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const std::size_t from = i;
+        while (i < s.size() && unreserved_byte[static_cast<unsigned char>(s[i])]) ++i;
+        out.append(s.data() + from, i - from);  // runs of unreserved bytes in one go
+        if (i == s.size()) break;
+        const auto c = static_cast<unsigned char>(s[i]);
+        if (c != 0 && keep.find(static_cast<char>(c)) != std::string_view::npos) {
             out += static_cast<char>(c);
         } else {
             out += '%';

@@ -19,6 +19,26 @@ TEST_CASE("percent_encode: unreserved and kept characters stay, every other byte
     CHECK(percent_encode("") == "");
 }
 
+TEST_CASE("percent_encode: every byte, alone and between runs of unreserved text, as RFC 3986 says") {
+    auto reference = [](unsigned char c, std::string_view keep) {
+        const bool unreserved = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                                c == '-' || c == '.' || c == '_' || c == '~';
+        if (unreserved || (c != 0 && keep.find(static_cast<char>(c)) != std::string_view::npos))
+            return std::string(1, static_cast<char>(c));
+        static constexpr char hex[] = "0123456789ABCDEF";
+        return std::string{'%', hex[c >> 4], hex[c & 15]};
+    };
+    for (const std::string_view keep : {std::string_view(""), std::string_view("/:@")})
+        for (int c = 0; c < 256; ++c) {
+            const std::string b(1, static_cast<char>(c));
+            CAPTURE(c);
+            CHECK(percent_encode(b, keep) == reference(static_cast<unsigned char>(c), keep));
+            CHECK(percent_encode("01a2-x" + b + b + "~y", keep) ==
+                  "01a2-x" + reference(static_cast<unsigned char>(c), keep) +
+                      reference(static_cast<unsigned char>(c), keep) + "~y");
+        }
+}
+
 TEST_CASE("iequals: ASCII case folding only") {
     CHECK(iequals("X-Api-Key", "x-api-key"));
     CHECK_FALSE(iequals("X-Api-Key", "x-api-ke"));

@@ -6,6 +6,9 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <random>
+#include <string>
+#include <vector>
 #include <set>
 #include <thread>
 
@@ -391,4 +394,33 @@ TEST_CASE("id_name_stem: what an id-named field is the id of, by every suffix id
     CHECK(id_name_stem("x-tenant-id") == "x-tenant");
     CHECK(id_name_stem("parent_uuid") == "parent");
     for (const char* k : {"id", "ID", "uuid", "name", "PAID", "valid"}) CHECK_MESSAGE(id_name_stem(k).empty(), k);
+}
+
+TEST_CASE("recognize_uuid: the canonical fast path answers what the digit-by-digit reading answers") {
+    std::mt19937_64 rng(9562);
+    const char* hex = "0123456789abcdef";
+    std::vector<std::string> texts = {"00000000-0000-0000-0000-000000000000", "ffffffff-ffff-ffff-ffff-ffffffffffff"};
+    for (int i = 0; i < 4000; ++i) {
+        std::string t(36, '-');
+        for (std::size_t k = 0; k < 36; ++k)
+            if (k != 8 && k != 13 && k != 18 && k != 23) t[k] = hex[rng() % 16];
+        t[14] = hex[i % 16];         // every version nibble
+        t[19] = hex[(i / 16) % 16];  // every variant nibble
+        texts.push_back(t);
+        std::string spoiled = t;  // one byte changed: the fast path must pass it on
+        spoiled[rng() % 36] = "G-A{ \xc3"[rng() % 6];
+        texts.push_back(spoiled);
+    }
+    for (const auto& t : texts) {
+        CAPTURE(t);
+        const Recognition fast = recognize_uuid(t), slow = idconform::ids::detail::recognize_uuid_spelled(t);
+        CHECK(fast.kind == slow.kind);
+        CHECK(fast.canonical == slow.canonical);
+        CHECK(fast.defects == slow.defects);
+        CHECK(fast.value.has_value() == slow.value.has_value());
+        if (fast.value && slow.value) CHECK(fast.value->bytes == slow.value->bytes);
+        CHECK(fast.version == slow.version);
+        CHECK(fast.variant == slow.variant);
+        CHECK(fast.special == slow.special);
+    }
 }

@@ -65,6 +65,23 @@ TEST_CASE("XML writer: the bytes pugixml prints, for every byte in text and attr
     }
 }
 
+TEST_CASE("XML writer: a byte to escape at every offset of long plain text (the 16-byte steps and the tail)") {
+    const std::vector<std::string> specials = {"&", "<", ">", "\"", "\t", "\n", "\r", "\x01", "\x1f", "\x7f",
+                                               "\x80", "\xff", "caf\xc3\xa9", "\xef\xbf\xbe"};
+    for (const auto& sp : specials)
+        for (std::size_t at = 0; at <= 40; ++at) {
+            std::string t(40, 'p');
+            t.insert(at, sp);
+            t += std::string(at % 17, 'q');  // tails of every length after the last full step
+            CAPTURE(t);
+            CHECK(writer_of(t, t, 0) == pugixml_of(t, t, 0));
+        }
+    for (std::size_t n = 0; n <= 48; ++n) {  // all plain, every length
+        const std::string t(n, 'z');
+        CHECK(writer_of(t, t, 0) == pugixml_of(t, t, 0));
+    }
+}
+
 TEST_CASE("XML writer: what it writes parses back to the text (made visible where XML cannot carry it)") {
     for (const std::string t : {"a&b<c>d\"e'f", "tab\there\nand\rcr", "\x02 ctl", "caf\xc3\xa9"}) {
         std::string out;
