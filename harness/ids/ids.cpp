@@ -102,6 +102,15 @@ int lookalike_hex(long cp, bool& upper) {
     }
 }
 
+// The 128 bits read, and what they say (kind, version, variant, Nil or Max).
+void set_value(Recognition& r, const Uuid& u) {
+    r.value = u;
+    r.kind = Kind::uuid;
+    r.version = version(u);
+    r.variant = variant(u);
+    r.special = special(u);
+}
+
 }  // namespace
 
 Recognition recognize_uuid(std::string_view text) {
@@ -119,11 +128,7 @@ Recognition recognize_uuid(std::string_view text) {
             ++d;
         }
         r.canonical = true;
-        r.value = u;
-        r.kind = Kind::uuid;
-        r.version = version(u);
-        r.variant = variant(u);
-        r.special = special(u);
+        set_value(r, u);
         return r;
     }
     return detail::recognize_uuid_spelled(text);
@@ -204,11 +209,7 @@ Recognition detail::recognize_uuid_spelled(std::string_view text) {
     if (recoverable) {
         Uuid u;
         u.bytes = bytes;
-        r.value = u;
-        r.kind = Kind::uuid;
-        r.version = version(u);
-        r.variant = variant(u);
-        r.special = special(u);
+        set_value(r, u);
     } else if (digits + bad >= 28 && digits + bad <= 36 && digits >= 20) {
         r.kind = Kind::uuid;  // clearly meant as a UUID, but broken
     }
