@@ -232,8 +232,10 @@ void Scanner::report(std::string rule, std::uint64_t line, std::uint64_t column,
                      std::string expected, std::string actual) {
     if (st_.stopped) return;
     // Found past the limit of a too-long line: the line is the error (see
-    // error_at), and nothing after it is reported.
-    if (line == line_ && past_line_limit()) {
+    // error_at), and nothing after it is reported. Also for a value that
+    // began on an earlier line (a CSV field quoted across lines): a buffer
+    // refilled inside it stops at the limit before the value ends.
+    if (past_line_limit()) {
         limit_line();
         return;
     }
