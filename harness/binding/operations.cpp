@@ -87,6 +87,12 @@ void bind_calls(suite::Suite& s) {
     bind_all(s.teardown);
 }
 
+const suite::Suite& with_calls_bound(const suite::Suite& s, std::optional<suite::Suite>& storage) {
+    if (!s.binding) return s;
+    bind_calls(storage.emplace(s));
+    return *storage;
+}
+
 std::pair<std::string, std::string> spell_filter(const std::string& form, const std::string& field,
                                                  const std::string& value) {
     auto fill = [&](std::string t) {

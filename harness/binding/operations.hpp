@@ -84,6 +84,10 @@ struct SuiteBinding {
 // suite's binding; a suite without one (written by hand) is left as it is.
 void bind_calls(suite::Suite& s);
 
+// `s` with its calls bound: a bound copy kept in `storage` for a pack
+// instance, `s` itself for a suite without a binding (no copy).
+[[nodiscard]] const suite::Suite& with_calls_bound(const suite::Suite& s, std::optional<suite::Suite>& storage);
+
 // A list filter (field, value) as the query `form` spells it:
 // "{field}=eq.{value}" gives ("category_id", "eq.<value>").
 [[nodiscard]] std::pair<std::string, std::string> spell_filter(const std::string& form, const std::string& field,

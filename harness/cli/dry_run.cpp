@@ -177,8 +177,8 @@ DryRunTotals print_dry_run(std::ostream& out, const std::vector<suite::Suite>& s
             if (!suites[i].preflight) t.filtered_out += runner::unselected_count(suites[i]);
             continue;
         }
-        suite::Suite s = suites[i];
-        binding::bind_calls(s);  // the requests the profile binds the calls to, as the run will send them
+        std::optional<suite::Suite> bound;  // the requests the profile binds the calls to, as the run sends them
+        const suite::Suite& s = binding::with_calls_bound(suites[i], bound);
         ++t.suites;
         out << "suite '" << s.name << "' (" << s.file << ")" << (s.preflight ? ", the preflight" : "") << '\n';
         const runner::Scope scope = static_scope(o, s);

@@ -652,8 +652,7 @@ awaitable<SuiteResult> Engine::run_suite(const suite::Suite& written, reporters:
     // A pack instance's calls are bound to the profile's requests as it
     // starts, on its own copy (binding/operations.hpp).
     std::optional<suite::Suite> bound;
-    if (written.binding) binding::bind_calls(bound.emplace(written));
-    const suite::Suite& s = bound ? *bound : written;
+    const suite::Suite& s = binding::with_calls_bound(written, bound);
     const auto t0 = std::chrono::steady_clock::now();
     SuiteResult result;
     result.name = s.name;

@@ -150,6 +150,15 @@ TEST_CASE("expansion leaves the calls to the suite's binding, which binds them o
     hand.cases.push_back(c);
     binding::bind_calls(hand);
     CHECK(hand.cases.at(0).steps.at(0).is<suite::OpCall>());
+    // with_calls_bound: a hand-written suite as it is (no copy), a pack instance bound in the storage
+    std::optional<suite::Suite> storage;
+    CHECK(&binding::with_calls_bound(hand, storage) == &hand);
+    CHECK_FALSE(storage);
+    const suite::Suite& shown = binding::with_calls_bound(instance(e, "pk products"), storage);
+    REQUIRE(storage);
+    CHECK(&shown == &*storage);
+    CHECK(shown.cases.at(0).steps.at(0).is<suite::HttpRequest>());
+    CHECK(instance(e, "pk products").cases.at(0).steps.at(0).is<suite::OpCall>());  // the expansion is left as it is
 }
 
 TEST_CASE("an operation the resource does not declare stays a call, a create without delete says why it stays") {
