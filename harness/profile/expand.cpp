@@ -102,7 +102,7 @@ suite::Suite Instance::build() {
     s_.vars = std::move(vars);
     legacy_ids();
     shared_reads();
-    own_cleanups();
+    action_cleanups();
     fewest_creates();
     // Cases that need a variable this target cannot have are skipped
     // with the reason and what to do about it, in the profile's words:
@@ -221,11 +221,10 @@ void Instance::shared_reads() {
     }
 }
 
-void Instance::own_cleanups() {
+void Instance::action_cleanups() {
     auto own = [&](suite::Step& st) {
         if (!st.is<suite::HttpRequest>()) return;
         const std::string& path = st.as<suite::HttpRequest>().path;
-        if (st.cleanup && st.cleanup->path == "${res.delete}") *st.cleanup = cleanup_of(r_);
         if (!st.cleanup && path == "${res.action}" && r_.action) {
             binding::Deletion cl;
             cl.pos = r_.action->pos;
@@ -246,8 +245,7 @@ void Instance::fewest_creates() {
     if (r_.cannot_delete.empty()) return;
     constexpr int fewest = 2;
     auto creates = [](const suite::Step& st) {
-        if (st.is<suite::OpCall>()) return suite::traits(st.as<suite::OpCall>().op).creates;
-        return st.is<suite::HttpRequest>() && st.as<suite::HttpRequest>().path == "${res.create}";
+        return st.is<suite::OpCall>() && suite::traits(st.as<suite::OpCall>().op).creates;
     };
     auto say = [&](suite::Case& c, int count) {
         c.description += std::string(c.description.empty() ? "" : " ") + "(" + std::to_string(fewest) +
@@ -361,6 +359,33 @@ namespace {
 
 using expansion::Instance;
 
+// A pack step that sends an operation of its resource as a plain request
+// (`http: {path: "${res.read}"}`, `cleanup: {path: "${res.delete}"}`) would
+// go without what the profile says that operation needs (its headers, the
+// id in a body, the Location, an array answer): an error of the pack, not
+// a request to guess at.
+void operations_as_calls(const suite::Suite& s, std::vector<Diagnostic>& out) {
+    auto check = [&](const suite::Step& st) {
+        auto say = [&](const SourcePos& pos, const char* op) {
+            Diagnostic d;
+            d.pos = pos;
+            d.title = std::string("a pack step sends the resource's ") + op + " as a plain request";
+            d.hint = std::string("write it as `call: {op: ") + op +
+                     ", ...}`: the profile then binds it to the request it declares (its headers, where the id goes, "
+                     "how the answer names the entity), and what a create makes is deleted as the profile says";
+            out.push_back(std::move(d));
+        };
+        if (st.is<suite::HttpRequest>())
+            for (const auto& t : suite::operation_table)
+                if (st.as<suite::HttpRequest>().path == std::string("${res.") + t.name + "}") say(st.pos, t.name);
+        if (st.cleanup && st.cleanup->path == "${res.delete}") say(st.cleanup->pos, "delete");
+    };
+    for (const auto& st : s.setup) check(st);
+    for (const auto& c : s.cases)
+        for (const auto& st : c.steps) check(st);
+    for (const auto& st : s.teardown) check(st);
+}
+
 // The preflight suite (packs_dir/preflight.yaml, runner/preflight.hpp) for
 // the first resource the run can create, preferring one it can also delete
 // (the preflight's entity is then gone at once): over HTTP, else over gRPC.
@@ -385,6 +410,7 @@ void add_preflight(const Profile& profile, const std::string& packs_dir, Expansi
     if (!chosen) return;
     auto loaded = suite::load_file(file.string());
     for (auto& d : loaded.diagnostics) out.diagnostics.push_back(std::move(d));
+    if (loaded.suite) operations_as_calls(*loaded.suite, out.diagnostics);
     if (loaded.suite) out.suites.push_back(Instance(profile, *chosen, *loaded.suite, over_grpc).build());
 }
 
@@ -428,6 +454,7 @@ Expansion expand(const Profile& profile, const std::string& packs_dir) {
             auto loaded = suite::load_file(f);
             for (auto& d : loaded.diagnostics) out.diagnostics.push_back(std::move(d));
             if (!loaded.suite) continue;
+            operations_as_calls(*loaded.suite, out.diagnostics);
             // A suite of singleton checks runs on singletons only, and only
             // it does (a singleton has nothing to create).
             const bool for_singletons =

@@ -28,8 +28,6 @@ std::string resolve_res(std::string t, const std::vector<suite::Variable>& vars)
 }
 
 // Where the answers of `r` name the id (binding/id_answer.hpp).
-bool id_in_header(const Resource& r, suite::Operation op) { return id_answer(r).in_header(op); }
-
 bool id_elsewhere(const Resource& r, suite::Operation op) { return id_answer(r).elsewhere(op); }
 
 void move_own_id(const Resource& r, suite::Step& st, const std::string& at = own_id) {
@@ -328,33 +326,24 @@ void adapt_step_cleanup(const Resource& r, std::optional<suite::Cleanup>& cl) {
 
 void skip_inapplicable(const Resource& r, const binding::SuiteBinding& b, suite::Suite& s) {
     // A call is judged as what it is bound to when the suite runs (a copy
-    // bound here); only a pack's own cleanup of it is fitted, as bind()
-    // keeps that.
+    // bound here); only a pack's own cleanup of a step is fitted, as bind()
+    // keeps that. (Pack steps send the resource's operations as calls,
+    // never as plain requests: expand() says so of a pack that does.)
     auto bound_copy = [&](const suite::Step& st, suite::Step& copy) {
         if (st.as<suite::OpCall>().via_other) return false;  // bound to gRPC: nothing here applies
         copy = st;
         return binding::bind(b.own, copy) != nullptr;
     };
-    for (auto& st : s.setup) {  // plain http creates of the packs that do not use calls
-        if (suite::Step copy; st.is<suite::OpCall>()) {
-            if (bound_copy(st, copy)) adapt_step_cleanup(r, st.cleanup);
-            continue;
-        }
-        if (!st.is<suite::HttpRequest>()) continue;
-        adapt_step_cleanup(r, st.cleanup);
-        if (st.as<suite::HttpRequest>().path == "${res.create}" && id_elsewhere(r, suite::Operation::create))
-            move_own_id(r, st);
-    }
-    const char* vars[] = {"${res.read}", "${res.update}", "${res.delete}"};
-    const std::optional<Endpoint>* eps[] = {&r.read, &r.update, &r.del};
+    for (auto& st : s.setup)
+        if (suite::Step copy; !st.is<suite::OpCall>() || bound_copy(st, copy)) adapt_step_cleanup(r, st.cleanup);
     for (auto& c : s.cases) {
         if (!c.skip.empty()) continue;
         for (auto& written : c.steps) {
             suite::Step copy;
             if (written.is<suite::OpCall>() && !bound_copy(written, copy)) continue;
-            suite::Step& st = written.is<suite::OpCall>() ? copy : written;  // what is judged (and fitted, when plain)
+            const suite::Step& st = written.is<suite::OpCall>() ? copy : written;  // what is judged
             if (!st.is<suite::HttpRequest>()) continue;
-            auto& h = st.as<suite::HttpRequest>();
+            const auto& h = st.as<suite::HttpRequest>();
             if (r.id.pointer.empty()) {
                 const bool edits_id =
                     std::any_of(h.set.begin(), h.set.end(), [](const auto& kv) { return kv.first == own_id; }) ||
@@ -365,13 +354,6 @@ void skip_inapplicable(const Resource& r, const binding::SuiteBinding& b, suite:
                     break;
                 }
             }
-            // Pack steps written as plain http (db-identifiers, viewable-id)
-            // address the entity by a path template; their creates and reads
-            // name the id where the profile says.
-            if (binding::location_of(h).empty() && h.path == "${res.create}" && id_elsewhere(r, suite::Operation::create))
-                move_own_id(r, st);
-            if (binding::location_of(h).empty() && h.path == "${res.read}" && id_in_header(r, suite::Operation::read))
-                move_own_id(r, st);
             // An update that names its entity by the id in its body (POST
             // /v1/orders:update {"id": ...}) at the entity's own id pointer: a
             // body carrying another id there addresses another entity, it
@@ -382,23 +364,6 @@ void skip_inapplicable(const Resource& r, const binding::SuiteBinding& b, suite:
                 c.skip = "not applicable: the update of '" + r.name + "' names the entity by the id in its body (" +
                          r.update->pos.str() + "), so a body carrying another id addresses another entity";
                 break;
-            }
-            for (std::size_t i = 0; i < std::size(vars); ++i) {
-                const auto& e = *eps[i];
-                if (!e || !binding::location_of(h).empty()) continue;
-                if (!e->id_at.empty() && h.path == vars[i]) {
-                    c.skip = "not applicable: this case addresses '" + r.name +
-                             "' by a path with its id and no body, and the profile names it by the id in a JSON "
-                             "body (" + e->pos.str() + ")";
-                    break;
-                }
-                if (e->at_location && h.path == vars[i])
-                    c.skip = "not applicable: this case addresses '" + r.name +
-                             "' by a path with its id, and the "
-                             "profile reads it at the create answer's Location (" +
-                             e->pos.str() + ")";
-                if (i == 0 && e->answers_array && h.path == vars[i] && !binding::entity_array(h))
-                    binding::edit_access(h, [&](binding::Access& a) { a.entity_array = e->items; });
             }
             adapt_step_cleanup(r, written.cleanup);
             if (!c.skip.empty()) break;

@@ -128,13 +128,10 @@ private:
     // principal only reads or lists) do not apply; its writes still do.
     void shared_reads();
 
-    // A pack's own plain-http steps book their cleanup in the pack's words
-    // (`cleanup: {path: "${res.delete}"}`): they get the profile's, as bound
-    // calls do, so `cannot_delete` (left behind by design, a note) and the
-    // answer forms hold for every pack. What the form of R5.2 (`action`)
-    // makes has no delete in any profile: a 2xx of it is left behind by
-    // design too, and the note says so, never silently.
-    void own_cleanups();
+    // What the form of R5.2 (`action`) makes has no delete in any profile:
+    // a 2xx of it is left behind by design, and the run's notes say so,
+    // never silently.
+    void action_cleanups();
 
     // A resource the API cannot delete: every entity a case creates stays on
     // the target, so a case repeating creates makes two (enough for

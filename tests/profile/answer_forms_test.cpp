@@ -287,7 +287,7 @@ TEST_CASE(
     CHECK(c.steps[1].expect.ids[0].time_field == "${res.time_field}");
 }
 
-TEST_CASE("expansion: the plain http steps of db-identifiers read the id from the header too") {
+TEST_CASE("expansion: the creates of db-identifiers read the id from the header too") {
     const Expansion e =
         expanded(api("    read: {path: \"/items/{id}\"}\n    delete: {path: \"/items/{id}\"}\n"
                      "    id: {at: /id, kind: ulid, header: Location}\n",

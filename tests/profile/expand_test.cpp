@@ -50,9 +50,9 @@ const char* const pack_text =
 
 struct TempPack {
     fs::path dir = fs::temp_directory_path() / ("idconform-expand-" + std::to_string(::getpid()));
-    TempPack() {
+    explicit TempPack(const char* text = pack_text) {
         fs::create_directories(dir / "nil-max");
-        std::ofstream(dir / "nil-max" / "pk.yaml") << pack_text;
+        std::ofstream(dir / "nil-max" / "pk.yaml") << text;
     }
     ~TempPack() { fs::remove_all(dir); }
 };
@@ -263,4 +263,29 @@ TEST_CASE("a resource that deletes over one transport only: what the other one m
         REQUIRE_FALSE(grpc.empty());
         CHECK(grpc.front().impossible == "the profile declares no delete operation for 'tickets', over gRPC or HTTP");
     }
+}
+
+TEST_CASE("a pack step that sends an operation as a plain request is the pack's error, at its line") {
+    // Sent as written, it would go without what the profile says the
+    // operation needs (its headers, the id in a body, the Location).
+    TempPack pack("name: pk\n"
+                  "principals: {owner: {headers: {}}, other: {headers: {}}}\n"
+                  "cases:\n"
+                  "  - name: c\n"
+                  "    steps:\n"
+                  "      - http: {method: POST, path: \"${res.create}\", json: \"${res.create_body}\"}\n"
+                  "        cleanup: {path: \"${res.delete}\", id: \"${res.id_at}\"}\n"
+                  "      - http: {method: GET, path: \"${res.read}\", path_params: {id: x}}\n"
+                  "      - http: {method: GET, path: \"${res.lookup}\"}\n");  // not an operation: as written
+    const LoadResult lr = load_profile_text(profile_text, "shop.yaml");
+    REQUIRE(lr.profile);
+    const Expansion e = expand(*lr.profile, pack.dir.string());
+    std::vector<std::string> said;
+    for (const auto& d : e.diagnostics) said.push_back(std::to_string(d.pos.line) + " " + d.title + " | " + d.hint);
+    INFO(dump(e.diagnostics));
+    REQUIRE(said.size() == 3);
+    CHECK(said[0].rfind("6 a pack step sends the resource's create as a plain request | write it as `call: {op: create", 0) == 0);
+    CHECK(said[1].rfind("7 a pack step sends the resource's delete as a plain request | write it as `call: {op: delete", 0) == 0);
+    CHECK(said[2].rfind("8 a pack step sends the resource's read as a plain request", 0) == 0);
+    for (const auto& d : e.diagnostics) CHECK(d.pos.file == (pack.dir / "nil-max" / "pk.yaml").string());
 }
