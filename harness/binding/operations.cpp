@@ -15,7 +15,8 @@ suite::HttpRequest http_request(const Operation& o, const suite::OpCall& c) {
     h.principal = c.principal;
     h.headers = o.headers;
     h.access = o.access;
-    if (!c.id.empty()) h.path_params = {{"id", c.id}};
+    if (!c.id.empty() && !o.param.empty()) h.query.emplace_back(o.param, c.id);  // a lookup: ?id=...
+    else if (!c.id.empty()) h.path_params = {{"id", c.id}};
     // A read, update or delete that addresses the entity by its id in a
     // JSON body (POST /v1/orders:get {"id": ...}), or a put with a
     // client-chosen id sent to the collection: the id goes in the body
@@ -58,9 +59,7 @@ const Operation* bind(const Resource& r, suite::Step& st) {
     if (!o) return nullptr;
     if (o->not_found && st.expect.status && suite::is_refusal(*st.expect.status))
         st.expect.status->not_found = o->not_found;
-    // Whatever a create (or a PUT that may create) made is deleted at the
-    // end of the suite, whether or not the case expected it to succeed.
-    if (suite::traits(c.op).creates && !st.cleanup) st.cleanup = r.created;
+    if (o->makes && !st.cleanup) st.cleanup = *o->makes;
     const suite::Operation op = c.op;
     if (r.wire == Wire::grpc) {
         suite::GrpcCall g = grpc_call(*o, c);

@@ -38,6 +38,7 @@ struct Operation {
     // HTTP list: how a filter by a reference is spelled in the query
     // ("{field}=eq.{value}"; "" is field=value). gRPC: a top-level field.
     std::string filter;
+    std::string param;  // HTTP lookup: the query parameter that carries the id
     std::vector<std::pair<std::string, std::string>> headers;  // HTTP: templates, this operation's only
     // The body sent: for create, update and put the profile's body with its
     // references filled (and fresh client-chosen ids for create and put);
@@ -45,15 +46,17 @@ struct Operation {
     std::optional<boost::json::value> body;
     std::optional<suite::StatusExpect::NotFound> not_found;  // HTTP: a 2xx answer meaning "nothing there"
     std::shared_ptr<const Access> access;  // HTTP: at the Location, the entity in an array; null: as written
+    // How what a 2xx of it made is undone at the end of the suite, whether or
+    // not the case expected it to succeed: the resource's deletion for create
+    // and put, left behind by design for an action (no profile deletes what
+    // a form makes); none for the others.
+    std::optional<suite::Cleanup> makes;
 };
 
 // One resource over one transport.
 struct Resource {
     Wire wire = Wire::http;  // http or grpc
     std::array<std::optional<Operation>, suite::operation_table.size()> ops;  // by suite::Operation
-    // How what a create (or a PUT that may create) made is deleted at the
-    // end of the suite: the Deletion shared by every create step.
-    suite::Cleanup created;
     // HTTP: where the answers name the entity's id, which a bound call's id
     // checks and captures of `${res.id_at}` follow (id_answer.hpp).
     IdAnswer id;
@@ -66,8 +69,9 @@ struct Resource {
 };
 
 // Turns `st`, a `call` step of `r`'s resource, into the request `r`
-// declares for its operation, with the cleanup of what a create makes (a
-// cleanup the step already has is kept) and, unnamed, the request's name.
+// declares for its operation, with the cleanup of what it makes
+// (Operation::makes; a cleanup the step already has is kept) and, unnamed,
+// the request's name.
 // The operation bound, or null when the resource declares none: the step
 // stays a call (cases using it are guarded by `requires: [res.<op>]`, and
 // the runner reports one that is not).

@@ -102,7 +102,6 @@ suite::Suite Instance::build() {
     s_.vars = std::move(vars);
     legacy_ids();
     shared_reads();
-    action_cleanups();
     fewest_creates();
     // Cases that need a variable this target cannot have are skipped
     // with the reason and what to do about it, in the profile's words:
@@ -219,26 +218,6 @@ void Instance::shared_reads() {
                      "): every principal may read it; another principal's writes are "
                      "still checked";
     }
-}
-
-void Instance::action_cleanups() {
-    auto own = [&](suite::Step& st) {
-        if (!st.is<suite::HttpRequest>()) return;
-        const std::string& path = st.as<suite::HttpRequest>().path;
-        if (!st.cleanup && path == "${res.action}" && r_.action) {
-            binding::Deletion cl;
-            cl.pos = r_.action->pos;
-            cl.id_at.clear();  // an action answers no id of its own; its Location, if any, names it
-            cl.by_design = true;
-            cl.impossible = "the profile gives no delete for what the action of '" + r_.name + "' makes (" +
-                            r_.action->path + ", " + r_.action->pos.str() + ")";
-            st.cleanup = binding::bound_cleanup(std::move(cl));
-        }
-    };
-    for (auto& st : s_.setup) own(st);
-    for (auto& c : s_.cases)
-        for (auto& st : c.steps) own(st);
-    for (auto& st : s_.teardown) own(st);
 }
 
 void Instance::fewest_creates() {
@@ -360,10 +339,11 @@ namespace {
 using expansion::Instance;
 
 // A pack step that sends an operation of its resource as a plain request
-// (`http: {path: "${res.read}"}`, `cleanup: {path: "${res.delete}"}`) would
-// go without what the profile says that operation needs (its headers, the
-// id in a body, the Location, an array answer): an error of the pack, not
-// a request to guess at.
+// (`http: {path: "${res.read}"}`) would go without what the profile says
+// that operation needs (its headers, the id in a body, the Location, an
+// array answer), and one with a cleanup of its own would delete what it
+// made in the pack's words, not the profile's: errors of the pack, not
+// requests to guess at.
 void operations_as_calls(const suite::Suite& s, std::vector<Diagnostic>& out) {
     auto check = [&](const suite::Step& st) {
         auto say = [&](const SourcePos& pos, const char* op) {
@@ -378,7 +358,14 @@ void operations_as_calls(const suite::Suite& s, std::vector<Diagnostic>& out) {
         if (st.is<suite::HttpRequest>())
             for (const auto& t : suite::operation_table)
                 if (st.as<suite::HttpRequest>().path == std::string("${res.") + t.name + "}") say(st.pos, t.name);
-        if (st.cleanup && st.cleanup->path == "${res.delete}") say(st.cleanup->pos, "delete");
+        if (st.cleanup) {
+            Diagnostic d;
+            d.pos = st.cleanup->pos;
+            d.title = "a pack step has a cleanup of its own";
+            d.hint = "remove cleanup: what a pack's calls make is deleted as the profile says (its delete, the "
+                     "Location, or left behind under cannot_delete)";
+            out.push_back(std::move(d));
+        }
     };
     for (const auto& st : s.setup) check(st);
     for (const auto& c : s.cases)

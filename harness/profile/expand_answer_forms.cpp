@@ -248,6 +248,17 @@ void add_read_backs(const Resource& r, const std::vector<suite::Variable>& vars,
     }
 }
 
+namespace {
+
+// The operations that address the entity where its create answer's
+// Location says, when the profile says so (read, update, delete, put).
+bool at_a_location(suite::Operation op) {
+    using O = suite::Operation;
+    return op == O::read || op == O::update || op == O::del || op == O::put;
+}
+
+}  // namespace
+
 void add_location_probe(const Resource& r, suite::Suite& s) {
     const bool at_location =
         (r.read && r.read->at_location) || (r.update && r.update->at_location) || (r.del && r.del->at_location);
@@ -260,8 +271,7 @@ void add_location_probe(const Resource& r, suite::Suite& s) {
     bool addressed = false;
     for (const auto& c : s.cases)
         for (const auto& st : c.steps)
-            if (st.is<suite::OpCall>() && !creates(st) && !st.as<suite::OpCall>().via_other &&
-                suite::traits(st.as<suite::OpCall>().op).needs_id)
+            if (st.is<suite::OpCall>() && !st.as<suite::OpCall>().via_other && at_a_location(st.as<suite::OpCall>().op))
                 addressed = true;
     if (!addressed) return;
     suite::Step st;
@@ -310,32 +320,16 @@ void adapt_cleanup(const Resource& r, binding::Deletion& d) {
     if (r.del && r.del->at_location) d.at_location = true;
 }
 
-namespace {
-
-// A step's cleanup the expander has not fitted to the resource yet (a
-// pack's own `cleanup: {path, id}`, or one bound without a resource):
-// fitted, and bound.
-void adapt_step_cleanup(const Resource& r, std::optional<suite::Cleanup>& cl) {
-    if (!cl || (cl->bound && !cl->bound->resource.empty())) return;
-    binding::Deletion d = binding::deletion_of(*cl);
-    adapt_cleanup(r, d);
-    cl = binding::bound_cleanup(std::move(d));
-}
-
-}  // namespace
-
 void skip_inapplicable(const Resource& r, const binding::SuiteBinding& b, suite::Suite& s) {
     // A call is judged as what it is bound to when the suite runs (a copy
-    // bound here); only a pack's own cleanup of a step is fitted, as bind()
-    // keeps that. (Pack steps send the resource's operations as calls,
-    // never as plain requests: expand() says so of a pack that does.)
+    // bound here). (Pack steps send the resource's operations as calls,
+    // never as plain requests, and have no cleanups of their own: expand()
+    // says so of a pack that does.)
     auto bound_copy = [&](const suite::Step& st, suite::Step& copy) {
         if (st.as<suite::OpCall>().via_other) return false;  // bound to gRPC: nothing here applies
         copy = st;
         return binding::bind(b.own, copy) != nullptr;
     };
-    for (auto& st : s.setup)
-        if (suite::Step copy; !st.is<suite::OpCall>() || bound_copy(st, copy)) adapt_step_cleanup(r, st.cleanup);
     for (auto& c : s.cases) {
         if (!c.skip.empty()) continue;
         for (auto& written : c.steps) {
@@ -365,7 +359,6 @@ void skip_inapplicable(const Resource& r, const binding::SuiteBinding& b, suite:
                          r.update->pos.str() + "), so a body carrying another id addresses another entity";
                 break;
             }
-            adapt_step_cleanup(r, written.cleanup);
             if (!c.skip.empty()) break;
         }
     }

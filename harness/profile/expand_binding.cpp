@@ -82,6 +82,9 @@ const std::optional<Endpoint>* Instance::endpoint(suite::Operation op) const {
         case suite::Operation::del: return &r_.del;
         case suite::Operation::list: return &r_.list;
         case suite::Operation::put: return &r_.put;
+        case suite::Operation::lookup: return &r_.lookup;
+        case suite::Operation::action: return &r_.action;
+        case suite::Operation::legacy_lookup: return &legacy_lookup_;
     }
     return nullptr;
 }
@@ -96,6 +99,9 @@ const std::optional<GrpcEndpoint>* Instance::grpc_endpoint(suite::Operation op) 
         case suite::Operation::del: return &g.del;
         case suite::Operation::list: return &g.list;
         case suite::Operation::put: return &g.put;
+        case suite::Operation::lookup:
+        case suite::Operation::action:
+        case suite::Operation::legacy_lookup: return nullptr;  // HTTP only
     }
     return nullptr;
 }
@@ -144,6 +150,7 @@ binding::Operation http_operation(const Resource& r, suite::Operation op, const 
     o.path = ep.path;
     o.id_at = ep.id_at;
     o.filter = ep.filter;
+    o.param = ep.param;
     o.headers = ep.headers;
     // (fresh client-chosen ids for what may create: create and put)
     const auto& t = suite::traits(op);
@@ -161,6 +168,19 @@ binding::Operation grpc_operation(const Resource& r, suite::Operation op, const 
     return o;
 }
 
+// What the form of R5.2 (`action`) makes has no delete in any profile: a
+// 2xx of it is left behind by design, and the run's notes say so, never
+// silently.
+suite::Cleanup action_left_behind(const Resource& r, const Endpoint& action) {
+    binding::Deletion d;
+    d.pos = action.pos;
+    d.id_at.clear();  // an action answers no id of its own; its Location, if any, names it
+    d.by_design = true;
+    d.impossible = "the profile gives no delete for what the action of '" + r.name + "' makes (" + action.path + ", " +
+                   action.pos.str() + ")";
+    return binding::bound_cleanup(std::move(d));
+}
+
 }  // namespace
 
 const binding::Resource& Instance::binding_of(bool over_grpc) const {
@@ -168,7 +188,9 @@ const binding::Resource& Instance::binding_of(bool over_grpc) const {
     if (b) return *b;
     b.emplace();
     b->wire = over_grpc ? binding::Wire::grpc : binding::Wire::http;
-    b->created = over_grpc ? grpc_cleanup_of(r_) : cleanup_of(r_);
+    // What a create or a PUT that may create made is deleted as the
+    // resource's Deletion says, shared by every such step.
+    const suite::Cleanup created = over_grpc ? grpc_cleanup_of(r_) : cleanup_of(r_);
     if (!over_grpc) b->id = answer_forms::id_answer(r_);
     for (const auto& t : suite::operation_table) {
         if (over_grpc) {
@@ -176,7 +198,9 @@ const binding::Resource& Instance::binding_of(bool over_grpc) const {
         } else if (const auto* e = endpoint(t.op); e && *e) {
             b->at(t.op) = http_operation(r_, t.op, **e);
         }
+        if (auto& o = b->at(t.op); o && t.creates) o->makes = created;
     }
+    if (auto& action = b->at(suite::Operation::action)) action->makes = action_left_behind(r_, *r_.action);
     return *b;
 }
 

@@ -46,7 +46,8 @@ public:
     // over_grpc: the instance runs the resource's gRPC operations (its
     // `grpc:` section) instead of its HTTP endpoints.
     Instance(const Profile& p, const Resource& r, const suite::Suite& pack, bool over_grpc = false)
-        : p_(p), r_(r), s_(pack), over_grpc_(over_grpc) {}
+        : p_(p), r_(r), s_(pack), over_grpc_(over_grpc),
+          legacy_lookup_(r.legacy ? std::optional<Endpoint>(r.legacy->lookup) : std::nullopt) {}
 
     suite::Suite build();
 
@@ -128,11 +129,6 @@ private:
     // principal only reads or lists) do not apply; its writes still do.
     void shared_reads();
 
-    // What the form of R5.2 (`action`) makes has no delete in any profile:
-    // a 2xx of it is left behind by design, and the run's notes say so,
-    // never silently.
-    void action_cleanups();
-
     // A resource the API cannot delete: every entity a case creates stays on
     // the target, so a case repeating creates makes two (enough for
     // "distinct", "time ordered") instead of its count, by `for_each` or by a
@@ -159,6 +155,7 @@ private:
     const Resource& r_;
     suite::Suite s_;
     bool over_grpc_ = false;
+    const std::optional<Endpoint> legacy_lookup_;  // the legacy section's lookup, as an endpoint slot
     std::set<std::string> created_;
     std::map<std::string, Unset> unset_reasons_;  // variable -> why it is undefined here
     // The cleanups built so far: (resource, over gRPC) -> its bound Cleanup.

@@ -70,6 +70,7 @@ Instance::Unset Instance::undescribed(const std::string& need) const {
                               "' makes one (made_by, " + r_.made_by->pos.str() + ")");
     for (const auto& t : suite::operation_table) {
         const std::string op = t.name;
+        if (t.op == suite::Operation::legacy_lookup) continue;  // the legacy section's (below)
         if (is(op, {"_method", "_body", "_items", "_filter", "_replaces", "_rejects_existing"}))
             return add("`" + op + ":`", over_grpc_ ? grpc_res : res);
     }
@@ -271,14 +272,10 @@ void Instance::pack_vars(std::vector<suite::Variable>& out) {
                 "if it creates or replaces)";
         }
     }
-    if (r_.lookup) {
-        var(out, "res.lookup", json::value(r_.lookup->path), r_.lookup->pos);
-        var(out, "res.lookup_param", json::value(r_.lookup->param), r_.lookup->pos);
-    }
-    if (r_.action) {
-        endpoint_vars(out, "action", r_.action, true);
-        var(out, "res.action_id_at", json::value(r_.action->id_at), r_.action->pos);
-    }
+    // (res.lookup, res.action and res.legacy_lookup, with their methods and
+    // the action's body, are endpoint variables, above.)
+    if (r_.lookup) var(out, "res.lookup_param", json::value(r_.lookup->param), r_.lookup->pos);
+    if (r_.action) var(out, "res.action_id_at", json::value(r_.action->id_at), r_.action->pos);
     if (r_.job) {
         var(out, "res.job_at", json::value(r_.job->pointer), r_.job->pos);
         if (!r_.job->read.empty()) var(out, "res.job_read", json::value(r_.job->read), r_.job->pos);
@@ -286,7 +283,6 @@ void Instance::pack_vars(std::vector<suite::Variable>& out) {
     if (!p_.request_id.empty()) var(out, "res.request_id", json::value(p_.request_id), p_.pos);
     if (r_.legacy) {
         const Legacy& l = *r_.legacy;
-        var(out, "res.legacy_lookup", json::value(l.lookup.path), l.lookup.pos);
         var(out, "res.legacy_type", json::value(std::to_string(l.entity_type)), l.pos);
         var(out, "res.legacy_layout", json::value(ids::format_layout(l.layout)), l.pos);
         // The salt never appears in a file: the variable names the

@@ -8,7 +8,8 @@ namespace idconform::profile::loading {
 
 namespace {
 
-const std::vector<std::string> grpc_op_keys = suite::operation_names();
+// The entity operations (lookup and action are HTTP-only).
+const std::vector<std::string> grpc_op_keys = {"create", "read", "update", "delete", "list", "put"};
 
 }  // namespace
 

@@ -506,7 +506,8 @@ void Loader::call(Reader& r, const Entry& e, OpCall& c, std::optional<Ref>* prin
     const std::string op_name = op ? name(*op) : "";
     if (const auto* x = m->find("id")) {
         if (op && !traits(*op).needs_id)
-            r.error(x->key_val(), "'" + op_name + "' takes no id", "only read, update, delete and put name an entity");
+            r.error(x->key_val(), "'" + op_name + "' takes no id",
+                    "only " + operations_that(&OperationTraits::needs_id) + " name an entity");
         else if (auto s = r.string(x->val(), "id", "id: \"${live_id}\"", true); s && r.check_template_at(x->val(), *s, false))
             c.id = *s;
     } else if (op && traits(*op).needs_id) {
@@ -519,7 +520,7 @@ void Loader::call(Reader& r, const Entry& e, OpCall& c, std::optional<Ref>* prin
     for (const char* k : {"json", "set", "unset"})
         if (const auto* x = m->find(k); x && op && !traits(*op).has_body)
             r.error(x->key_val(), "'" + op_name + "' sends no body, so '" + k + "' does not apply",
-                    "only create, update and put send a body");
+                    "only " + operations_that(&OperationTraits::has_body) + " send a body");
     if (const auto* x = m->find("json"))
         if (auto j = r.json(x->val(), true)) c.json = std::move(*j);
     body_edits(r, *m, c.set, c.unset);

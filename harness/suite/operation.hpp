@@ -13,25 +13,32 @@
 
 namespace idconform::suite {
 
-enum class Operation { create, read, update, del, list, put };
+// The entity operations, then the requests that name an entity another
+// way: as an application's own pages do, a lookup by the id in a query
+// parameter and an action (a form or button endpoint) taking the id in its
+// body; and the lookup of a migrated entity by its legacy integer id.
+enum class Operation { create, read, update, del, list, put, lookup, action, legacy_lookup };
 
 struct OperationTraits {
     Operation op;
     const char* name;         // the YAML key / `op:` value
     const char* http_method;  // a profile endpoint's default method
-    bool needs_id;            // names an entity: the path holds {id}, a call has `id:`
+    bool needs_id;            // names an entity: a call has `id:` (the path's {id}, a body member or a query parameter)
     bool has_body;            // sends a body (`body:` in a profile, `json/set/unset` in a call)
     bool has_items;           // answers with a list (`items:`)
     bool creates;             // may create an entity the run must delete (create, and a PUT that creates)
 };
 
-inline constexpr std::array<OperationTraits, 6> operation_table = {{
+inline constexpr std::array<OperationTraits, 9> operation_table = {{
     {Operation::create, "create", "POST", false, true, false, true},
     {Operation::read, "read", "GET", true, false, false, false},
     {Operation::update, "update", "PATCH", true, true, false, false},
     {Operation::del, "delete", "DELETE", true, false, false, false},
     {Operation::list, "list", "GET", false, false, true, false},
     {Operation::put, "put", "PUT", true, true, false, true},
+    {Operation::lookup, "lookup", "GET", true, false, false, false},
+    {Operation::action, "action", "POST", true, true, false, false},
+    {Operation::legacy_lookup, "legacy_lookup", "GET", true, false, false, false},
 }};
 
 [[nodiscard]] constexpr const OperationTraits& traits(Operation op) noexcept {
@@ -47,6 +54,16 @@ inline constexpr std::array<OperationTraits, 6> operation_table = {{
 [[nodiscard]] inline std::vector<std::string> operation_names() {
     std::vector<std::string> out;
     for (const auto& t : operation_table) out.emplace_back(t.name);
+    return out;
+}
+// "read, update, delete and put": the names of the operations with `trait`.
+[[nodiscard]] inline std::string operations_that(bool OperationTraits::*trait) {
+    std::vector<std::string> names;
+    for (const auto& t : operation_table)
+        if (t.*trait) names.emplace_back(t.name);
+    std::string out;
+    for (std::size_t i = 0; i < names.size(); ++i)
+        out += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
     return out;
 }
 

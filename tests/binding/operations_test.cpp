@@ -52,7 +52,7 @@ binding::Resource http_resource() {
     list.path = "/orders";
     list.filter = "{field}=eq.{value}";
     r.at(suite::Operation::list) = list;
-    r.created = written("/orders/{id}", "/id");
+    r.at(suite::Operation::create)->makes = written("/orders/{id}", "/id");
     return r;
 }
 
@@ -77,7 +77,7 @@ TEST_CASE("bind: a create call becomes the profile's HTTP request with its body,
     CHECK(h.unset == std::vector<std::string>{"/n"});
     CHECK(h.headers == r.find(suite::Operation::create)->headers);
     REQUIRE(st.cleanup);
-    CHECK(st.cleanup->bound == r.created.bound);  // shared, not copied
+    CHECK(st.cleanup->bound == r.find(suite::Operation::create)->makes->bound);  // shared, not copied
     CHECK(st.name == "POST /orders");
 }
 
@@ -168,8 +168,8 @@ TEST_CASE("bind: over gRPC the same call becomes a message with the id at its fi
     binding::Operation create;
     create.method = "shop.Orders/Create";
     create.body = json::parse(R"({"n":2})");
+    create.makes = written("/orders/{id}", "/id");
     r.at(suite::Operation::create) = create;
-    r.created = written("/orders/{id}", "/id");
 
     suite::Step st = call(suite::Operation::update, "${id}");
     st.as<suite::OpCall>().set.emplace_back("/note", json::value("y"));
@@ -198,5 +198,51 @@ TEST_CASE("bind: over gRPC the same call becomes a message with the id at its fi
     REQUIRE(binding::bind(r, mk));
     CHECK(json::serialize(mk.as<suite::GrpcCall>().message) == R"({"n":2})");
     REQUIRE(mk.cleanup);
-    CHECK(mk.cleanup->bound == r.created.bound);
+    CHECK(mk.cleanup->bound == r.find(suite::Operation::create)->makes->bound);
+}
+
+TEST_CASE("bind: a lookup sends the id in its query parameter, an action in its body, with their headers") {
+    binding::Resource r = http_resource();
+    binding::Operation lookup;
+    lookup.method = "GET";
+    lookup.path = "/orders";
+    lookup.param = "order_id";
+    lookup.headers = {{"X-Api-Version", "2"}};
+    r.at(suite::Operation::lookup) = lookup;
+    binding::Operation action;
+    action.method = "POST";
+    action.path = "/order-confirmations";
+    action.id_at = "/order/id";
+    action.body = json::parse(R"({"confirm":true})");
+    action.headers = {{"X-Form", "confirm"}};
+    suite::Cleanup left = written("", "");
+    action.makes = left;
+    r.at(suite::Operation::action) = action;
+
+    suite::Step lk = call(suite::Operation::lookup, "${m}");
+    REQUIRE(binding::bind(r, lk));
+    const auto& lh = lk.as<suite::HttpRequest>();
+    CHECK(lh.method == "GET");
+    CHECK(lh.path == "/orders");
+    CHECK(lh.query == std::vector<std::pair<std::string, std::string>>{{"order_id", "${m}"}});
+    CHECK(lh.path_params.empty());
+    CHECK(lh.headers == lookup.headers);
+    CHECK_FALSE(lh.json);
+    CHECK_FALSE(lk.cleanup);  // a lookup makes nothing
+
+    suite::Step ac = call(suite::Operation::action, "${live_id}");
+    ac.as<suite::OpCall>().set.emplace_back("/note", json::value("n"));
+    REQUIRE(binding::bind(r, ac));
+    const auto& ah = ac.as<suite::HttpRequest>();
+    CHECK(ah.method == "POST");
+    CHECK(ah.path == "/order-confirmations");
+    REQUIRE(ah.json);
+    CHECK(json::serialize(*ah.json) == R"({"confirm":true})");
+    REQUIRE(ah.set.size() == 2);  // the id first, then the pack's edits
+    CHECK(ah.set[0].first == "/order/id");
+    CHECK(ah.set[0].second == json::value("${live_id}"));
+    CHECK(ah.set[1].first == "/note");
+    CHECK(ah.headers == action.headers);
+    REQUIRE(ac.cleanup);
+    CHECK(ac.cleanup->bound == left.bound);  // what it makes: as the binding says
 }

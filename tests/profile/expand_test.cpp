@@ -265,7 +265,7 @@ TEST_CASE("a resource that deletes over one transport only: what the other one m
     }
 }
 
-TEST_CASE("a pack step that sends an operation as a plain request is the pack's error, at its line") {
+TEST_CASE("a pack step that sends an operation as a plain request, or has a cleanup of its own, is the pack's error") {
     // Sent as written, it would go without what the profile says the
     // operation needs (its headers, the id in a body, the Location).
     TempPack pack("name: pk\n"
@@ -276,7 +276,7 @@ TEST_CASE("a pack step that sends an operation as a plain request is the pack's 
                   "      - http: {method: POST, path: \"${res.create}\", json: \"${res.create_body}\"}\n"
                   "        cleanup: {path: \"${res.delete}\", id: \"${res.id_at}\"}\n"
                   "      - http: {method: GET, path: \"${res.read}\", path_params: {id: x}}\n"
-                  "      - http: {method: GET, path: \"${res.lookup}\"}\n");  // not an operation: as written
+                  "      - http: {method: GET, path: \"${res.job_read}\"}\n");  // not an operation: as written
     const LoadResult lr = load_profile_text(profile_text, "shop.yaml");
     REQUIRE(lr.profile);
     const Expansion e = expand(*lr.profile, pack.dir.string());
@@ -285,7 +285,7 @@ TEST_CASE("a pack step that sends an operation as a plain request is the pack's 
     INFO(dump(e.diagnostics));
     REQUIRE(said.size() == 3);
     CHECK(said[0].rfind("6 a pack step sends the resource's create as a plain request | write it as `call: {op: create", 0) == 0);
-    CHECK(said[1].rfind("7 a pack step sends the resource's delete as a plain request | write it as `call: {op: delete", 0) == 0);
+    CHECK(said[1].rfind("7 a pack step has a cleanup of its own | remove cleanup:", 0) == 0);
     CHECK(said[2].rfind("8 a pack step sends the resource's read as a plain request", 0) == 0);
     for (const auto& d : e.diagnostics) CHECK(d.pos.file == (pack.dir / "nil-max" / "pk.yaml").string());
 }
