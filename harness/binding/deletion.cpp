@@ -4,10 +4,12 @@
 #include "binding/answers.hpp"
 #include "binding/body_json.hpp"
 #include "binding/locations.hpp"
+#include "core/redact.hpp"
 #include "core/strings.hpp"
 #include "suite/json_edit.hpp"
 
 
+#include <algorithm>
 #include <string_view>
 
 namespace idconform::binding {
@@ -131,16 +133,30 @@ Created grpc_deletion(const Ledger& ledger, const Deletion& d, const Request& re
     return c;
 }
 
-// An HTTP request about the entity with the creating request's headers but
-// its content type; the URL (and an RPC-style body) filled in by the caller.
-EntityRequest http_request(const Request& req, const std::string& method) {
-    EntityRequest e;
+// An HTTP request about the entity with the creating request's headers
+// (the target's and the principal's) but its content type and the headers
+// only the create sends, then this request's own (`own`, templates); the
+// URL (and an RPC-style body) filled in by the caller. "" or why a header
+// cannot be made.
+std::string http_request(EntityRequest& e, const Request& req, const std::string& method, const Deletion& d,
+                         const std::vector<std::pair<std::string, std::string>>& own, const suite::Scope& scope) {
     e.request.transport = "http";  // also for an entity made over gRPC (Deletion::across)
     e.request.method = method;
+    auto create_only = [&](const std::string& name) {
+        return std::any_of(d.create_only_headers.begin(), d.create_only_headers.end(),
+                           [&](const std::string& n) { return iequals(n, name); });
+    };
     for (const auto& h : req.headers)
-        if (!iequals(h.name, "content-type")) e.request.headers.push_back(h);
+        if (!iequals(h.name, "content-type") && !create_only(h.name)) e.request.headers.push_back(h);
     e.request.secret_headers = req.secret_headers;
-    return e;
+    for (const auto& [name, tmpl] : own) {
+        auto value = suite::interpolate(tmpl, scope);
+        if (!value) return "its header " + name + ": " + value.error();
+        std::erase_if(e.request.headers, [&](const Header& h) { return iequals(h.name, name); });
+        e.request.headers.push_back({name, std::move(*value)});
+    }
+    if (!own.empty()) redact::mark_secret_headers(e.request, scope.secrets());
+    return {};
 }
 
 // The delete at the Location the create answered; a re-key (an update
@@ -243,21 +259,25 @@ void book_created(const Ledger& ledger, const Deletion& d, const Request& req, c
         c.id = id;
         c.id_at = id_at;
         c.across = d.across;
-        c.del = http_request(req, d.method);
+        std::string why = http_request(c.del, req, d.method, d, d.headers, scope);
+        EntityRequest read;
+        const std::string read_why = http_request(read, req, d.read_method, d, d.read_headers, scope);
         c.read_not_found = d.read_not_found;
-        if (d.at_location) {
+        if (!why.empty()) {
+            c.problem = "no way to delete " + id + ": " + why;
+        } else if (d.at_location) {
             at_location(c, ledger, d, location);
+            if (c.confirm && read_why.empty()) c.confirm->request.headers = read.request.headers;
         } else {
-            if (const std::string why = address(c.del, ledger.base_url, id, d.path, d.body_id_at, d.body, scope);
-                !why.empty())
+            if (why = address(c.del, ledger.base_url, id, d.path, d.body_id_at, d.body, scope); !why.empty())
                 c.problem = "no way to delete " + id + ": " + why;
-            EntityRequest read = http_request(req, d.read_method);
-            if (!d.read_path.empty() &&
+            if (!d.read_path.empty() && read_why.empty() &&
                 address(read, ledger.base_url, id, d.read_path, d.read_body_id_at, d.read_body, scope).empty()) {
                 c.confirm = std::move(read);
             } else if (d.body_id_at.empty()) {
                 c.confirm = c.del;  // a GET of the delete URL
                 c.confirm->request.method = "GET";
+                if (read_why.empty()) c.confirm->request.headers = read.request.headers;
             }
         }
     }

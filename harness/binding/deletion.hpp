@@ -78,6 +78,13 @@ struct Deletion {
     std::string read_method = "GET";
     std::string read_body_id_at;
     std::optional<boost::json::value> read_body;
+    // The delete's and the read's own headers (the profile's `headers:` of
+    // those endpoints, templates), sent after the creating request's; and
+    // the names of the headers only the creating operations send (their
+    // own `headers:`: a Prefer, an Idempotency-Key), never sent with them.
+    std::vector<std::pair<std::string, std::string>> headers;
+    std::vector<std::pair<std::string, std::string>> read_headers;
+    std::vector<std::string> create_only_headers;
     // What the create makes besides its own entity (a profile's `made_by`:
     // the folder an upload makes), each deleted after it, its id at its own
     // `id_at` of the same answer (none there: nothing was made).

@@ -29,6 +29,7 @@ void Instance::add_made(const Resource& r, binding::Deletion& d) const {
         made.id_header.clear();
         made.at_location = false;
         made.resource.clear();  // the creator's Location is not its
+        made.create_only_headers = d.create_only_headers;  // made by the creator's request
         d.made.push_back(std::move(made));
     }
 }
@@ -44,13 +45,20 @@ binding::Deletion Instance::plain_cleanup(const Resource& r) {
         cl.read_body_id_at = r.read->id_at;  // a read by its id in a JSON body
         cl.read_body = r.read->body;
         if (r.read->not_found) cl.read_not_found = *r.read->not_found;
+        cl.read_headers = r.read->headers;
     }
+    // What only the creating operations send (a Prefer, an Idempotency-Key)
+    // is not sent with the delete and its read; the delete's own headers are.
+    for (const auto* maker : {&r.create, &r.put})
+        if (*maker)
+            for (const auto& h : (*maker)->headers) cl.create_only_headers.push_back(h.first);
     if (r.del) {
         cl.pos = r.del->pos;
         cl.path = r.del->path;
         cl.method = r.del->method;
         cl.body_id_at = r.del->id_at;  // a delete by its id in a JSON body
         cl.body = r.del->body;
+        cl.headers = r.del->headers;
     } else if (r.grpc && r.grpc->del) {
         // No HTTP delete, but a gRPC one: it deletes what HTTP made too (a
         // gRPC delete is taken at its word, no read confirms it).

@@ -169,8 +169,8 @@ namespace {
 // real API has and the example server does not: a create answers its entity
 // only when asked to (`Prefer: return=representation`, PostgREST's form; else
 // 201 with no body), a read and a lookup want their version header (else
-// 406; the legacy lookup too), and the form endpoint its CSRF header (else
-// 403).
+// 406; the legacy lookup too), the form endpoint its CSRF header (else
+// 403), and an order's delete its If-Match (else 428) and no Prefer (400).
 constexpr const char* header_forms_profile = R"(name: header-forms-in-process
 base_url: http://products.test
 headers: {Accept: application/json}
@@ -196,7 +196,7 @@ resources:
   orders:
     create: {path: /v1/orders, body: {item: idconform-probe, quantity: 1}, headers: {Prefer: return=representation}}
     read: {path: "/v1/orders/{id}", headers: {X-Api-Version: "2"}}
-    delete: {path: "/v1/orders/{id}"}
+    delete: {path: "/v1/orders/{id}", headers: {If-Match: "*"}}
     list: {path: /v1/orders, items: /items}
     lookup: {path: /v1/orders, param: id, headers: {X-Api-Version: "2"}}
     action: {path: /v1/order-confirmations, id_at: /order_id, headers: {X-CSRF-Token: t1}}
@@ -225,6 +225,12 @@ std::optional<Reply> header_forms(const Request& r, const Pass& pass) {
         return made;
     }
     const bool lookup = path.rfind("/v1/orders?", 0) == 0 && path.find("id=") != std::string::npos;
+    if (r.method == "DELETE" && path.rfind("/v1/orders/", 0) == 0) {
+        if (!has("If-Match", "*"))
+            return Reply::answer(428, R"({"error": "If-Match required"})", {{"Content-Type", "application/json"}});
+        if (has("Prefer", "return=representation"))
+            return Reply::answer(400, R"({"error": "Prefer is not allowed on DELETE"})", {{"Content-Type", "application/json"}});
+    }
     if (r.method == "POST" && path == "/v1/order-confirmations" && !has("X-CSRF-Token", "t1"))
         return Reply::answer(403, R"({"error": "CSRF token missing"})", {{"Content-Type", "application/json"}});
     if (r.method == "GET" && (entity || lookup) && path.find("by-viewable") == std::string::npos &&
@@ -240,7 +246,9 @@ TEST_CASE("product path: every pack sends an operation with the headers the prof
     // reads, lookups and form posts went without the operation's headers:
     // the creates were answered with no id, the reads and lookups 406 and the
     // form 403, failures of R1, R2, R4, R5, the VIEWABLE and LEGACY rules
-    // that said nothing about the API.
+    // that said nothing about the API. And the cleanup deleted orders with
+    // the create's headers instead of the delete's: 428, every order left
+    // behind, a cleanup error.
     const Ran o = run_against({}, header_forms_profile, header_forms);
     INFO("errors: " << (o.tally.errors.empty() ? "" : o.tally.errors.front()));
     CHECK(o.tally.errors.empty());
