@@ -42,8 +42,8 @@ bool Loader::location_path_ok(const Val& v, const std::string& path, const Opera
     return true;
 }
 
-bool Loader::id_header(const Entry& x, std::string_view what, bool at_written, IdField& f) {
-    if (what != "id") {
+bool Loader::id_header(const Entry& x, std::string_view what, IdRole role, bool at_written, IdField& f) {
+    if (role != IdRole::own) {
         r_.error(x.key_val(), "'header' is for the entity's own id, not for field '" + std::string(what) + "'",
                  "say under the resource's id: where the create answer names the new id, e.g. id: {header: "
                  "Location}; an id field of the entity is found at its JSON pointer (at:)");
@@ -64,8 +64,8 @@ bool Loader::id_header(const Entry& x, std::string_view what, bool at_written, I
     return true;
 }
 
-bool Loader::create_at(const Entry& x, std::string_view what, bool header_written, IdField& f) {
-    if (what != "id") {
+bool Loader::create_at(const Entry& x, std::string_view what, IdRole role, bool header_written, IdField& f) {
+    if (role != IdRole::own) {
         r_.error(x.key_val(), "'create_at' is for the entity's own id, not for field '" + std::string(what) + "'",
                  "a field the create answer lacks is written in_create: false; create_at says where the create "
                  "answer names the new id, e.g. id: {at: /id, create_at: /orderID}");
@@ -90,11 +90,16 @@ bool Loader::create_at(const Entry& x, std::string_view what, bool header_writte
     return true;
 }
 
-bool Loader::in_create(const Entry& x, std::string_view what, bool& out) {
-    if (what == "id") {
+bool Loader::in_create(const Entry& x, std::string_view what, IdRole role, bool& out) {
+    if (role == IdRole::own) {
         r_.error(x.key_val(), "'in_create' is for the entity's other fields and references, not its own id",
                  "a create answer without the new id in its body names it in a header: id: {at: /id, header: "
                  "Location}");
+        return false;
+    }
+    if (role == IdRole::client) {
+        r_.error(x.key_val(), "'in_create' does not apply to the client-chosen id '" + std::string(what) + "'",
+                 "a client-chosen id is in the create body by definition; remove in_create:");
         return false;
     }
     auto b = r_.boolean(x.val(), "in_create");

@@ -139,7 +139,7 @@ std::optional<Resource> Loader::resource(const Entry& entry) {
         if (const auto* x = m->find(operations[i].key))
             *slots[i] = endpoint(x->val(), i == 1 && forms::is_singleton(*m) ? singleton_read_op : operations[i]);
     if (const auto* x = m->find("id")) {
-        if (auto id = id_field(x->val(), "id", "/id")) res.id = std::move(*id);
+        if (auto id = id_field(x->val(), "id", "/id", IdRole::own)) res.id = std::move(*id);
     } else if (m->find("legacy")) {
         res.id.kind = ids::IdKind::uuidv8_legacy;  // a legacy lookup answers UUIDv8 legacy ids
     }

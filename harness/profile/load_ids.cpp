@@ -60,7 +60,8 @@ std::optional<ids::IdKind> Loader::kind_ok(const Val& v, const std::string& kind
 }
 
 // `/id` (shorthand) or {at: /id, kind: uuidv7}; `at` defaults to `default_at`.
-std::optional<IdField> Loader::id_field(const Val& v, std::string_view what, const std::string& default_at) {
+std::optional<IdField> Loader::id_field(const Val& v, std::string_view what, const std::string& default_at,
+                                        IdRole role) {
     IdField f;
     f.pos = r_.pos(v);
     f.pointer = default_at;
@@ -93,7 +94,12 @@ std::optional<IdField> Loader::id_field(const Val& v, std::string_view what, con
     if (const auto* x = m->find("pattern")) {
         if (auto s = r_.string(x->val(), "pattern", "pattern: \"^[0-9]+$\"")) {
             const RE2 re(*s, RE2::Quiet);
-            if (f.kind != ids::IdKind::existing) {
+            if (role == IdRole::field) {
+                r_.error(x->key_val(), "'pattern' is for the entity's own id, not for field '" + std::string(what) + "'",
+                         "a pattern says how fresh ids of the entity are made (id: {kind: existing, pattern: ...}); "
+                         "an id field of kind existing is checked without one: remove pattern:");
+                ok = false;
+            } else if (f.kind != ids::IdKind::existing) {
                 r_.error(x->key_val(), "'pattern' is for ids of kind existing, not " + std::string(ids::kind_name(f.kind)),
                          "a UUID or ULID kind has its own form; write kind: existing for an id that kept a "
                          "format from before the UUID rules");
@@ -109,9 +115,9 @@ std::optional<IdField> Loader::id_field(const Val& v, std::string_view what, con
             ok = false;
         }
     }
-    if (const auto* x = m->find("header")) ok = id_header(*x, what, m->find("at") != nullptr, f) && ok;
-    if (const auto* x = m->find("create_at")) ok = create_at(*x, what, m->find("header") != nullptr, f) && ok;
-    if (const auto* x = m->find("in_create")) ok = in_create(*x, what, f.in_create) && ok;
+    if (const auto* x = m->find("header")) ok = id_header(*x, what, role, m->find("at") != nullptr, f) && ok;
+    if (const auto* x = m->find("create_at")) ok = create_at(*x, what, role, m->find("header") != nullptr, f) && ok;
+    if (const auto* x = m->find("in_create")) ok = in_create(*x, what, role, f.in_create) && ok;
     if (!ok) return std::nullopt;
     return f;
 }
@@ -120,7 +126,7 @@ void Loader::fields(const Val& v, Resource& res) {
     auto m = r_.mapping(v, "fields", {}, "{tracking_id: {at: /tracking_id, kind: uuidv4}}");
     if (!m) return;
     for (const auto& entry : m->entries) {
-        auto f = id_field(entry.val(), entry.key, pointer_to(entry.key));
+        auto f = id_field(entry.val(), entry.key, pointer_to(entry.key), IdRole::field);
         if (!f) continue;
         f->pos = r_.pos(entry.key_val());
         if (f->pointer == res.id.pointer) {
@@ -136,7 +142,7 @@ void Loader::client_ids(const Val& v, Resource& res) {
     auto m = r_.mapping(v, "client_ids", {}, "{line_id: {at: /lines/0/id, kind: uuidv7}}");
     if (!m) return;
     for (const auto& entry : m->entries) {
-        auto f = id_field(entry.val(), entry.key, pointer_to(entry.key));
+        auto f = id_field(entry.val(), entry.key, pointer_to(entry.key), IdRole::client);
         if (!f) continue;
         f->pos = r_.pos(entry.key_val());
         std::string why = ids::no_fresh_id(f->kind, {f->pattern});
@@ -188,7 +194,7 @@ void Loader::references(const Val& v, Resource& res) {
                 ok = false;
             }
         }
-        if (const auto* x = rm->find("in_create")) ok = in_create(*x, entry.key, ref.in_create) && ok;
+        if (const auto* x = rm->find("in_create")) ok = in_create(*x, entry.key, IdRole::field, ref.in_create) && ok;
         if (const auto* x = rm->find("at")) {  // answers name it otherwise: {resource: series, at: /parent_series}
             if (auto s = r_.string(x->val(), "at", "at: /parent_series");
                 s && member_pointer(x->val(), *s, "at", "/parent_series"))

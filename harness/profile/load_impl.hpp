@@ -122,7 +122,11 @@ private:
     bool member_pointer(const Val& v, const std::string& pointer, std::string_view what, std::string_view example);
     std::optional<ids::IdKind> kind_ok(const Val& v, const std::string& kind);
     // `/id` (shorthand) or {at: /id, kind: uuidv7}; `at` defaults to `default_at`.
-    std::optional<IdField> id_field(const Val& v, std::string_view what, const std::string& default_at);
+    // Whose id an id field describes: the entity's own (`id:`), another id
+    // field of it (`fields:`) or one the client chooses (`client_ids:`);
+    // each takes only the keys that say something about it.
+    enum class IdRole { own, field, client };
+    std::optional<IdField> id_field(const Val& v, std::string_view what, const std::string& default_at, IdRole role);
     void fields(const Val& v, Resource& res);
     void client_ids(const Val& v, Resource& res);
     void references(const Val& v, Resource& res);
@@ -136,12 +140,12 @@ private:
     bool location_path_ok(const Val& v, const std::string& path, const Operation& op);
     // `id: {header: Docker-Upload-UUID}`: the answer header naming the new id
     // (the entity's own id only). at_written: `at` says where read answers hold it.
-    bool id_header(const Entry& x, std::string_view what, bool at_written, IdField& f);
+    bool id_header(const Entry& x, std::string_view what, IdRole role, bool at_written, IdField& f);
     // `create_at: POINTER`: where the create answer names the new id, when
     // not at `at` (the own id only; not beside `header`).
-    bool create_at(const Entry& x, std::string_view what, bool header_written, IdField& f);
+    bool create_at(const Entry& x, std::string_view what, IdRole role, bool header_written, IdField& f);
     // `in_create: false`: a field or reference the create answer lacks.
-    bool in_create(const Entry& x, std::string_view what, bool& out);
+    bool in_create(const Entry& x, std::string_view what, IdRole role, bool& out);
     // What the forms above need of the rest of the resource (a create with a
     // Location, a read to judge what the create answer lacks).
     // A read answering an array at the root means "not found" by `[]`: its

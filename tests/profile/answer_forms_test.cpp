@@ -48,6 +48,18 @@ TEST_CASE("id: {header: ...} loads: without `at` no answer has the id in a body,
     CHECK(p.resources[0].id.pointer == "/id");
 }
 
+TEST_CASE("id field keys that say nothing there are refused, even for a field named id") {
+    // Each was accepted and then ignored: a key a user writes must act or be an error.
+    only_error(api("    fields: {id: {at: /other_id, header: X-Id}}\n"), 8, 34,
+               "'header' is for the entity's own id, not for field 'id'", "id: {header: Location}");
+    only_error(api("    fields: {id: {at: /other_id, create_at: /x}}\n"), 8, 34,
+               "'create_at' is for the entity's own id, not for field 'id'", "in_create: false");
+    only_error(api("    fields: {legacy_no: {kind: existing, pattern: \"^[0-9]+$\"}}\n"), 8, 42,
+               "'pattern' is for the entity's own id, not for field 'legacy_no'", "remove pattern:");
+    only_error(api("    client_ids: {line_id: {at: /lines/0/id, kind: uuidv7, in_create: false}}\n"), 8, 59,
+               "'in_create' does not apply to the client-chosen id 'line_id'", "remove in_create:");
+}
+
 TEST_CASE("id header errors: not a header name, on a field, in_create on the own id") {
     only_error(api("    id: {header: \"X Id\"}\n"), 8, 18, "'X Id' is not a header name", "header: Docker-Upload-UUID");
     only_error(api("    fields: {tracking_id: {header: X-Tracking}}\n"), 8, 28,
