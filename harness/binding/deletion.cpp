@@ -149,10 +149,11 @@ std::string http_request(EntityRequest& e, const Request& req, const std::string
     for (const auto& h : req.headers)
         if (!iequals(h.name, "content-type") && !create_only(h.name)) e.request.headers.push_back(h);
     e.request.secret_headers = req.secret_headers;
-    for (const auto& [name, tmpl] : own) {
-        auto value = suite::interpolate(tmpl, scope);
+    for (const auto& header : own) {
+        const std::string& name = header.first;  // (a lambda may not capture a structured binding in clang 14)
+        auto value = suite::interpolate(header.second, scope);
         if (!value) return "its header " + name + ": " + value.error();
-        std::erase_if(e.request.headers, [&](const Header& h) { return iequals(h.name, name); });
+        std::erase_if(e.request.headers, [&name](const Header& h) { return iequals(h.name, name); });
         e.request.headers.push_back({name, std::move(*value)});
     }
     if (!own.empty()) redact::mark_secret_headers(e.request, scope.secrets());
