@@ -24,14 +24,11 @@ Deletion Deletion::written(const suite::Cleanup& cl) {
     return d;
 }
 
-Deletion deletion_of(const suite::Cleanup& cl) { return cl.bound ? *cl.bound : Deletion::written(cl); }
-
-suite::Cleanup bound_cleanup(Deletion d) {
+suite::Cleanup written_form(const Deletion& d) {
     suite::Cleanup cl;
     cl.pos = d.pos;
     cl.path = d.path;
     cl.id_at = d.id_at;
-    cl.bound = std::make_shared<const Deletion>(std::move(d));
     return cl;
 }
 

@@ -3,7 +3,7 @@
 //
 // A Deletion is built once per resource and transport by the profile
 // expander (profile/expand_binding.cpp) and shared by every create step of the
-// suite (suite::Cleanup::bound); a suite's own `cleanup: {path, id}` is the
+// suite (binding::StepBinding::deletion); a suite's own `cleanup: {path, id}` is the
 // plain Deletion::written form. When a create is answered 2xx, book_created
 // records a Created (the delete and its confirming read, made for the new
 // id, with the creating principal's credentials); follow_rekey keeps it
@@ -94,11 +94,10 @@ struct Deletion {
     [[nodiscard]] static Deletion written(const suite::Cleanup& cl);
 };
 
-// The Deletion a create step books: the profile's, or the suite's written one.
-[[nodiscard]] Deletion deletion_of(const suite::Cleanup& cl);
-
-// A step's cleanup bound to `d` (its position, path and id pointer are d's).
-[[nodiscard]] suite::Cleanup bound_cleanup(Deletion d);
+// The cleanup a step bound to `d` carries in its suite: d's position, path
+// and id pointer, which `list` and the plan show (the runner books `d`
+// itself, binding::StepBinding::deletion).
+[[nodiscard]] suite::Cleanup written_form(const Deletion& d);
 
 // One creation the cleanup must undo, booked when the create was answered 2xx.
 struct Created {

@@ -1,7 +1,6 @@
 // The entity of an array answer (see entity_view.hpp).
 #include "binding/entity_view.hpp"
 
-#include "binding/access.hpp"
 #include "binding/body_json.hpp"
 
 #include <boost/json/serialize.hpp>
@@ -10,11 +9,10 @@ namespace idconform::binding {
 
 namespace json = boost::json;
 
-EntityView entity_view(const suite::HttpRequest& h, const suite::Expect& expect, const Exchange& x,
-                       const std::string& rule) {
+EntityView entity_view(const suite::HttpRequest& h, const std::string& array, const suite::Expect& expect,
+                       const Exchange& x, const std::string& rule) {
     EntityView out;
-    const std::optional<std::string>& array = entity_array(h);
-    if (!array || !x.response || x.response->status / 100 != 2) return out;
+    if (!x.response || x.response->status / 100 != 2) return out;
     // A refusal is judged on the answer as it came: `[]` is the not-found
     // answer, anything else a 2xx the check reports as the server sent it.
     if (expect.status && suite::is_refusal(*expect.status)) return out;
@@ -22,10 +20,10 @@ EntityView entity_view(const suite::HttpRequest& h, const suite::Expect& expect,
     const json::value* root = body.view();
     if (!root) return out;  // not JSON: the checks that need the body say so themselves
     boost::system::error_code ec;
-    const json::value* arr = root->find_pointer(*array, ec);
-    const std::string where = array->empty() ? std::string("the answer") : "the answer's " + *array;
+    const json::value* arr = root->find_pointer(array, ec);
+    const std::string where = array.empty() ? std::string("the answer") : "the answer's " + array;
     if (!arr || !arr->is_array()) {
-        out.error = "the read answered no array at '" + *array + "' (" + h.pos.str() +
+        out.error = "the read answered no array at '" + array + "' (" + h.pos.str() +
                     "): the profile's read says the entity comes in an array there (items:)";
         return out;
     }

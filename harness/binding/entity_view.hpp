@@ -2,7 +2,7 @@
 // `GET /products?id=eq.{id}` answers `[{...}]`): the element is the entity
 // that the step's expectations, captures and shape scan judge, `[]` means
 // "not found", and more than one element cannot be one entity. Set on an
-// http step by the profile expander (binding::Access::entity_array).
+// bound http step by its binding (binding::Access::entity_array).
 #pragma once
 
 #include "core/exchange.hpp"
@@ -26,10 +26,11 @@ struct EntityView {
     std::string error;
 };
 
-// How the answer `x` to `h` (whose entity_array is set, access.hpp) is judged under
-// `expect` (a 4xx-only status expectation is a negative check: `[]` and
-// the status judge it as they are).
-[[nodiscard]] EntityView entity_view(const suite::HttpRequest& h, const suite::Expect& expect, const Exchange& x,
-                                     const std::string& rule);
+// How the answer `x` to `h`, a read whose answer holds the entity in an
+// array at `array` (Access::entity_array), is judged under `expect` (a 4xx-only
+// status expectation is a negative check: `[]` and the status judge it as
+// they are).
+[[nodiscard]] EntityView entity_view(const suite::HttpRequest& h, const std::string& array,
+                                     const suite::Expect& expect, const Exchange& x, const std::string& rule);
 
 }  // namespace idconform::binding

@@ -14,7 +14,6 @@ suite::HttpRequest http_request(const Operation& o, const suite::OpCall& c) {
     h.path = o.path;
     h.principal = c.principal;
     h.headers = o.headers;
-    h.access = o.access;
     if (!c.id.empty() && !o.param.empty()) h.query.emplace_back(o.param, c.id);  // a lookup: ?id=...
     else if (!c.id.empty()) h.path_params = {{"id", c.id}};
     // A read, update or delete that addresses the entity by its id in a
@@ -52,14 +51,17 @@ suite::GrpcCall grpc_call(const Operation& o, const suite::OpCall& c) {
 
 }  // namespace
 
-const Operation* bind(const Resource& r, suite::Step& st) {
+const Operation* bind(const Resource& r, suite::Step& st, StepBinding& b) {
     if (!st.is<suite::OpCall>()) return nullptr;
     const suite::OpCall& c = st.as<suite::OpCall>();
     const Operation* o = r.find(c.op);
     if (!o) return nullptr;
     if (o->not_found && st.expect.status && suite::is_refusal(*st.expect.status))
         st.expect.status->not_found = o->not_found;
-    if (o->makes && !st.cleanup) st.cleanup = *o->makes;
+    if (o->makes && !st.cleanup) {
+        st.cleanup = written_form(*o->makes);
+        b.deletion = o->makes;
+    }
     const suite::Operation op = c.op;
     if (r.wire == Wire::grpc) {
         suite::GrpcCall g = grpc_call(*o, c);
@@ -67,6 +69,7 @@ const Operation* bind(const Resource& r, suite::Step& st) {
         st.request = std::move(g);  // `c` dies here
     } else {
         suite::HttpRequest h = http_request(*o, c);
+        b.access = o->access;
         if (st.name.empty()) st.name = h.method + " " + h.path;
         st.request = std::move(h);  // `c` dies here
         adapt_expectations(r.id, op, st);
@@ -74,22 +77,31 @@ const Operation* bind(const Resource& r, suite::Step& st) {
     return o;
 }
 
-void bind_calls(suite::Suite& s) {
-    if (!s.binding) return;
+BoundSteps bind_calls(suite::Suite& s) {
+    BoundSteps out;
+    if (!s.binding) return out;
     const SuiteBinding& b = *s.binding;
     auto bind_all = [&](std::vector<suite::Step>& steps) {
-        for (auto& st : steps)
-            if (st.is<suite::OpCall>()) bind(st.as<suite::OpCall>().via_other ? b.other : b.own, st);
+        for (auto& st : steps) {
+            if (!st.is<suite::OpCall>()) continue;
+            StepBinding sb;
+            bind(st.as<suite::OpCall>().via_other ? b.other : b.own, st, sb);
+            out.add(st, std::move(sb));
+        }
     };
     bind_all(s.setup);
     for (auto& c : s.cases) bind_all(c.steps);
     bind_all(s.teardown);
+    for (const auto& [i, deletion] : b.setup_creates)
+        if (i < s.setup.size() && s.setup[i].cleanup) out.add(s.setup[i], {nullptr, deletion});
+    return out;
 }
 
-const suite::Suite& with_calls_bound(const suite::Suite& s, std::optional<suite::Suite>& storage) {
-    if (!s.binding) return s;
-    bind_calls(storage.emplace(s));
-    return *storage;
+Bound with_calls_bound(const suite::Suite& s, std::optional<BoundSuite>& storage) {
+    static const BoundSteps none;
+    if (!s.binding) return {s, none};
+    storage.emplace(s);
+    return {storage->suite, storage->steps};
 }
 
 std::pair<std::string, std::string> spell_filter(const std::string& form, const std::string& field,

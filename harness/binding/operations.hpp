@@ -19,9 +19,11 @@
 #include <boost/json/value.hpp>
 
 #include <array>
+#include <cstddef>
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -49,8 +51,8 @@ struct Operation {
     // How what a 2xx of it made is undone at the end of the suite, whether or
     // not the case expected it to succeed: the resource's deletion for create
     // and put, left behind by design for an action (no profile deletes what
-    // a form makes); none for the others.
-    std::optional<suite::Cleanup> makes;
+    // a form makes); null for the others.
+    std::shared_ptr<const Deletion> makes;
 };
 
 // One resource over one transport.
@@ -68,29 +70,78 @@ struct Resource {
     [[nodiscard]] std::optional<Operation>& at(suite::Operation op) { return ops[static_cast<std::size_t>(op)]; }
 };
 
+// What binding a step gave it besides its request, which the runner reads
+// as the step runs: how it reaches its entity and reads the answer, and how
+// what it makes is deleted. Never part of the suite's text.
+struct StepBinding {
+    std::shared_ptr<const Access> access;      // HTTP: at the Location, the entity in an array; null: as written
+    std::shared_ptr<const Deletion> deletion;  // what its `cleanup` books; null: the cleanup as written
+};
+
+// The steps of one suite that a binding gave more than their request, by
+// address: valid while that suite is neither copied nor changed (BoundSuite
+// keeps the two together).
+class BoundSteps {
+public:
+    // What the binding gave `st`; null: the step is as written.
+    [[nodiscard]] const StepBinding* of(const suite::Step& st) const {
+        if (by_step_.empty()) return nullptr;
+        const auto it = by_step_.find(&st);
+        return it == by_step_.end() ? nullptr : &it->second;
+    }
+    void add(const suite::Step& st, StepBinding b) {
+        if (b.access || b.deletion) by_step_[&st] = std::move(b);
+    }
+    [[nodiscard]] std::size_t size() const noexcept { return by_step_.size(); }
+
+private:
+    std::unordered_map<const suite::Step*, StepBinding> by_step_;
+};
+
 // Turns `st`, a `call` step of `r`'s resource, into the request `r`
 // declares for its operation, with the cleanup of what it makes
-// (Operation::makes; a cleanup the step already has is kept) and, unnamed,
-// the request's name.
-// The operation bound, or null when the resource declares none: the step
-// stays a call (cases using it are guarded by `requires: [res.<op>]`, and
-// the runner reports one that is not).
-const Operation* bind(const Resource& r, suite::Step& st);
+// (Operation::makes, into `b`; a cleanup the step already has is kept, as
+// written) and, unnamed, the request's name; `b.access` is how it reaches
+// its entity. The operation bound, or null when the resource declares
+// none: the step stays a call (cases using it are guarded by `requires:
+// [res.<op>]`, and the runner reports one that is not).
+const Operation* bind(const Resource& r, suite::Step& st, StepBinding& b);
 
 // The bindings of one pack instance: its resource over the instance's own
-// transport, and over the other one (a call with `via: other`).
+// transport, and over the other one (a call with `via: other`); and the
+// setup's creates of the entities its references need (plain requests of
+// other resources' creates, written by the expander), by their index in the
+// suite's setup, with their resource's deletion.
 struct SuiteBinding {
     Resource own;
     Resource other;
+    std::vector<std::pair<std::size_t, std::shared_ptr<const Deletion>>> setup_creates;
 };
 
 // Every call step of `s` (setup, cases, teardown) bound through the
-// suite's binding; a suite without one (written by hand) is left as it is.
-void bind_calls(suite::Suite& s);
+// suite's binding, and what each bound step was given besides its request;
+// a suite without one (written by hand) is left as it is (none).
+[[nodiscard]] BoundSteps bind_calls(suite::Suite& s);
+
+// A suite with its calls bound and what the binding gave its steps. Not
+// copied or moved: `steps` holds the addresses of `suite`'s steps.
+struct BoundSuite {
+    explicit BoundSuite(const suite::Suite& written) : suite(written), steps(bind_calls(suite)) {}
+    BoundSuite(const BoundSuite&) = delete;
+    BoundSuite& operator=(const BoundSuite&) = delete;
+    suite::Suite suite;
+    BoundSteps steps;
+};
+
+// A suite as it runs or is shown, and what its steps were bound to.
+struct Bound {
+    const suite::Suite& suite;
+    const BoundSteps& steps;
+};
 
 // `s` with its calls bound: a bound copy kept in `storage` for a pack
-// instance, `s` itself for a suite without a binding (no copy).
-[[nodiscard]] const suite::Suite& with_calls_bound(const suite::Suite& s, std::optional<suite::Suite>& storage);
+// instance, `s` itself for a suite without a binding (no copy, no step bound).
+[[nodiscard]] Bound with_calls_bound(const suite::Suite& s, std::optional<BoundSuite>& storage);
 
 // A list filter (field, value) as the query `form` spells it:
 // "{field}=eq.{value}" gives ("category_id", "eq.<value>").

@@ -149,7 +149,7 @@ Runner add_list(CLI::App& app) {
             std::cout << "| rule | suite | check | what is sent | what must come back |\n|---|---|---|---|---|\n";
         }
         for (auto& s : suites) {
-            binding::bind_calls(s);  // a call is listed as the request the profile binds it to
+            (void)binding::bind_calls(s);  // a call is listed as the request the profile binds it to
             for (const auto& c : s.cases) {
                 const std::string rule = c.rules.empty() ? "-" : join(c.rules, ", ");
                 if (*markdown)

@@ -88,9 +88,11 @@ std::pair<std::string, Effect> endpoint(const suite::Step& st, const std::set<st
         st.request);
 }
 
-// What the cleanup deletes a created entity with.
-std::string deleted_by(const suite::Cleanup& written, const runner::Scope& scope) {
-    const binding::Deletion cl = binding::deletion_of(written);
+// What the cleanup deletes an entity `st` created with: the deletion its
+// binding gave it (`bound`), or its cleanup as written.
+std::string deleted_by(const suite::Step& st, const binding::StepBinding* bound, const runner::Scope& scope) {
+    const binding::Deletion cl =
+        bound && bound->deletion ? *bound->deletion : binding::Deletion::written(*st.cleanup);
     if (cl.by_design || !cl.impossible.empty()) return "not deleted: " + cl.impossible;
     if (!cl.grpc_method.empty()) return "deleted at the end by grpc " + runner::steps::site_template(cl.grpc_method, scope);
     if (cl.at_location) return "deleted at the end by DELETE at its Location";
@@ -177,16 +179,18 @@ DryRunTotals print_dry_run(std::ostream& out, const std::vector<suite::Suite>& s
             if (!suites[i].preflight) t.filtered_out += runner::unselected_count(suites[i]);
             continue;
         }
-        std::optional<suite::Suite> bound;  // the requests the profile binds the calls to, as the run sends them
-        const suite::Suite& s = binding::with_calls_bound(suites[i], bound);
+        std::optional<binding::BoundSuite> storage;  // the requests the profile binds the calls to, as the run sends them
+        const binding::Bound bound = binding::with_calls_bound(suites[i], storage);
+        const suite::Suite& s = bound.suite;
         ++t.suites;
         out << "suite '" << s.name << "' (" << s.file << ")" << (s.preflight ? ", the preflight" : "") << '\n';
         const runner::Scope scope = static_scope(o, s);
         out << "  target   " << where(o, s, scope) << '\n';
         std::set<std::string> grpc_deletes;  // the methods the profile deletes with
         auto note_delete = [&](const suite::Step& st) {
-            if (st.cleanup && st.cleanup->bound && !st.cleanup->bound->grpc_method.empty())
-                grpc_deletes.insert(runner::steps::site_template(st.cleanup->bound->grpc_method, scope));
+            const binding::StepBinding* b = bound.steps.of(st);
+            if (st.cleanup && b && b->deletion && !b->deletion->grpc_method.empty())
+                grpc_deletes.insert(runner::steps::site_template(b->deletion->grpc_method, scope));
         };
         for (const auto& st : s.setup) note_delete(st);
         for (const auto& c : s.cases)
@@ -196,12 +200,12 @@ DryRunTotals print_dry_run(std::ostream& out, const std::vector<suite::Suite>& s
             auto [ep, effect] = endpoint(st, grpc_deletes, scope);
             auto& tally = sends[{effect, ep}];
             tally.times += times * static_cast<std::size_t>(std::max(st.repeat, 1));
-            if (st.cleanup) tally.cleanup = deleted_by(*st.cleanup, scope);
+            if (st.cleanup) tally.cleanup = deleted_by(st, bound.steps.of(st), scope);
         };
         for (const auto& st : s.setup) {
             const auto [ep, effect] = endpoint(st, grpc_deletes, scope);
             out << "  setup    " << ep << " (" << effect_word(effect)
-                << (st.cleanup ? "; " + deleted_by(*st.cleanup, scope) : std::string()) << ")\n";
+                << (st.cleanup ? "; " + deleted_by(st, bound.steps.of(st), scope) : std::string()) << ")\n";
             count(st, 1);
         }
         std::size_t cases = 0, skipped = 0;

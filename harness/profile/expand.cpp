@@ -146,6 +146,7 @@ suite::Suite Instance::build() {
     auto b = std::make_shared<binding::SuiteBinding>();
     b->own = binding_of(over_grpc_);
     b->other = binding_of(!over_grpc_);
+    b->setup_creates = setup_creates_;
     if (!over_grpc_) answer_forms::skip_inapplicable(r_, *b, s_);
     s_.binding = std::move(b);
     return std::move(s_);
@@ -274,10 +275,12 @@ void Instance::legacy_ids() {
     s_.vector_sets["legacy_ids"] = std::move(set);
 }
 
-// A setup step that creates an entity of `maker` as the owner, captures the
-// id at `at` of its answer into `var` and books what it made for the cleanup.
-suite::Step Instance::setup_create(const Resource& maker, std::string name, const SourcePos& pos, std::string var,
-                                   std::string at, const SourcePos& at_pos) const {
+// Appends to `steps` (the setup, whose first steps these are) a step that
+// creates an entity of `maker` as the owner, captures the id at `at` of its
+// answer into `var` and books what it made for the cleanup, as `maker`'s
+// deletion says (the suite's binding holds it: SuiteBinding::setup_creates).
+void Instance::add_setup_create(std::vector<suite::Step>& steps, const Resource& maker, std::string name,
+                                const SourcePos& pos, std::string var, std::string at, const SourcePos& at_pos) {
     suite::Step st;
     st.pos = pos;
     st.name = std::move(name);
@@ -299,9 +302,11 @@ suite::Step Instance::setup_create(const Resource& maker, std::string name, cons
     cap.from = suite::Capture::From::json;
     cap.path = std::move(at);
     st.captures.push_back(cap);
-    st.cleanup = cleanup_of(maker);  // with what it makes besides (made_by)
+    const std::shared_ptr<const binding::Deletion> deletion = deletion_of(maker);  // with what it makes besides (made_by)
+    st.cleanup = binding::written_form(*deletion);
     answer_forms::adapt_create_answer(maker, st);
-    return st;
+    setup_creates_.emplace_back(steps.size(), deletion);
+    steps.push_back(std::move(st));
 }
 
 // The entity of `t` that a create of its creator makes as a side effect
@@ -312,10 +317,10 @@ void Instance::ensure_made(const Resource& t, std::vector<suite::Step>& steps) {
     if (!creator || !creator->create) return;  // the loader says so
     for (const auto& ref : creator->references)
         if (ref.required) ensure_created(ref.resource, steps);
-    steps.push_back(setup_create(*creator,
-                                 "create a '" + creator->name + "' entity, which makes a '" + t.name +
-                                     "' entity for the references of '" + r_.name + "'",
-                                 t.made_by->pos, "entity." + t.name, t.made_by->at, t.made_by->pos));
+    add_setup_create(steps, *creator,
+                     "create a '" + creator->name + "' entity, which makes a '" + t.name + "' entity for the references of '" +
+                         r_.name + "'",
+                     t.made_by->pos, "entity." + t.name, t.made_by->at, t.made_by->pos);
 }
 
 void Instance::ensure_created(const std::string& target, std::vector<suite::Step>& steps) {
@@ -328,8 +333,8 @@ void Instance::ensure_created(const std::string& target, std::vector<suite::Step
     if (!t || !t->create) return;  // the loader rejects unknown resources; no create: nothing to do
     for (const auto& ref : t->references)
         if (ref.required) ensure_created(ref.resource, steps);
-    steps.push_back(setup_create(*t, "create a '" + t->name + "' entity for the references of '" + r_.name + "'",
-                                 t->create->pos, "entity." + t->name, t->id.pointer, t->id.pos));
+    add_setup_create(steps, *t, "create a '" + t->name + "' entity for the references of '" + r_.name + "'",
+                     t->create->pos, "entity." + t->name, t->id.pointer, t->id.pos);
 }
 
 }  // namespace expansion

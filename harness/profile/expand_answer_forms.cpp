@@ -328,7 +328,8 @@ void skip_inapplicable(const Resource& r, const binding::SuiteBinding& b, suite:
     auto bound_copy = [&](const suite::Step& st, suite::Step& copy) {
         if (st.as<suite::OpCall>().via_other) return false;  // bound to gRPC: nothing here applies
         copy = st;
-        return binding::bind(b.own, copy) != nullptr;
+        binding::StepBinding unused;
+        return binding::bind(b.own, copy, unused) != nullptr;
     };
     for (auto& c : s.cases) {
         if (!c.skip.empty()) continue;

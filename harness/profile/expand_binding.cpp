@@ -11,12 +11,12 @@ namespace idconform::profile::expansion {
 
 namespace json = boost::json;
 
-suite::Cleanup Instance::cleanup_of(const Resource& r) const {
-    auto [it, fresh] = cleanups_.try_emplace({r.name, false});
+std::shared_ptr<const binding::Deletion> Instance::deletion_of(const Resource& r) const {
+    auto [it, fresh] = deletions_.try_emplace({r.name, false});
     if (fresh) {
         binding::Deletion d = plain_cleanup(r);
         add_made(r, d);
-        it->second = binding::bound_cleanup(std::move(d));
+        it->second = std::make_shared<const binding::Deletion>(std::move(d));
     }
     return it->second;
 }
@@ -114,9 +114,9 @@ const std::optional<GrpcEndpoint>* Instance::grpc_endpoint(suite::Operation op) 
     return nullptr;
 }
 
-suite::Cleanup Instance::grpc_cleanup_of(const Resource& r) const {
-    auto [it, fresh] = cleanups_.try_emplace({r.name, true});
-    if (fresh) it->second = binding::bound_cleanup(grpc_deletion(r));
+std::shared_ptr<const binding::Deletion> Instance::grpc_deletion_of(const Resource& r) const {
+    auto [it, fresh] = deletions_.try_emplace({r.name, true});
+    if (fresh) it->second = std::make_shared<const binding::Deletion>(grpc_deletion(r));
     return it->second;
 }
 
@@ -179,14 +179,14 @@ binding::Operation grpc_operation(const Resource& r, suite::Operation op, const 
 // What the form of R5.2 (`action`) makes has no delete in any profile: a
 // 2xx of it is left behind by design, and the run's notes say so, never
 // silently.
-suite::Cleanup action_left_behind(const Resource& r, const Endpoint& action) {
+std::shared_ptr<const binding::Deletion> action_left_behind(const Resource& r, const Endpoint& action) {
     binding::Deletion d;
     d.pos = action.pos;
     d.id_at.clear();  // an action answers no id of its own; its Location, if any, names it
     d.by_design = true;
     d.impossible = "the profile gives no delete for what the action of '" + r.name + "' makes (" + action.path + ", " +
                    action.pos.str() + ")";
-    return binding::bound_cleanup(std::move(d));
+    return std::make_shared<const binding::Deletion>(std::move(d));
 }
 
 }  // namespace
@@ -198,7 +198,7 @@ const binding::Resource& Instance::binding_of(bool over_grpc) const {
     b->wire = over_grpc ? binding::Wire::grpc : binding::Wire::http;
     // What a create or a PUT that may create made is deleted as the
     // resource's Deletion says, shared by every such step.
-    const suite::Cleanup created = over_grpc ? grpc_cleanup_of(r_) : cleanup_of(r_);
+    const std::shared_ptr<const binding::Deletion> created = over_grpc ? grpc_deletion_of(r_) : deletion_of(r_);
     if (!over_grpc) b->id = answer_forms::id_answer(r_);
     for (const auto& t : suite::operation_table) {
         if (over_grpc) {

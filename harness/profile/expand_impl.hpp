@@ -55,7 +55,7 @@ public:
     // and what its create makes with it (made_by); without a delete
     // operation the cleanup reports it as left behind.
     // Built once per resource and transport, shared by the steps that book it.
-    suite::Cleanup cleanup_of(const Resource& r) const;
+    std::shared_ptr<const binding::Deletion> deletion_of(const Resource& r) const;
     static binding::Deletion plain_cleanup(const Resource& r);
     // The deletions of the entities a create of `r` makes as a side effect.
     void add_made(const Resource& r, binding::Deletion& d) const;
@@ -76,8 +76,8 @@ public:
     void grpc_vars(std::vector<suite::Variable>& vars) const;
 
     // The gRPC delete of an entity of `r`, or why there is none (built once
-    // per resource, as cleanup_of).
-    suite::Cleanup grpc_cleanup_of(const Resource& r) const;
+    // per resource, as deletion_of).
+    std::shared_ptr<const binding::Deletion> grpc_deletion_of(const Resource& r) const;
     binding::Deletion grpc_deletion(const Resource& r) const;
 
     // This resource's binding over HTTP or gRPC (expand_binding.cpp), built
@@ -148,8 +148,8 @@ private:
     // required references need) and capture its id as entity.<target>.
     void ensure_created(const std::string& target, std::vector<suite::Step>& steps);
     void ensure_made(const Resource& t, std::vector<suite::Step>& steps);
-    suite::Step setup_create(const Resource& maker, std::string name, const SourcePos& pos, std::string var,
-                             std::string at, const SourcePos& at_pos) const;
+    void add_setup_create(std::vector<suite::Step>& steps, const Resource& maker, std::string name,
+                          const SourcePos& pos, std::string var, std::string at, const SourcePos& at_pos);
 
     const Profile& p_;
     const Resource& r_;
@@ -158,8 +158,11 @@ private:
     const std::optional<Endpoint> legacy_lookup_;  // the legacy section's lookup, as an endpoint slot
     std::set<std::string> created_;
     std::map<std::string, Unset> unset_reasons_;  // variable -> why it is undefined here
-    // The cleanups built so far: (resource, over gRPC) -> its bound Cleanup.
-    mutable std::map<std::pair<std::string, bool>, suite::Cleanup> cleanups_;
+    // The deletions built so far: (resource, over gRPC) -> its Deletion.
+    mutable std::map<std::pair<std::string, bool>, std::shared_ptr<const binding::Deletion>> deletions_;
+    // The setup's creates of referenced entities: their index in the setup
+    // and their resource's deletion (binding::SuiteBinding::setup_creates).
+    std::vector<std::pair<std::size_t, std::shared_ptr<const binding::Deletion>>> setup_creates_;
     mutable std::optional<binding::Resource> bindings_[2];  // over HTTP, over gRPC
 };
 

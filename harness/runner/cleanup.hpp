@@ -33,16 +33,18 @@ using binding::delete_key;
 // hands a deleted id to the next create) are not: they are other entities.
 inline void note_deleted(SuiteRun& run, const std::string& key) { binding::note_deleted(run.created, key); }
 
-// Records an entity a step created so that the end of the suite deletes it,
-// unless a DELETE already did (binding::book_created: how the profile's
-// binding finds its id and deletes it).
-inline void register_created(SuiteRun& run, const suite::Cleanup& cl, const Request& req, const Exchange& x,
+// Records an entity `st`, a step with a `cleanup`, created so that the end
+// of the suite deletes it, unless a DELETE already did
+// (binding::book_created): as the profile's binding deletes it when the
+// suite's binding gave the step a deletion, else as the cleanup is written.
+inline void register_created(SuiteRun& run, const suite::Step& st, const Request& req, const Exchange& x,
                              BodyJson& body, const Scope& scope, const std::string& step_name) {
     const auto book = [&](const binding::Deletion& d) {
         binding::book_created(ledger_of(run), d, req, *x.response, body.view(), scope, step_name);
     };
-    if (cl.bound) book(*cl.bound);
-    else book(binding::Deletion::written(cl));
+    const binding::StepBinding* bound = run.bound_of(st);
+    if (bound && bound->deletion) book(*bound->deletion);
+    else if (st.cleanup) book(binding::Deletion::written(*st.cleanup));
 }
 
 // A PUT/PATCH at a created entity's URL (over gRPC: another method of the

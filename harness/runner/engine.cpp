@@ -315,7 +315,7 @@ void Engine::judge_answer(SuiteRun& run, const suite::Step& st, const Request& r
     if (steps::wire(st) == steps::Wire::http && req.method != "GET" && req.method != "HEAD" && status / 100 == 2 &&
         !said_not_found && !st.cleanup)
         note_deleted(run, delete_key(steps::Wire::http, req));
-    if (st.cleanup && status / 100 == 2) register_created(run, *st.cleanup, req, x, body, scope, out.record.name);
+    if (st.cleanup && status / 100 == 2) register_created(run, st, req, x, body, scope, out.record.name);
     // A create whose body holds another entity's id (a reference) re-keys
     // nothing; a PUT or PATCH that may create still may.
     const bool plain_create =
@@ -350,7 +350,8 @@ awaitable<StepOutcome> Engine::run_step(SuiteRun& run, const suite::Step& st, Sc
     StepOutcome out;
     out.record.name = steps::name(st);
     const std::size_t misses = scope.misses();
-    auto req = steps::build(st, run.env, scope);
+    const binding::StepBinding* bound = run.bound_of(st);
+    auto req = steps::build(st, bound, run.env, scope);
     if (req) redact::mark_secret_headers(*req, scope.secrets());  // never forwarded to another origin
     if (!req) {
         out.suite_error = req.error();
@@ -360,7 +361,7 @@ awaitable<StepOutcome> Engine::run_step(SuiteRun& run, const suite::Step& st, Sc
         co_return out;
     }
     Exchange x = co_await send_with_retries(run, *req);
-    if (auto view = steps::view_entity(st, x, rule)) {
+    if (auto view = steps::view_entity(st, bound, x, rule)) {
         // A read answering an array: its one element is the entity judged.
         EntityView& v = *view;
         if (!v.error.empty()) {
@@ -651,8 +652,9 @@ awaitable<SuiteResult> Engine::run_suite(const suite::Suite& written, reporters:
                                         std::vector<SuiteRun::LeftBehind>& left) {
     // A pack instance's calls are bound to the profile's requests as it
     // starts, on its own copy (binding/operations.hpp).
-    std::optional<suite::Suite> bound;
-    const suite::Suite& s = binding::with_calls_bound(written, bound);
+    std::optional<binding::BoundSuite> storage;
+    const binding::Bound bound = binding::with_calls_bound(written, storage);
+    const suite::Suite& s = bound.suite;
     const auto t0 = std::chrono::steady_clock::now();
     SuiteResult result;
     result.name = s.name;
@@ -661,6 +663,7 @@ awaitable<SuiteResult> Engine::run_suite(const suite::Suite& written, reporters:
     out.suite_started(s.name, s.file);
 
     SuiteRun run(s, factory_, co_await asio::this_coro::executor);
+    run.bound = &bound.steps;
     in_flight_.push_back(&run);
     struct Landed {  // out of in_flight_ however the suite ends
         std::vector<SuiteRun*>& runs;

@@ -19,7 +19,7 @@ bool has_typed_steps(const suite::Case& c) {
 
 std::string SendCheck::unsendable(const suite::Step& step, const Scope& scope, const json::value& value) const {
     if (!suite::typed_message(step.request)) return {};
-    auto req = steps::build(step, run_.env, scope);
+    auto req = steps::build(step, run_.bound_of(step), run_.env, scope);
     if (!req) return {};  // a variable a step before it captures: only running the case tells
     auto* check = dynamic_cast<transport::RequestCheck*>(run_.transport_for(req->transport));
     if (!check) return {};

@@ -6,6 +6,7 @@
 
 #include "binding/deletion.hpp"
 #include "binding/locations.hpp"
+#include "binding/operations.hpp"
 #include "core/result.hpp"
 #include "runner/runner.hpp"
 #include "runner/scope.hpp"
@@ -33,6 +34,9 @@ struct SuiteRun {
         : suite(&s), factory(&f), executor(std::move(ex)) {}
 
     const suite::Suite* suite;
+    // What the suite's binding gave its steps besides their requests (a
+    // pack instance's; null or empty: every step as written).
+    const binding::BoundSteps* bound = nullptr;
     const TransportFactory* factory;
     boost::asio::any_io_executor executor;
     transport::Options transport_options;
@@ -70,6 +74,10 @@ struct SuiteRun {
     // The transport for `name`, made on first use; nullptr for a name the
     // factory does not know.
     [[nodiscard]] transport::Transport* transport_for(const std::string& name);
+    // What the binding gave `st` besides its request; null: as written.
+    [[nodiscard]] const binding::StepBinding* bound_of(const suite::Step& st) const {
+        return bound ? bound->of(st) : nullptr;
+    }
     // Sends one request on its transport (no retries: the engine's loop).
     [[nodiscard]] boost::asio::awaitable<Exchange> send(const Request& req);
     // Closes every transport's pooled connections.

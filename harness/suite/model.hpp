@@ -26,8 +26,6 @@
 #include <vector>
 
 namespace idconform::binding {
-struct Deletion;  // what binds a create's cleanup to the profile (binding/deletion.hpp)
-struct Access;    // how a bound http step reaches and reads its entity (binding/access.hpp)
 struct SuiteBinding;  // the resource bindings of a pack instance's calls (binding/operations.hpp)
 }
 
@@ -227,10 +225,6 @@ struct HttpRequest : Positioned {
     // (pointer and value are templates), remove a member.
     std::vector<std::pair<std::string, boost::json::value>> set;
     std::vector<std::string> unset;
-    // How the profile says this step reaches its entity and reads the answer
-    // (a Location URL, an array holding the entity: binding/access.hpp),
-    // set by the profile expander; null: as written.
-    std::shared_ptr<const binding::Access> access;
 };
 
 // An operation on the resource a pack is instantiated for (create, read,
@@ -295,10 +289,9 @@ struct GrpcCall : Positioned {
 struct Cleanup : Positioned {
     std::string path;     // template of the delete path; `{id}` is the created id
     std::string id_at = "/id";  // JSON pointer of the created id in the answer
-    // How the profile says this resource is deleted (binding/deletion.hpp),
-    // set by the profile expander, built once per resource and transport;
-    // null for a suite's own cleanup (DELETE at `path`, the id at `id_at`).
-    std::shared_ptr<const binding::Deletion> bound;
+    // (A step bound to a target profile's resource is deleted as its binding
+    // says, binding::StepBinding::deletion; this is then that deletion's
+    // path and pointer, for `list` and the plan.)
 };
 
 // A file to scan (an export the target wrote): every violation of the

@@ -21,11 +21,17 @@ suite::Step call(suite::Operation op, std::string id = {}) {
     return st;
 }
 
-suite::Cleanup written(std::string path, std::string id_at) {
-    suite::Cleanup cl;
-    cl.path = std::move(path);
-    cl.id_at = std::move(id_at);
-    return binding::bound_cleanup(binding::Deletion::written(cl));
+std::shared_ptr<const binding::Deletion> written(std::string path, std::string id_at) {
+    binding::Deletion d;
+    d.path = std::move(path);
+    d.id_at = std::move(id_at);
+    return std::make_shared<const binding::Deletion>(std::move(d));
+}
+
+// bind() with what it gives the step besides its request thrown away.
+const binding::Operation* bind(const binding::Resource& r, suite::Step& st) {
+    binding::StepBinding unused;
+    return binding::bind(r, st, unused);
 }
 
 binding::Resource http_resource() {
@@ -64,7 +70,8 @@ TEST_CASE("bind: a create call becomes the profile's HTTP request with its body,
     auto& c = st.as<suite::OpCall>();
     c.set.emplace_back("/name", json::value("x"));
     c.unset.push_back("/n");
-    REQUIRE(binding::bind(r, st) == r.find(suite::Operation::create));
+    binding::StepBinding b;
+    REQUIRE(binding::bind(r, st, b) == r.find(suite::Operation::create));
     REQUIRE(st.is<suite::HttpRequest>());
     const auto& h = st.as<suite::HttpRequest>();
     CHECK(h.method == "POST");
@@ -77,7 +84,9 @@ TEST_CASE("bind: a create call becomes the profile's HTTP request with its body,
     CHECK(h.unset == std::vector<std::string>{"/n"});
     CHECK(h.headers == r.find(suite::Operation::create)->headers);
     REQUIRE(st.cleanup);
-    CHECK(st.cleanup->bound == r.find(suite::Operation::create)->makes->bound);  // shared, not copied
+    CHECK(st.cleanup->path == "/orders/{id}");  // the deletion's, as `list` shows it
+    CHECK(b.deletion == r.find(suite::Operation::create)->makes);  // shared, not copied
+    CHECK_FALSE(b.access);
     CHECK(st.name == "POST /orders");
 }
 
@@ -85,10 +94,14 @@ TEST_CASE("bind: a cleanup the step has already is kept, and a name it has too")
     const binding::Resource r = http_resource();
     suite::Step st = call(suite::Operation::create);
     st.name = "make one";
-    st.cleanup = written("/elsewhere/{id}", "/key");
-    const auto kept = st.cleanup->bound;
-    REQUIRE(binding::bind(r, st));
-    CHECK(st.cleanup->bound == kept);
+    suite::Cleanup own;
+    own.path = "/elsewhere/{id}";
+    own.id_at = "/key";
+    st.cleanup = own;
+    binding::StepBinding b;
+    REQUIRE(binding::bind(r, st, b));
+    CHECK(st.cleanup->path == "/elsewhere/{id}");
+    CHECK_FALSE(b.deletion);  // booked as written
     CHECK(st.name == "make one");
 }
 
@@ -98,7 +111,7 @@ TEST_CASE("bind: a read takes the id in its path, and the 2xx 'nothing there' on
     suite::StatusExpect s;
     s.exact = {404};
     refused.expect.status = s;
-    REQUIRE(binding::bind(r, refused));
+    REQUIRE(bind(r, refused));
     const auto& h = refused.as<suite::HttpRequest>();
     CHECK(h.path_params == std::vector<std::pair<std::string, std::string>>{{"id", "${id}"}});
     CHECK_FALSE(h.json);  // no body on a read by path
@@ -110,14 +123,14 @@ TEST_CASE("bind: a read takes the id in its path, and the 2xx 'nothing there' on
     suite::StatusExpect ok;
     ok.exact = {200};
     found.expect.status = ok;
-    REQUIRE(binding::bind(r, found));
+    REQUIRE(bind(r, found));
     CHECK_FALSE(found.expect.status->not_found);
 }
 
 TEST_CASE("bind: a delete naming the entity in a JSON body puts the id there, before the pack's edits") {
     const binding::Resource r = http_resource();
     suite::Step st = call(suite::Operation::del, "${id}");
-    REQUIRE(binding::bind(r, st));
+    REQUIRE(bind(r, st));
     const auto& h = st.as<suite::HttpRequest>();
     CHECK(h.method == "POST");
     REQUIRE(h.json);
@@ -131,7 +144,7 @@ TEST_CASE("bind: a list filter is spelled as the profile writes it") {
     const binding::Resource r = http_resource();
     suite::Step st = call(suite::Operation::list);
     st.as<suite::OpCall>().filter = {{"category_id", "${entity.categories}"}};
-    REQUIRE(binding::bind(r, st));
+    REQUIRE(bind(r, st));
     const auto& q = st.as<suite::HttpRequest>().query;
     REQUIRE(q.size() == 1);
     CHECK(q[0].first == "category_id");
@@ -144,11 +157,11 @@ TEST_CASE("bind: a list filter is spelled as the profile writes it") {
 TEST_CASE("bind: an operation the resource does not declare leaves the call as it is") {
     const binding::Resource r = http_resource();
     suite::Step st = call(suite::Operation::update, "${id}");
-    CHECK(binding::bind(r, st) == nullptr);
+    CHECK(bind(r, st) == nullptr);
     CHECK(st.is<suite::OpCall>());
     CHECK(st.name.empty());
     suite::Step plain;  // not a call at all
-    CHECK(binding::bind(r, plain) == nullptr);
+    CHECK(bind(r, plain) == nullptr);
     CHECK(plain.is<suite::HttpRequest>());
 }
 
@@ -173,7 +186,7 @@ TEST_CASE("bind: over gRPC the same call becomes a message with the id at its fi
 
     suite::Step st = call(suite::Operation::update, "${id}");
     st.as<suite::OpCall>().set.emplace_back("/note", json::value("y"));
-    REQUIRE(binding::bind(r, st));
+    REQUIRE(bind(r, st));
     REQUIRE(st.is<suite::GrpcCall>());
     const auto& g = st.as<suite::GrpcCall>();
     CHECK(g.method == "shop.Orders/Update");
@@ -187,7 +200,7 @@ TEST_CASE("bind: over gRPC the same call becomes a message with the id at its fi
 
     suite::Step ls = call(suite::Operation::list);
     ls.as<suite::OpCall>().filter = {{"category_id", "c1"}};
-    REQUIRE(binding::bind(r, ls));
+    REQUIRE(bind(r, ls));
     const auto& lg = ls.as<suite::GrpcCall>();
     CHECK(json::serialize(lg.message) == "{}");
     REQUIRE(lg.set.size() == 1);
@@ -195,10 +208,11 @@ TEST_CASE("bind: over gRPC the same call becomes a message with the id at its fi
     CHECK(lg.set[0].second == json::value("c1"));
 
     suite::Step mk = call(suite::Operation::create);
-    REQUIRE(binding::bind(r, mk));
+    binding::StepBinding b;
+    REQUIRE(binding::bind(r, mk, b));
     CHECK(json::serialize(mk.as<suite::GrpcCall>().message) == R"({"n":2})");
     REQUIRE(mk.cleanup);
-    CHECK(mk.cleanup->bound == r.find(suite::Operation::create)->makes->bound);
+    CHECK(b.deletion == r.find(suite::Operation::create)->makes);
 }
 
 TEST_CASE("bind: a lookup sends the id in its query parameter, an action in its body, with their headers") {
@@ -215,12 +229,12 @@ TEST_CASE("bind: a lookup sends the id in its query parameter, an action in its 
     action.id_at = "/order/id";
     action.body = json::parse(R"({"confirm":true})");
     action.headers = {{"X-Form", "confirm"}};
-    suite::Cleanup left = written("", "");
+    const auto left = written("", "");
     action.makes = left;
     r.at(suite::Operation::action) = action;
 
     suite::Step lk = call(suite::Operation::lookup, "${m}");
-    REQUIRE(binding::bind(r, lk));
+    REQUIRE(bind(r, lk));
     const auto& lh = lk.as<suite::HttpRequest>();
     CHECK(lh.method == "GET");
     CHECK(lh.path == "/orders");
@@ -232,7 +246,8 @@ TEST_CASE("bind: a lookup sends the id in its query parameter, an action in its 
 
     suite::Step ac = call(suite::Operation::action, "${live_id}");
     ac.as<suite::OpCall>().set.emplace_back("/note", json::value("n"));
-    REQUIRE(binding::bind(r, ac));
+    binding::StepBinding acb;
+    REQUIRE(binding::bind(r, ac, acb));
     const auto& ah = ac.as<suite::HttpRequest>();
     CHECK(ah.method == "POST");
     CHECK(ah.path == "/order-confirmations");
@@ -244,5 +259,5 @@ TEST_CASE("bind: a lookup sends the id in its query parameter, an action in its 
     CHECK(ah.set[1].first == "/note");
     CHECK(ah.headers == action.headers);
     REQUIRE(ac.cleanup);
-    CHECK(ac.cleanup->bound == left.bound);  // what it makes: as the binding says
+    CHECK(acb.deletion == left);  // what it makes: as the binding says
 }

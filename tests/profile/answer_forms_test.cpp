@@ -29,8 +29,8 @@ std::string api(const std::string& extra, const std::string& packs = "[data-id, 
 
 Profile loaded(const std::string& text) { return load_ok(text, "api.yaml"); }
 
-Expansion expanded(const std::string& text) {
-    const Expansion e = bound(expand(loaded(text), packs_dir));
+BoundExpansion expanded(const std::string& text) {
+    BoundExpansion e = bound(expand(loaded(text), packs_dir));
     INFO(dump(e.diagnostics));
     REQUIRE(e.diagnostics.empty());
     return e;
@@ -89,7 +89,7 @@ TEST_CASE("id: {create_at: ...}: the create answer names the new id at another m
 }
 
 TEST_CASE("expansion: create_at captures, judges and cleans up the new id where the create answer names it") {
-    const Expansion e =
+    const BoundExpansion e =
         expanded(api("    read: {path: \"/items/{id}\"}\n    update: {path: \"/items/{id}\", body: {n: 2}}\n"
                      "    delete: {path: \"/items/{id}\"}\n    location: false\n    time_field: /created_at\n"
                      "    id: {at: /id, create_at: /orderID}\n    fields: {tracking_id: {kind: uuidv4}}\n"));
@@ -176,7 +176,7 @@ TEST_CASE("in_create: false on fields and references, it needs a read") {
 }
 
 TEST_CASE("expansion: a header id is captured and judged in the header, on creates only when reads hold it at `at`") {
-    const Expansion e =
+    const BoundExpansion e =
         expanded(api("    read: {path: \"/items/{id}\"}\n    update: {path: \"/items/{id}\", body: {n: 2}}\n"
                      "    id: {at: /id, header: Location}\n"));
     const suite::Suite& s = instance(e, "data-id-002 items");
@@ -186,8 +186,8 @@ TEST_CASE("expansion: a header id is captured and judged in the header, on creat
     CHECK(create.captures[0].from == suite::Capture::From::header_id);
     CHECK(create.captures[0].path == "Location");
     REQUIRE(create.cleanup);
-    CHECK(create.cleanup->bound->id_header == "Location");
-    CHECK(create.cleanup->bound->resource == "items");
+    CHECK(e.deletion(create).id_header == "Location");
+    CHECK(e.deletion(create).resource == "items");
     // The read answers hold the id at /id: judged there.
     const suite::Case& rd = case_named(s, "reading the live entity returns its id unchanged and canonical");
     REQUIRE(rd.steps[0].expect.ids.size() == 1);
@@ -203,17 +203,16 @@ TEST_CASE("expansion: a header id is captured and judged in the header, on creat
 TEST_CASE(
     "expansion: a header-only id: every answer judged in the header, reads may answer 204, body id edits not "
     "applicable") {
-    const Expansion e =
+    const BoundExpansion e =
         expanded(api("    read: {path: \"{location}\"}\n    update: {method: PATCH, path: \"{location}\"}\n"
                      "    delete: {path: \"{location}\"}\n    id: {header: Docker-Upload-UUID, kind: uuidv4}\n"));
     const suite::Suite& s = instance(e, "data-id-006 items");
     const suite::Case& upd = case_named(s, "the id is unchanged after an update");
     REQUIRE(upd.steps.size() == 2);
-    const auto& h = upd.steps[0].as<suite::HttpRequest>();
-    CHECK(binding::location_of(h) == "items");
+    CHECK(e.location_of(upd.steps[0]) == "items");
     CHECK(upd.steps[0].expect.ids[0].header.value_or("") == "Docker-Upload-UUID");
     const auto& read = upd.steps[1];
-    CHECK(binding::location_of(read.as<suite::HttpRequest>()) == "items");
+    CHECK(e.location_of(read) == "items");
     CHECK(read.expect.status->exact.empty());
     CHECK(read.expect.status->classes == std::vector<int>{2});
     const suite::Case& body = case_named(s, "the id is unchanged after an update whose body carries another id");
@@ -221,7 +220,7 @@ TEST_CASE(
           0);
     // Deleted where the create answer said it is.
     REQUIRE(s.setup.back().cleanup);
-    CHECK(s.setup.back().cleanup->bound->at_location);
+    CHECK(e.deletion(s.setup.back()).at_location);
     // nil-max creates nothing in its setup: one create shows where other ids go.
     const suite::Suite& nm = instance(e, "nil-max items");
     REQUIRE(nm.setup.size() == 1);
@@ -231,13 +230,12 @@ TEST_CASE(
 }
 
 TEST_CASE("expansion: an array read is judged by its element, a refusal accepts []") {
-    const Expansion e = expanded(
+    const BoundExpansion e = expanded(
         api("    read: {path: \"/items?id=eq.{id}\", items: \"\"}\n    delete: {path: \"/items?id=eq.{id}\"}\n"));
     const suite::Suite& s = instance(e, "data-id-002 items");
     const suite::Case& rd = case_named(s, "reading the live entity returns its id unchanged and canonical");
-    const auto& h = rd.steps[0].as<suite::HttpRequest>();
-    REQUIRE(binding::entity_array(h));
-    CHECK(binding::entity_array(h)->empty());
+    REQUIRE(e.entity_array(rd.steps[0]));
+    CHECK(e.entity_array(rd.steps[0])->empty());
     CHECK_FALSE(rd.steps[0].expect.status->not_found);  // a read that wants the entity: [] is a failure
     const suite::Case& neg = case_named(s, "a mutated live id in a read path is rejected");
     REQUIRE(neg.steps[0].expect.status->not_found);
@@ -245,12 +243,12 @@ TEST_CASE("expansion: an array read is judged by its element, a refusal accepts 
     CHECK(neg.steps[0].expect.status->not_found->body == boost::json::array());
     // The delete is not a read: no array form there.
     const suite::Case& del = case_named(s, "a mutated live id in a delete path deletes nothing");
-    CHECK_FALSE(binding::entity_array(del.steps[0].as<suite::HttpRequest>()));
-    CHECK(binding::entity_array(del.steps[1].as<suite::HttpRequest>()));
+    CHECK_FALSE(e.entity_array(del.steps[0]));
+    CHECK(e.entity_array(del.steps[1]));
 }
 
 TEST_CASE("expansion: what the create answer lacks is judged on a read-back of the new entity") {
-    const Expansion e =
+    const BoundExpansion e =
         expanded(api("    read: {path: \"/items/{id}\"}\n"
                      "    fields: {audit_id: {kind: uuidv4, in_create: false}}\n"));
     const suite::Suite& s = instance(e, "data-id-003 items");
@@ -268,12 +266,12 @@ TEST_CASE("expansion: what the create answer lacks is judged on a read-back of t
     CHECK(back.expect.ids[0].kind == "uuidv4");
     CHECK(back.name.find("/audit_id") != std::string::npos);
     // A field in the create answer stays there.
-    const Expansion e2 = expanded(api("    read: {path: \"/items/{id}\"}\n    fields: {audit_id: {kind: uuidv4}}\n"));
+    const BoundExpansion e2 = expanded(api("    read: {path: \"/items/{id}\"}\n    fields: {audit_id: {kind: uuidv4}}\n"));
     CHECK(case_named(instance(e2, "data-id-003 items"), "a v4 field of a new entity holds a v4 id").steps.size() == 1);
 }
 
 TEST_CASE("expansion: with the id only in the create answer's Location, its other checks are read back") {
-    const Expansion e =
+    const BoundExpansion e =
         expanded(api("    read: {path: \"{location}\"}\n    id: {at: /id, header: Location}\n"
                      "    references: {parent_id: {resource: items}}\n"));
     const suite::Suite& s = instance(e, "data-id-007 items");
@@ -281,13 +279,13 @@ TEST_CASE("expansion: with the id only in the create answer's Location, its othe
     REQUIRE(c.steps.size() == 2);
     CHECK(c.steps[0].expect.ids.empty());
     CHECK(c.steps[0].captures[0].from == suite::Capture::From::header_id);
-    CHECK(binding::location_of(c.steps[1].as<suite::HttpRequest>()) == "items");
+    CHECK(e.location_of(c.steps[1]) == "items");
     CHECK(c.steps[1].expect.ids[0].at.value_or("") == "${res.optional_ref_at}");
 }
 
 TEST_CASE(
     "expansion: DATA-ID-005 judges the id beside the time field on the read-back when the create holds no entity") {
-    const Expansion e =
+    const BoundExpansion e =
         expanded(api("    read: {path: \"{location}\"}\n    id: {at: /id, header: Location}\n"
                      "    time_field: /created_at\n"));
     const suite::Case& c =
@@ -300,7 +298,7 @@ TEST_CASE(
 }
 
 TEST_CASE("expansion: the creates of db-identifiers read the id from the header too") {
-    const Expansion e =
+    const BoundExpansion e =
         expanded(api("    read: {path: \"/items/{id}\"}\n    delete: {path: \"/items/{id}\"}\n"
                      "    id: {at: /id, kind: ulid, header: Location}\n",
                      "[db-identifiers]"));
@@ -309,7 +307,7 @@ TEST_CASE("expansion: the creates of db-identifiers read the id from the header 
     REQUIRE(!s.setup[0].captures.empty());
     CHECK(s.setup[0].captures[0].from == suite::Capture::From::header_id);
     REQUIRE(s.setup[0].cleanup);
-    CHECK(s.setup[0].cleanup->bound->id_header == "Location");
+    CHECK(e.deletion(s.setup[0]).id_header == "Location");
 }
 
 TEST_CASE("a read answering an array at the root has the not-found answer 200 [] unless it says another") {
@@ -341,7 +339,7 @@ TEST_CASE("time_field: {at: ..., in_create: false}: judged on a read-back, error
                "a JSON pointer starts with '/'");
 
     // the expansion: DATA-ID-005 reads the new entity back and judges its time field there
-    const Expansion e = expanded(api(read + "    delete: {path: \"/items/{id}\"}\n    location: false\n"
+    const BoundExpansion e = expanded(api(read + "    delete: {path: \"/items/{id}\"}\n    location: false\n"
                                             "    time_field: {at: /created_at, in_create: false}\n"));
     const suite::Case* c = nullptr;
     for (const auto& s : e.suites)
@@ -380,7 +378,7 @@ TEST_CASE("not_found: {status: 200, at: /found, equals: false} on read, update a
                "missing required key 'body' in not_found", "at: and equals:");
 
     // the expansion: a refusal the delete case wants accepts the value form
-    const Expansion e =
+    const BoundExpansion e =
         expanded(api("    read: {path: \"/items/{id}\", not_found: {status: 200, at: /found, equals: false}}\n"
                      "    delete: {path: \"/items/{id}\", not_found: {status: 200, at: /found, equals: false}}\n"));
     bool seen = false;
@@ -416,7 +414,7 @@ TEST_CASE("id_at on read, update and delete: the id in a JSON body, the path wit
     only_error(api("    delete: {path: \"/items/{id}\", body: {why: t}}\n"), 8, 35,
                "a delete body is sent only with id_at", "or drop the body");
 
-    const Expansion e = expanded(api(rpc));
+    const BoundExpansion e = expanded(api(rpc));
     // every read, update and delete of the packs is a POST with the id at id_at
     std::size_t bound = 0;
     for (const auto& s : e.suites)
@@ -436,8 +434,8 @@ TEST_CASE("id_at on read, update and delete: the id in a JSON body, the path wit
     // the creates are cleaned up by the POST delete with the id in its body, confirmed by the POST read
     const suite::Suite& s = instance(e, "data-id-002 items");
     REQUIRE(s.setup.back().cleanup);
-    REQUIRE(s.setup.back().cleanup->bound);
-    const binding::Deletion& cl = *s.setup.back().cleanup->bound;
+    REQUIRE(e.of(s.setup.back()));
+    const binding::Deletion& cl = e.deletion(s.setup.back());
     CHECK(cl.method == "POST");
     CHECK(cl.body_id_at == "/item/id");
     CHECK(cl.read_method == "POST");
@@ -456,7 +454,7 @@ TEST_CASE("a reference named otherwise in answers (at:) is sent under its key an
     const Profile p = loaded(text);
     REQUIRE(p.resources[0].references.size() == 1);
     CHECK(p.resources[0].references[0].answer_at() == "/parent_series");
-    const Expansion e = expanded(text);
+    const BoundExpansion e = expanded(text);
     const suite::Suite& s = instance(e, "data-id-007 items");
     const suite::Case& set = case_named(s, "an optional reference that is set comes back as that id");
     REQUIRE(set.steps[0].is<suite::HttpRequest>());
@@ -484,11 +482,11 @@ TEST_CASE("put: {replaces: true}: a PUT to a live id replaces it, and DATA-ID-00
     auto skip_of = [](const Expansion& e, const std::string& name) {
         return case_named(instance(e, "data-id-006 items"), name).skip;
     };
-    const Expansion replaces = expanded(api(put));
+    const BoundExpansion replaces = expanded(api(put));
     CHECK(skip_of(replaces, "a PUT to a live id replaces that entity and keeps its id").empty());
     CHECK(skip_of(replaces, "a create with an existing id fails and leaves the entity unchanged")
               .find("creates or replaces (replaces: true)") != std::string::npos);
-    const Expansion creates = expanded(api("    read: {path: \"/items/{id}\"}\n    put: {path: \"/items/{id}\"}\n"));
+    const BoundExpansion creates = expanded(api("    read: {path: \"/items/{id}\"}\n    put: {path: \"/items/{id}\"}\n"));
     CHECK(skip_of(creates, "a create with an existing id fails and leaves the entity unchanged").empty());
     CHECK(skip_of(creates, "a PUT to a live id replaces that entity and keeps its id").find("only creates") !=
           std::string::npos);
@@ -502,7 +500,7 @@ TEST_CASE("client_ids: a fresh id at each sub-object pointer of every create, du
     const Profile p = loaded(text);
     REQUIRE(p.resources[0].client_ids.size() == 1);
     CHECK(p.resources[0].client_ids[0].pointer == "/lines/0/id");
-    const Expansion e = expanded(text);
+    const BoundExpansion e = expanded(text);
     const suite::Suite& s = instance(e, "data-id-007 orders");
     const suite::Case& dummy =
         case_named(s, "a client-chosen sub-object id holding an absent-value placeholder is rejected");
@@ -517,7 +515,7 @@ TEST_CASE("client_ids: a fresh id at each sub-object pointer of every create, du
     CHECK(case_named(instance(e, "nil-max orders"), "Nil and Max as a client-chosen sub-object id are rejected")
               .skip.empty());
     // without client_ids the cases say what to add
-    const Expansion plain = expanded(api(""));
+    const BoundExpansion plain = expanded(api(""));
     CHECK(case_named(instance(plain, "data-id-007 items"),
                      "a client-chosen sub-object id holding an absent-value placeholder is rejected")
               .skip.find("add `client_ids:`") != std::string::npos);
@@ -536,7 +534,7 @@ TEST_CASE("not_found: {status: 204, empty: true}: an answer with no body, alone,
                "not_found has 'empty' and 'body'", "keep empty: true alone");
     only_error(api("    delete: {path: \"/items/{id}\", not_found: {status: 204, empty: false}}\n"), 8, 67,
                "not_found: empty: false says nothing", "empty: true");
-    const Expansion e =
+    const BoundExpansion e =
         expanded(api("    read: {path: \"/items/{id}\"}\n"
                      "    delete: {path: \"/items/{id}\", not_found: {status: 204, empty: true}}\n"));
     const suite::Case& c =
@@ -553,7 +551,7 @@ TEST_CASE("an update answering 204 with no body whatever it matched: refused upd
         "             not_found: {status: 204, empty: true}}\n";
     // two principals, so that DATA-ID-004 runs (line 3, the lines keep their numbers)
     auto two = [](std::string text) { return text.replace(text.find("{a: {}}"), 7, "{a: {}, b: {}}"); };
-    const Expansion e = expanded(two(api(blind)));
+    const BoundExpansion e = expanded(two(api(blind)));
     // a mutated id: the 204 is accepted, and the live entity must not hold the update's text
     const suite::Case& m =
         case_named(instance(e, "data-id-002 items"), "a mutated live id in an update path is rejected");
@@ -587,7 +585,7 @@ TEST_CASE("an update answering 204 with no body whatever it matched: refused upd
     REQUIRE(u.steps[1].expect.ids.size() == 1);
     CHECK(u.steps[1].expect.ids[0].equals.value_or("") == "${live_id}");
     // an update body with no text of its own: a refused update cannot be judged
-    const Expansion same =
+    const BoundExpansion same =
         expanded(two(api("    read: {path: \"/items/{id}\"}\n"
                          "    update: {path: \"/items?id=eq.{id}\", body: {n: 1},\n"
                          "             not_found: {status: 204, empty: true}}\n")));
@@ -598,7 +596,7 @@ TEST_CASE("an update answering 204 with no body whatever it matched: refused upd
                       "(not_found, api.yaml:10:25)") == 0);
     CHECK(s.skip.find("writes no text the create body does not") != std::string::npos);
     // without the form nothing changes
-    const Expansion plain =
+    const BoundExpansion plain =
         expanded(two(api("    read: {path: \"/items/{id}\"}\n    update: {path: \"/items/{id}\", body: {n: x}}\n")));
     CHECK(case_named(instance(plain, "data-id-004 items"), "another principal cannot update the entity by its id")
               .steps.size() == 1);
@@ -636,7 +634,7 @@ TEST_CASE("made_by: a resource only another's create makes, filled into referenc
     REQUIRE(p.resources[1].made_by);
     CHECK(p.resources[1].made_by->resource == "notes");
     CHECK(p.resources[1].made_by->at == "/notebook_id");
-    const Expansion e =
+    const BoundExpansion e =
         expanded(notebooks(made, "    read: {path: \"/notes/{id}\"}\n    delete: {path: \"/notes/{id}\"}\n"));
     const suite::Suite& s = instance(e, "data-id-007 tasks");
     // setup: a note's create gives the notebook's id; its cleanup deletes the note, then the notebook
@@ -649,13 +647,13 @@ TEST_CASE("made_by: a resource only another's create makes, filled into referenc
     CHECK(make.captures[0].path == "/notebook_id");
     REQUIRE(make.cleanup);
     CHECK(make.cleanup->path == "/notes/{id}");
-    REQUIRE(make.cleanup->bound->made.size() == 1);
-    CHECK(make.cleanup->bound->made[0].path == "/notebooks/{id}");
-    CHECK(make.cleanup->bound->made[0].id_at == "/notebook_id");
+    REQUIRE(e.deletion(make).made.size() == 1);
+    CHECK(e.deletion(make).made[0].path == "/notebooks/{id}");
+    CHECK(e.deletion(make).made[0].id_at == "/notebook_id");
     // every create of notes deletes what it made too (the notes pack instance's own)
     const suite::Case& c = case_named(instance(e, "data-id-006 notes"), "back-to-back creates give distinct ids");
     REQUIRE(c.steps[0].cleanup);
-    CHECK(c.steps[0].cleanup->bound->made.size() == 1);
+    CHECK(e.deletion(c.steps[0]).made.size() == 1);
     // no pack instance of notebooks (nothing creates one by itself)
     CHECK_FALSE(find_instance(e, "data-id-007 notebooks"));
     // errors

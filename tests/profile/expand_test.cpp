@@ -64,7 +64,7 @@ TEST_CASE("a pack's call steps become the resource's requests") {
     const LoadResult lr = load_profile_text(profile_text, "shop.yaml");
     INFO(dump(lr.diagnostics));
     REQUIRE(lr.profile);
-    const Expansion e = bound(expand(*lr.profile, pack.dir.string()));
+    const BoundExpansion e = bound(expand(*lr.profile, pack.dir.string()));
     INFO(dump(e.diagnostics));
     REQUIRE(e.diagnostics.empty());
     REQUIRE(e.suites.size() == 2);  // one instance per resource with a create
@@ -85,7 +85,7 @@ TEST_CASE("a pack's call steps become the resource's requests") {
     REQUIRE(create.cleanup);
     CHECK(create.cleanup->path == "/v1/products/{id}");
     CHECK(create.cleanup->id_at == "/id");
-    CHECK(create.cleanup->bound->impossible.empty());
+    CHECK(e.deletion(create).impossible.empty());
 
     const auto& read = steps[1];
     CHECK(read.as<suite::HttpRequest>().method == "GET");
@@ -130,15 +130,20 @@ TEST_CASE("expansion leaves the calls to the suite's binding, which binds them o
     REQUIRE(written.size() == 5);
     for (const auto& st : written) CHECK(st.is<suite::OpCall>());
     CHECK_FALSE(written[0].cleanup);  // the create's cleanup comes with its binding
-    binding::bind_calls(s);
+    const binding::BoundSteps bound = binding::bind_calls(s);
     const auto& steps = s.cases.at(0).steps;
     CHECK(steps[0].is<suite::HttpRequest>());
     REQUIRE(steps[0].cleanup);
     CHECK(steps[0].cleanup->path == "/v1/products/{id}");
+    // the binding, not the step, holds how it is deleted
+    REQUIRE(bound.of(steps[0]));
+    CHECK(bound.of(steps[0])->deletion == s.binding->own.find(suite::Operation::create)->makes);
+    CHECK_FALSE(bound.of(steps[1]));  // a read: nothing besides its request
     CHECK(steps[4].is<suite::OpCall>());  // no put declared: it stays a call
     // binding again changes nothing: only calls are bound, a bound step is a request
     suite::Suite again = s;
-    binding::bind_calls(again);
+    // (what it gives besides: only the setup's creates of referenced entities, which are requests already)
+    CHECK(binding::bind_calls(again).size() == s.binding->setup_creates.size());
     CHECK(again.cases.at(0).steps[1].as<suite::HttpRequest>().path == steps[1].as<suite::HttpRequest>().path);
     CHECK(again.cases.at(0).steps[1].name == steps[1].name);
     // a suite written by hand has no binding: its calls stay calls
@@ -148,16 +153,19 @@ TEST_CASE("expansion leaves the calls to the suite's binding, which binds them o
     call.request = suite::OpCall{};
     c.steps.push_back(call);
     hand.cases.push_back(c);
-    binding::bind_calls(hand);
+    CHECK(binding::bind_calls(hand).size() == 0);
     CHECK(hand.cases.at(0).steps.at(0).is<suite::OpCall>());
     // with_calls_bound: a hand-written suite as it is (no copy), a pack instance bound in the storage
-    std::optional<suite::Suite> storage;
-    CHECK(&binding::with_calls_bound(hand, storage) == &hand);
+    std::optional<binding::BoundSuite> storage;
+    const binding::Bound as_is = binding::with_calls_bound(hand, storage);
+    CHECK(&as_is.suite == &hand);
+    CHECK(as_is.steps.size() == 0);
     CHECK_FALSE(storage);
-    const suite::Suite& shown = binding::with_calls_bound(instance(e, "pk products"), storage);
+    const binding::Bound shown = binding::with_calls_bound(instance(e, "pk products"), storage);
     REQUIRE(storage);
-    CHECK(&shown == &*storage);
-    CHECK(shown.cases.at(0).steps.at(0).is<suite::HttpRequest>());
+    CHECK(&shown.suite == &storage->suite);
+    CHECK(shown.suite.cases.at(0).steps.at(0).is<suite::HttpRequest>());
+    CHECK(shown.steps.of(shown.suite.cases.at(0).steps.at(0)));
     CHECK(instance(e, "pk products").cases.at(0).steps.at(0).is<suite::OpCall>());  // the expansion is left as it is
 }
 
@@ -165,13 +173,13 @@ TEST_CASE("an operation the resource does not declare stays a call, a create wit
     TempPack pack;
     const LoadResult lr = load_profile_text(profile_text, "shop.yaml");
     REQUIRE(lr.profile);
-    const Expansion e = bound(expand(*lr.profile, pack.dir.string()));
+    const BoundExpansion e = bound(expand(*lr.profile, pack.dir.string()));
     const suite::Suite& s = instance(e, "pk categories");
     const auto& steps = s.cases.at(0).steps;
     REQUIRE(steps.size() == 5);
     CHECK(steps[0].is<suite::HttpRequest>());
     REQUIRE(steps[0].cleanup);
-    CHECK(steps[0].cleanup->bound->impossible == "the profile declares no delete operation for 'categories'");
+    CHECK(e.deletion(steps[0]).impossible == "the profile declares no delete operation for 'categories'");
     for (std::size_t i = 1; i < steps.size(); ++i) {
         CHECK(steps[i].is<suite::OpCall>());
         CHECK_FALSE(steps[i].is<suite::HttpRequest>());
@@ -182,13 +190,13 @@ TEST_CASE("an operation the resource does not declare stays a call, a create wit
 namespace {
 
 // How every create step of the instances whose name has `part` is deleted.
-std::vector<binding::Deletion> cleanups_of(const Expansion& e, std::string_view part) {
+std::vector<binding::Deletion> cleanups_of(const BoundExpansion& e, std::string_view part) {
     std::vector<binding::Deletion> out;
     for (const auto& s : e.suites) {
         if (s.name.find(part) == std::string::npos) continue;
         for (const auto& c : s.cases)
             for (const auto& st : c.steps)
-                if (st.cleanup) out.push_back(binding::deletion_of(*st.cleanup));
+                if (st.cleanup) out.push_back(e.deletion(st));
     }
     return out;
 }
@@ -220,7 +228,7 @@ TEST_CASE("a resource that deletes over one transport only: what the other one m
     SUBCASE("gRPC delete only: entities made over HTTP are deleted with the gRPC method") {
         const LoadResult lr = load_profile_text(integer_ids_profile(false, true), "tickets.yaml");
         REQUIRE(lr.profile);
-        const Expansion e = bound(expand(*lr.profile, pack.dir.string()));
+        const BoundExpansion e = bound(expand(*lr.profile, pack.dir.string()));
         const auto http = cleanups_of(e, "pk tickets");
         REQUIRE_FALSE(http.empty());
         for (const auto& cl : http) {
@@ -236,7 +244,7 @@ TEST_CASE("a resource that deletes over one transport only: what the other one m
     SUBCASE("HTTP delete only: entities made over gRPC are deleted with the HTTP request, their id from the gRPC answer") {
         const LoadResult lr = load_profile_text(integer_ids_profile(true, false), "tickets.yaml");
         REQUIRE(lr.profile);
-        const Expansion e = bound(expand(*lr.profile, pack.dir.string()));
+        const BoundExpansion e = bound(expand(*lr.profile, pack.dir.string()));
         const auto grpc = cleanups_of(e, "over grpc");
         REQUIRE_FALSE(grpc.empty());
         for (const auto& cl : grpc) {
@@ -252,13 +260,13 @@ TEST_CASE("a resource that deletes over one transport only: what the other one m
     SUBCASE("both: each transport deletes what it made, nothing is said") {
         const LoadResult lr = load_profile_text(integer_ids_profile(true, true), "tickets.yaml");
         REQUIRE(lr.profile);
-        const Expansion e = bound(expand(*lr.profile, pack.dir.string()));
+        const BoundExpansion e = bound(expand(*lr.profile, pack.dir.string()));
         for (const auto& cl : cleanups_of(e, "tickets")) CHECK(cl.across.empty());
     }
     SUBCASE("neither: the gRPC instance says it has no delete over either") {
         const LoadResult lr = load_profile_text(integer_ids_profile(false, false), "tickets.yaml");
         REQUIRE(lr.profile);
-        const Expansion e = bound(expand(*lr.profile, pack.dir.string()));
+        const BoundExpansion e = bound(expand(*lr.profile, pack.dir.string()));
         const auto grpc = cleanups_of(e, "over grpc");
         REQUIRE_FALSE(grpc.empty());
         CHECK(grpc.front().impossible == "the profile declares no delete operation for 'tickets', over gRPC or HTTP");

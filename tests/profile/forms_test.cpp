@@ -46,7 +46,7 @@ TEST_CASE("shared reference data: DATA-ID-004's read and list checks are not app
     REQUIRE(p.resources[0].shared);
     CHECK(p.resources[0].shared->line == 11);
     CHECK_FALSE(p.resources[1].shared);
-    const Expansion e = bound(expand(p, packs_dir));
+    const BoundExpansion e = bound(expand(p, packs_dir));
     REQUIRE(e.diagnostics.empty());
     const suite::Suite& s = instance(e, "data-id-004 categories");
     for (const char* name : {"another principal cannot read", "another principal's list"}) {
@@ -73,7 +73,7 @@ TEST_CASE("put to the collection: the client's id goes in the body, a PUT withou
     // the item-path form is unchanged: the id only in the path
     CHECK(loaded(shop("    put: {path: \"/products/{id}\"}\n")).resources[1].put->id_at.empty());
 
-    const Expansion e = bound(expand(p, packs_dir));
+    const BoundExpansion e = bound(expand(p, packs_dir));
     REQUIRE(e.diagnostics.empty());
     const suite::Step& st =
         case_with_prefix(instance(e, "data-id-006 products"), "a create with a fresh client-supplied id").steps.at(0);
@@ -107,7 +107,7 @@ TEST_CASE("singletons: read without an id, only the singleton suite, under the d
     CHECK(r.read->path == "/v1/me");
     CHECK(pack_applies("data-id", r));
     CHECK_FALSE(pack_applies("nil-max", r));
-    const Expansion e = bound(expand(p, packs_dir));
+    const BoundExpansion e = bound(expand(p, packs_dir));
     REQUIRE(e.diagnostics.empty());
     std::vector<std::string> of_me, singleton_suites;
     for (const auto& s : e.suites) {
@@ -147,15 +147,15 @@ TEST_CASE("cannot_delete: left behind by design, fewest creates, delete checks n
     const Profile p = loaded(shop("", jobs));
     CHECK(p.resources[2].cannot_delete == "jobs are kept for 30 days");
     CHECK(p.resources[2].cannot_delete_pos.line == 19);
-    const Expansion e = bound(expand(p, packs_dir));
+    const BoundExpansion e = bound(expand(p, packs_dir));
     REQUIRE(e.diagnostics.empty());
     const suite::Suite& s = instance(e, "data-id-006 jobs");
     const suite::Step& create = case_with_prefix(s, "back-to-back creates").steps.at(0);
     REQUIRE(create.cleanup);
-    CHECK(create.cleanup->bound->by_design);
-    CHECK(create.cleanup->bound->impossible ==
+    CHECK(e.deletion(create).by_design);
+    CHECK(e.deletion(create).impossible ==
           "the profile says 'jobs' cannot be deleted (jobs are kept for 30 days, shop.yaml:19:5)");
-    CHECK(create.cleanup->bound->read_path == "/jobs/{id}");
+    CHECK(e.deletion(create).read_path == "/jobs/{id}");
     // a repeated create makes two, and says why
     const suite::Case& many = case_with_prefix(s, "creates give distinct ids");
     REQUIRE(many.for_each);
@@ -168,12 +168,12 @@ TEST_CASE("cannot_delete: left behind by design, fewest creates, delete checks n
     const suite::Suite& prod = instance(e, "data-id-006 products");
     const suite::Step& pc = case_with_prefix(prod, "back-to-back creates").steps.at(0);
     REQUIRE(pc.cleanup);
-    CHECK_FALSE(pc.cleanup->bound->by_design);
+    CHECK_FALSE(e.deletion(pc).by_design);
     CHECK(pc.cleanup->path == "/products/{id}");
-    CHECK(pc.cleanup->bound->read_path == "/products/{id}");
-    REQUIRE(pc.cleanup->bound->read_not_found);
-    CHECK(pc.cleanup->bound->read_not_found->status == 200);
-    CHECK(pc.cleanup->bound->read_not_found->body == boost::json::array());
+    CHECK(e.deletion(pc).read_path == "/products/{id}");
+    REQUIRE(e.deletion(pc).read_not_found);
+    CHECK(e.deletion(pc).read_not_found->status == 200);
+    CHECK(e.deletion(pc).read_not_found->body == boost::json::array());
     CHECK(case_with_prefix(prod, "creates give distinct ids").for_each->count == 24);
 
     only_error(shop("    cannot_delete: \"kept\"\n"), 16, 5,
@@ -198,7 +198,7 @@ TEST_CASE("cannot_delete holds for every pack: db-identifiers' own creates are l
         "    id: {at: /id, kind: ulid}\n"
         "    job: {at: /job_id, read: \"/runs/{id}\"}\n"
         "    cannot_delete: \"jobs are kept for 30 days\"\n");
-    const Expansion e = bound(expand(p, packs_dir));
+    const BoundExpansion e = bound(expand(p, packs_dir));
     REQUIRE(e.diagnostics.empty());
     const std::string why = "the profile says 'jobs' cannot be deleted (jobs are kept for 30 days, shop.yaml:12:5)";
     std::size_t creates = 0;
@@ -206,14 +206,14 @@ TEST_CASE("cannot_delete holds for every pack: db-identifiers' own creates are l
         auto look = [&](const suite::Step& st) {
             if (!st.cleanup) return;
             INFO(s.name << " > " << st.name);
-            CHECK(st.cleanup->bound->by_design);
+            CHECK(e.deletion(st).by_design);
             CHECK(st.cleanup->path.find("${") == std::string::npos);
             if (st.is<suite::HttpRequest>() && st.as<suite::HttpRequest>().path == "/job-confirmations") {
-                CHECK(st.cleanup->bound->impossible ==
+                CHECK(e.deletion(st).impossible ==
                       "the profile gives no delete for what the action of 'jobs' makes (/job-confirmations, "
                       "shop.yaml:9:13)");
             } else {
-                CHECK(st.cleanup->bound->impossible == why);
+                CHECK(e.deletion(st).impossible == why);
                 creates += static_cast<std::size_t>(st.repeat);
             }
         };
@@ -236,7 +236,7 @@ TEST_CASE("cannot_delete holds for every pack: db-identifiers' own creates are l
         "name: ulids\nbase_url: http://127.0.0.1:9\nprincipals: {a: {}, b: {}}\n"
         "packs: [db-identifiers]\nresources:\n  jobs:\n    create: {path: /jobs}\n"
         "    delete: {path: \"/jobs/{id}\"}\n    id: {at: /id, kind: ulid}\n");
-    const Expansion f = bound(expand(q, packs_dir));
+    const BoundExpansion f = bound(expand(q, packs_dir));
     REQUIRE(f.diagnostics.empty());
     const suite::Suite& o = instance(f, "db-identifiers-order jobs");
     REQUIRE(o.cases.at(0).steps.at(0).cleanup);

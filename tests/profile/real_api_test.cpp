@@ -91,13 +91,13 @@ TEST_CASE("endpoint forms: headers, not_found, filter, and their errors") {
 
 TEST_CASE("DATA-ID-001 runs for uuidv7 ids and is not applicable, saying why, for uuidv4 and existing ids") {
     SUBCASE("uuidv7 (the default)") {
-        const Expansion e = bound(expand(loaded(shop("")), packs_dir));
+        const BoundExpansion e = bound(expand(loaded(shop("")), packs_dir));
         REQUIRE(e.diagnostics.empty());
         for (const auto& c : instance(e, "data-id-001 products").cases) CHECK(c.skip.empty());
         CHECK_FALSE(case_with_prefix(instance(e, "data-id-003 products"), "a create mints a v4 id").skip.empty());
     }
     SUBCASE("uuidv4") {
-        const Expansion e = bound(expand(loaded(shop("    id: {kind: uuidv4}\n")), packs_dir));
+        const BoundExpansion e = bound(expand(loaded(shop("    id: {kind: uuidv4}\n")), packs_dir));
         for (const auto& c : instance(e, "data-id-001 products").cases) {
             CHECK(c.skip.rfind("not applicable: ", 0) == 0);
             CHECK(c.skip.find("shop.yaml:15:9") != std::string::npos);
@@ -108,7 +108,7 @@ TEST_CASE("DATA-ID-001 runs for uuidv7 ids and is not applicable, saying why, fo
         CHECK(case_with_prefix(instance(e, "data-id-002 products"), "RFC vectors").skip.empty());
     }
     SUBCASE("existing") {
-        const Expansion e = bound(expand(loaded(shop("    id: {kind: existing, pattern: \"^[0-9]+$\"}\n")), packs_dir));
+        const BoundExpansion e = bound(expand(loaded(shop("    id: {kind: existing, pattern: \"^[0-9]+$\"}\n")), packs_dir));
         for (const auto& c : instance(e, "data-id-001 products").cases) {
             CHECK(c.skip.find("kind existing") != std::string::npos);
             CHECK(c.skip.find("^[0-9]+$") != std::string::npos);
@@ -122,7 +122,7 @@ TEST_CASE("DATA-ID-001 runs for uuidv7 ids and is not applicable, saying why, fo
 }
 
 TEST_CASE("a pack setup captures any id, fails under the suite's rule, at the profile's line") {
-    const Expansion e = bound(expand(loaded(shop("")), packs_dir));
+    const BoundExpansion e = bound(expand(loaded(shop("")), packs_dir));
     const suite::Suite& s = instance(e, "data-id-002 products");
     REQUIRE_FALSE(s.setup.empty());
     const suite::Step& live = s.setup.back();  // after the category the reference needs
@@ -138,7 +138,7 @@ TEST_CASE("a pack setup captures any id, fails under the suite's rule, at the pr
 }
 
 TEST_CASE("list filters are spelled the profile's way, negative list checks accept its not-found answer") {
-    const Expansion e = bound(expand(loaded(shop("", "list: {path: /products, filter: \"{field}=eq.{value}\", "
+    const BoundExpansion e = bound(expand(loaded(shop("", "list: {path: /products, filter: \"{field}=eq.{value}\", "
                                                     "not_found: {status: 200, body: []}, headers: {X-Probe: yes}}")),
                                      packs_dir));
     const suite::Case& c = case_with_prefix(instance(e, "data-id-002 products"), "a mutated reference in a list");
@@ -155,7 +155,7 @@ TEST_CASE("list filters are spelled the profile's way, negative list checks acce
     REQUIRE(h.headers.size() == 1);
     CHECK(h.headers[0].first == "X-Probe");
 
-    const Expansion none = bound(expand(loaded(shop("", "list: {path: /products, filter: false}")), packs_dir));
+    const BoundExpansion none = bound(expand(loaded(shop("", "list: {path: /products, filter: false}")), packs_dir));
     const suite::Case& skipped = case_with_prefix(instance(none, "data-id-002 products"), "a mutated reference in a list");
     CHECK(skipped.skip.find("takes no filter (filter: false)") != std::string::npos);
 }

@@ -10,9 +10,12 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace idconform::profile::testing {
 
@@ -61,13 +64,43 @@ inline Diagnostic only_error(const std::string& text, int line, int col, const s
 // The real packs of the repository, for expansion tests.
 inline const std::string packs_dir = source_file("suites/packs");
 
-// The expansion with every suite's calls bound, as a run, `list` and the
-// dry-run plan bind them (binding::bind_calls): what tests of the requests
-// a profile makes read.
-inline Expansion bound(Expansion e) {
-    for (auto& s : e.suites) binding::bind_calls(s);
-    return e;
-}
+// An expansion with every suite's calls bound, as a run, `list` and the
+// dry-run plan bind them (binding::bind_calls), and what the binding gave
+// each step besides its request: what tests of the requests a profile makes
+// read. Not copied: the step bindings hold the addresses of its steps.
+struct BoundExpansion : Expansion {
+    explicit BoundExpansion(Expansion e) : Expansion(std::move(e)) {
+        for (auto& s : suites) steps.push_back(binding::bind_calls(s));
+    }
+    BoundExpansion(const BoundExpansion&) = delete;
+    BoundExpansion(BoundExpansion&&) = default;  // the suites' steps stay where they are
+    std::vector<binding::BoundSteps> steps;  // by suite
+
+    // What the binding gave `st`, a step of one of the suites; null: as written.
+    [[nodiscard]] const binding::StepBinding* of(const suite::Step& st) const {
+        for (const auto& b : steps)
+            if (const auto* found = b.of(st)) return found;
+        return nullptr;
+    }
+    // The deletion the binding gave `st` (it must have one).
+    [[nodiscard]] const binding::Deletion& deletion(const suite::Step& st) const {
+        const binding::StepBinding* b = of(st);
+        REQUIRE(b);
+        REQUIRE(b->deletion);
+        return *b->deletion;
+    }
+    // The Location resource `st` is sent to ("" for none), and its entity array pointer.
+    [[nodiscard]] std::string location_of(const suite::Step& st) const {
+        const binding::StepBinding* b = of(st);
+        return b && b->access ? b->access->location_of : std::string();
+    }
+    [[nodiscard]] std::optional<std::string> entity_array(const suite::Step& st) const {
+        const binding::StepBinding* b = of(st);
+        return b && b->access ? b->access->entity_array : std::nullopt;
+    }
+};
+
+inline BoundExpansion bound(Expansion e) { return BoundExpansion(std::move(e)); }
 
 // Loads a profile that must load, as file `file` (positions name it).
 inline Profile load_ok(const std::string& text, const std::string& file) {

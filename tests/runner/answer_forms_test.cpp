@@ -7,6 +7,7 @@
 #include "runner/captures.hpp"
 #include "runner/cleanup.hpp"
 #include "binding/access.hpp"
+#include "binding/operations.hpp"
 #include "binding/entity_view.hpp"
 #include "runner/steps/env.hpp"
 #include "runner/steps/http.hpp"
@@ -20,6 +21,23 @@ using namespace idconform;
 using namespace idconform::runner;
 using namespace idconform::binding;
 using namespace idconform::runner::test;
+
+namespace {
+
+// Books what a create step bound to `d` made, as the engine does after a
+// 2xx: through the suite's step bindings (register_created).
+void book(SuiteRun& run, const Deletion& d, const Request& req, const Exchange& x, BodyJson& body) {
+    suite::Step st;
+    st.cleanup = written_form(d);
+    BoundSteps bound;
+    bound.add(st, {nullptr, std::make_shared<const Deletion>(d)});
+    const BoundSteps* before = run.bound;
+    run.bound = &bound;
+    register_created(run, st, req, x, body, Scope{}, "create");
+    run.bound = before;
+}
+
+}  // namespace
 
 namespace {
 
@@ -91,51 +109,54 @@ TEST_CASE("an http step with location_of goes to the entity's Location") {
     suite::HttpRequest h;
     h.method = "PATCH";
     h.path = "{location}";
-    binding::edit_access(h, [](binding::Access& a) { a.location_of = "w"; });
+    Access at;
+    at.location_of = "w";
     h.path_params = {{"id", "${live}"}};
     Scope scope;
     scope.set("live", boost::json::value(id));
-    auto r = steps::build(h, env, scope);
+    auto r = steps::build(h, env, scope, &at);
     REQUIRE(r.has_value());
     CHECK(r->url == base + "/v1/w/" + id);
     scope.set("live", boost::json::value("NOPE"));
-    CHECK(steps::build(h, env, scope)->url == base + "/v1/w/NOPE");
+    CHECK(steps::build(h, env, scope, &at)->url == base + "/v1/w/NOPE");
+    const auto as_written = steps::build(h, env, scope);  // no access: the path as written, not the Location
+    CHECK((!as_written || as_written->url.find("/v1/w/") == std::string::npos));
 }
 
 TEST_CASE("a read answering an array: one element is the entity, [] is not found, more is an error") {
+    std::string array;  // the answer itself
     suite::HttpRequest h;
-    binding::edit_access(h, [](binding::Access& a) { a.entity_array = ""; });
     suite::Expect want;
     suite::StatusExpect ok;
     ok.exact = {200};
     want.status = ok;
-    EntityView one = entity_view(h, want, answered(200, R"([{"id":"a"}])"), "DATA-ID-002");
+    EntityView one = entity_view(h, array, want, answered(200, R"([{"id":"a"}])"), "DATA-ID-002");
     REQUIRE(one.view);
     CHECK(js(one.view->response->body) == js(R"({"id":"a"})"));
     CHECK(one.error.empty());
-    EntityView none = entity_view(h, want, answered(200, "[]"), "DATA-ID-002");
+    EntityView none = entity_view(h, array, want, answered(200, "[]"), "DATA-ID-002");
     CHECK_FALSE(none.view);
     REQUIRE(none.not_found);
     CHECK_FALSE(none.not_found->ok);
     CHECK(none.not_found->rule == "DATA-ID-002");
     CHECK(none.not_found->actual == "[] (not found)");
-    EntityView two = entity_view(h, want, answered(200, R"([{"id":"a"},{"id":"a"}])"), "R");
+    EntityView two = entity_view(h, array, want, answered(200, R"([{"id":"a"},{"id":"a"}])"), "R");
     CHECK(two.error.find("the read answered 2 entities in the answer for one id") == 0);
-    EntityView obj = entity_view(h, want, answered(200, R"({"id":"a"})"), "R");
+    EntityView obj = entity_view(h, array, want, answered(200, R"({"id":"a"})"), "R");
     CHECK(obj.error.find("the read answered no array at ''") == 0);
     // A refusal judges the answer as it came ([] is its not-found answer).
     suite::Expect refuse;
     suite::StatusExpect four;
     four.classes = {4};
     refuse.status = four;
-    EntityView r = entity_view(h, refuse, answered(200, R"([{"id":"a"}])"), "R");
+    EntityView r = entity_view(h, array, refuse, answered(200, R"([{"id":"a"}])"), "R");
     CHECK_FALSE(r.view);
     CHECK_FALSE(r.not_found);
     CHECK(r.error.empty());
     // Under a pointer, and not for answers that are not 2xx.
-    binding::edit_access(h, [](binding::Access& a) { a.entity_array = "/data"; });
-    CHECK(entity_view(h, want, answered(200, R"({"data":[{"id":"b"}]})"), "R").view);
-    CHECK_FALSE(entity_view(h, want, answered(404, R"({"data":[]})"), "R").not_found);
+    array = "/data";
+    CHECK(entity_view(h, array, want, answered(200, R"({"data":[{"id":"b"}]})"), "R").view);
+    CHECK_FALSE(entity_view(h, array, want, answered(404, R"({"data":[]})"), "R").not_found);
 }
 
 TEST_CASE("a capture of the id a header names takes its last path segment") {
@@ -172,7 +193,7 @@ TEST_CASE("cleanup: a delete naming the entity in a JSON body is booked with its
     create.headers = {{"Authorization", "Bearer alice"}, {"Content-Type", "application/json"}};
     Exchange x = answered(200, R"({"id": ")" + id + R"("})");
     BodyJson body(*x.response);
-    register_created(run, binding::bound_cleanup(cl), create, x, body, Scope{}, "create");
+    book(run, cl, create, x, body);
     REQUIRE(run.created.size() == 1);
     const SuiteRun::Created& c = run.created.front();
     CHECK(c.problem.empty());
@@ -218,10 +239,10 @@ TEST_CASE("cleanup: a delete by a body without a read has no confirming read, a 
     create.method = "POST";
     Exchange x = answered(201, R"({"id": ")" + id + R"("})");
     BodyJson body(*x.response);
-    register_created(run, binding::bound_cleanup(rpc), create, x, body, Scope{}, "create");
+    book(run, rpc, create, x, body);
     binding::Deletion plain;
     plain.path = "/v1/orders/{id}";
-    register_created(run, binding::bound_cleanup(plain), create, x, body, Scope{}, "create");
+    book(run, plain, create, x, body);
     REQUIRE(run.created.size() == 2);
     CHECK(js(run.created[0].del.request.body) == js(R"({"order": {"id": ")" + id + R"("}})"));
     CHECK_FALSE(run.created[0].confirm);
@@ -253,7 +274,7 @@ TEST_CASE("cleanup: an update naming an entity deleted by a body re-keys it only
     create.method = "POST";
     Exchange x = answered(200, R"({"id": ")" + id + R"("})");
     BodyJson body(*x.response);
-    register_created(run, binding::bound_cleanup(cl), create, x, body, Scope{}, "create");
+    book(run, cl, create, x, body);
     // another order's update whose body references this one: not a re-key
     const std::string other = "01932c07-2a3b-7c4d-8e5f-0a1b2c3d4e61";
     Request update;
@@ -272,10 +293,10 @@ TEST_CASE("cleanup: what a create made besides its entity (made_by) is booked fi
     SuiteRun& run = f.run;
     binding::Deletion note;
     note.path = "/v1/notes/{id}";
-    binding::Deletion book;
-    book.path = "/v1/notebooks/{id}";
-    book.id_at = "/notebook_id";
-    note.made.push_back(book);
+    binding::Deletion its_book;
+    its_book.path = "/v1/notebooks/{id}";
+    its_book.id_at = "/notebook_id";
+    note.made.push_back(its_book);
     Request create;
     create.method = "POST";
     create.url = base + "/v1/notes";
@@ -283,7 +304,7 @@ TEST_CASE("cleanup: what a create made besides its entity (made_by) is booked fi
     Exchange x = answered(201, R"({"id": ")" + id + R"(", "notebook_id": ")" + notebook + R"("})");
     x.response->headers.push_back({"Location", "/v1/notes/" + id});
     BodyJson body(*x.response);
-    register_created(run, binding::bound_cleanup(note), create, x, body, Scope{}, "create");
+    book(run, note, create, x, body);
     REQUIRE(run.created.size() == 2);
     CHECK(run.created[0].id == notebook);  // the cleanup deletes last booked first: the note, then its notebook
     CHECK(run.created[0].del.request.url == base + "/v1/notebooks/" + notebook);
@@ -294,7 +315,7 @@ TEST_CASE("cleanup: what a create made besides its entity (made_by) is booked fi
     Exchange alone = answered(201, R"({"id": ")" + id + R"("})");
     alone.response->headers.push_back({"Location", "/v1/notes/" + id});
     BodyJson alone_body(*alone.response);
-    register_created(run, binding::bound_cleanup(note), create, alone, alone_body, Scope{}, "create");
+    book(run, note, create, alone, alone_body);
     REQUIRE(run.created.size() == 3);
     CHECK(run.created[2].id == id);
     CHECK(run.created[2].del.request.url == base + "/v1/notes/" + id);

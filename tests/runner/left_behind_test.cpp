@@ -4,6 +4,7 @@
 // says cannot be deleted left behind and said once in the run's notes (never
 // an error, never a transport error); the notes' text.
 #include "binding/deletion.hpp"
+#include "binding/operations.hpp"
 #include "reporters/reporter.hpp"
 #include "runner/left_behind.hpp"
 #include "runner/runner.hpp"
@@ -34,18 +35,21 @@ public:
     std::vector<CaseResult> cases;
 };
 
-// A suite of `n` cases, each creating one item whose cleanup is bound to `d`.
+// A suite of `n` cases, each creating one item by a `call` whose binding
+// deletes what it made as `d` says (the way a pack instance's create is).
 suite::Suite items_suite(int n, const binding::Deletion& d) {
-    const suite::Cleanup cl = binding::bound_cleanup(d);
     std::string yaml = "name: s\ntarget: {base_url: \"http://t\"}\ncases:\n";
-    for (int i = 1; i <= n; ++i)
-        yaml += "  - name: c" + std::to_string(i) +
-                "\n    steps: [{http: {method: POST, path: /items}, cleanup: {path: \"/items/{id}\"}}]\n";
+    for (int i = 1; i <= n; ++i) yaml += "  - name: c" + std::to_string(i) + "\n    steps: [{call: {op: create}}]\n";
     auto r = suite::load_text(yaml, "left_behind_test.yaml");
     REQUIRE(r.ok());
     suite::Suite s = std::move(*r.suite);
-    for (auto& c : s.cases)
-        for (auto& st : c.steps) st.cleanup = cl;
+    auto b = std::make_shared<binding::SuiteBinding>();
+    binding::Operation create;
+    create.method = "POST";
+    create.path = "/items";
+    create.makes = std::make_shared<const binding::Deletion>(d);
+    b->own.at(suite::Operation::create) = create;
+    s.binding = std::move(b);
     return s;
 }
 

@@ -90,28 +90,30 @@ TEST_CASE("a Kafka consume adds its message check, other kinds add none") {
     }
 }
 
-TEST_CASE("only an http read whose access names an array gets an entity view") {
+TEST_CASE("only an http read whose binding's access names an array gets an entity view") {
     Exchange x;
     x.response.emplace();
     x.response->status = 200;
     x.response->body = "[]";
-    CHECK_FALSE(steps::view_entity(step_of(suite::HttpRequest{}), x, "DATA-ID-004"));
-    CHECK_FALSE(steps::view_entity(step_of(suite::GrpcCall{}), x, "DATA-ID-004"));
+    CHECK_FALSE(steps::view_entity(step_of(suite::HttpRequest{}), nullptr, x, "DATA-ID-004"));
+    binding::StepBinding plain;  // bound, reached as written
+    CHECK_FALSE(steps::view_entity(step_of(suite::HttpRequest{}), &plain, x, "DATA-ID-004"));
 
-    suite::HttpRequest read;
     auto access = std::make_shared<binding::Access>();
     access->entity_array = "";
-    read.access = access;
-    auto none = steps::view_entity(step_of(read), x, "DATA-ID-004");
+    const binding::StepBinding bound{access, nullptr};
+    CHECK_FALSE(steps::view_entity(step_of(suite::GrpcCall{}), &bound, x, "DATA-ID-004"));
+    const suite::Step read = step_of(suite::HttpRequest{});
+    auto none = steps::view_entity(read, &bound, x, "DATA-ID-004");
     REQUIRE(none);
     CHECK(none->not_found);  // `[]`: the read found nothing
     x.response->body = R"([{"id":"a"}])";
-    auto one = steps::view_entity(step_of(read), x, "DATA-ID-004");
+    auto one = steps::view_entity(read, &bound, x, "DATA-ID-004");
     REQUIRE(one);
     REQUIRE(one->view);
     CHECK(one->view->response->body == R"({"id":"a"})");
     x.error = TransportError{TransportErrorKind::timeout, "timed out"};
-    CHECK_FALSE(steps::view_entity(step_of(read), x, "DATA-ID-004"));  // nothing answered: nothing to view
+    CHECK_FALSE(steps::view_entity(read, &bound, x, "DATA-ID-004"));  // nothing answered: nothing to view
 }
 
 TEST_CASE("what a step waits for, whether its message is typed, and where cleanup: is refused") {

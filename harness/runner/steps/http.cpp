@@ -1,7 +1,6 @@
 // The http step kind: request building, description, curl reproduction.
 #include "runner/steps/http.hpp"
 
-#include "binding/access.hpp"
 #include "binding/locations.hpp"
 #include "runner/steps/request_parts.hpp"
 
@@ -16,7 +15,8 @@ namespace {
 // The Location URL of the entity path_params names (a profile's
 // `path: "{location}"`): what its create answered, or that URL around
 // another id (locations.hpp).
-Result<std::string> location_path(const suite::HttpRequest& h, const Env& env, const Scope& scope) {
+Result<std::string> location_path(const suite::HttpRequest& h, const std::string& resource, const Env& env,
+                                  const Scope& scope) {
     using R = Result<std::string>;
     std::string id;
     for (const auto& [k, v] : h.path_params)
@@ -26,19 +26,20 @@ Result<std::string> location_path(const suite::HttpRequest& h, const Env& env, c
             id = *pv;
         }
     if (!env.locations) return R(boost::system::in_place_error, "no Location book in this run");
-    return env.locations->url_for(binding::location_of(h), id);
+    return env.locations->url_for(resource, id);
 }
 
 }  // namespace
 
-Result<Request> build(const suite::HttpRequest& h, const Env& env, const Scope& scope) {
+Result<Request> build(const suite::HttpRequest& h, const Env& env, const Scope& scope, const binding::Access* access) {
     using R = Result<Request>;
     Request r;
     r.transport = "http";
     auto method = interpolate(h.method, scope);
     if (!method) return R(boost::system::in_place_error, h.pos.str() + ": method: " + method.error());
     r.method = *method;
-    auto path = binding::location_of(h).empty() ? build_path(h.path, h.path_params, scope) : location_path(h, env, scope);
+    const bool at_location = access && !access->location_of.empty();
+    auto path = at_location ? location_path(h, access->location_of, env, scope) : build_path(h.path, h.path_params, scope);
     if (!path) return R(boost::system::in_place_error, h.pos.str() + ": path: " + path.error());
     const bool absolute = path->rfind("http://", 0) == 0 || path->rfind("https://", 0) == 0;
     r.url = absolute ? *path : env.base_url + (path->empty() || path->front() == '/' ? "" : "/") + *path;

@@ -3,6 +3,7 @@
 // properties and its reproduce command (curl).
 #pragma once
 
+#include "binding/access.hpp"
 #include "core/result.hpp"
 #include "runner/scope.hpp"
 #include "runner/steps/env.hpp"
@@ -15,7 +16,10 @@
 
 namespace idconform::runner::steps {
 
-[[nodiscard]] Result<Request> build(const suite::HttpRequest& h, const Env& env, const Scope& scope);
+// `access` (null: as written): how the step's binding says it reaches its
+// entity (binding::StepBinding::access): at a Location the book holds.
+[[nodiscard]] Result<Request> build(const suite::HttpRequest& h, const Env& env, const Scope& scope,
+                                    const binding::Access* access = nullptr);
 
 // A path template (suite/scope.hpp).
 using suite::build_path;

@@ -2,7 +2,6 @@
 #include "runner/steps/step.hpp"
 
 #include "core/overloaded.hpp"
-#include "binding/access.hpp"
 #include "runner/steps/call.hpp"
 #include "runner/steps/file.hpp"
 #include "runner/steps/grpc.hpp"
@@ -12,9 +11,11 @@
 
 namespace idconform::runner::steps {
 
-Result<Request> build(const suite::Step& st, const Env& env, const Scope& scope) {
+Result<Request> build(const suite::Step& st, const binding::StepBinding* bound, const Env& env,
+                      const Scope& scope) {
+    const binding::Access* access = bound ? bound->access.get() : nullptr;
     return std::visit(overloaded{
-                          [&](const suite::HttpRequest& h) { return build(h, env, scope); },
+                          [&](const suite::HttpRequest& h) { return build(h, env, scope, access); },
                           [&](const suite::GrpcCall& g) { return build(g, env, scope); },
                           [&](const suite::KafkaRequest& k) { return build_kafka_request(k, scope, env.kafka); },
                           [&](const suite::OpCall& c) { return build(c, env, scope); },
@@ -72,11 +73,13 @@ void add_kind_checks(const suite::Step& st, const Exchange& x, const std::string
                st.request);
 }
 
-std::optional<binding::EntityView> view_entity(const suite::Step& st, const Exchange& x, const std::string& rule) {
+std::optional<binding::EntityView> view_entity(const suite::Step& st, const binding::StepBinding* bound,
+                                               const Exchange& x, const std::string& rule) {
+    const binding::Access* access = bound ? bound->access.get() : nullptr;
     return std::visit(overloaded{
                           [&](const suite::HttpRequest& h) -> std::optional<binding::EntityView> {
-                              if (x.error || !binding::entity_array(h)) return std::nullopt;
-                              return binding::entity_view(h, st.expect, x, rule);
+                              if (x.error || !access || !access->entity_array) return std::nullopt;
+                              return binding::entity_view(h, *access->entity_array, st.expect, x, rule);
                           },
                           [](const auto&) -> std::optional<binding::EntityView> { return std::nullopt; },
                       },

@@ -7,6 +7,7 @@
 #include "core/result.hpp"
 #include "runner/scope.hpp"
 #include "binding/entity_view.hpp"
+#include "binding/operations.hpp"
 #include "runner/steps/env.hpp"
 #include "runner/step_outcome.hpp"
 #include "suite/model.hpp"
@@ -18,7 +19,10 @@
 namespace idconform::runner::steps {
 
 // The request a step sends (not for file steps: they send nothing).
-[[nodiscard]] Result<Request> build(const suite::Step& st, const Env& env, const Scope& scope);
+// `bound` (null: as written): what the suite's binding gave the step
+// besides its request (binding::BoundSteps::of).
+[[nodiscard]] Result<Request> build(const suite::Step& st, const binding::StepBinding* bound, const Env& env,
+                                    const Scope& scope);
 
 // The step as one line of `idconform list` ("POST /v1/products as alice").
 [[nodiscard]] std::string describe(const suite::Step& st);
@@ -53,9 +57,10 @@ void add_properties(const suite::Step* first, const Scope& scope, std::vector<Pr
 void add_kind_checks(const suite::Step& st, const Exchange& x, const std::string& rule,
                      std::vector<CheckResult>& checks);
 // How the answer is judged when the step reads an entity out of an array
-// (an http read whose binding::Access says so); nullopt for every other step.
-[[nodiscard]] std::optional<binding::EntityView> view_entity(const suite::Step& st, const Exchange& x,
-                                                             const std::string& rule);
+// (an http read whose binding::Access, in `bound`, says so); nullopt for
+// every other step.
+[[nodiscard]] std::optional<binding::EntityView> view_entity(const suite::Step& st, const binding::StepBinding* bound,
+                                                             const Exchange& x, const std::string& rule);
 // Which tool sends the step's request again.
 [[nodiscard]] Wire wire(const suite::Step& st) noexcept;
 
