@@ -194,8 +194,9 @@ void Instance::declare_id_members() {
     if (r_.viewable) declared.emplace_back(r_.viewable->pointer, name(ids::IdKind::viewable));
     auto fill = [&](std::vector<suite::Step>& steps) {
         for (auto& st : steps)
-            if (!st.expect.id_members.empty() && st.expect.id_members_declared.empty())
-                st.expect.id_members_declared = declared;
+            if (!st.expect.id_members.empty())  // after what the pack declares itself
+                st.expect.id_members_declared.insert(st.expect.id_members_declared.end(), declared.begin(),
+                                                     declared.end());
     };
     fill(s_.setup);
     for (auto& c : s_.cases) fill(c.steps);

@@ -29,11 +29,57 @@ const std::vector<std::string> header_ops = {"equals", "regex", "absent", "prese
 const std::vector<std::string> json_ops = {"equals", "absent", "present", "null", "type", "regex", "one_of"};
 const std::vector<std::string> json_types = {"string", "number", "integer", "boolean", "object", "array", "null"};
 const std::vector<std::string> body_keys = {"contains", "not_contains", "allow_echo"};
+const std::vector<std::string> id_members_keys = {"kind", "declared"};
 const std::vector<std::string> id_keys = {"at", "header", "kind", "canonical", "minted", "allow_null", "equals",
                                           "unique", "time_field", "collect", "pattern", "legacy"};
 const std::vector<std::string> capture_keys = {"json", "header", "header_id", "status"};
 
 }  // namespace
+
+namespace {
+
+// An id kind name, or an error at `v` naming the kinds there are.
+std::optional<std::string> id_kind(Reader& r, const Val& v, std::string_view what, std::string_view example) {
+    auto s = r.string(v, what, example);
+    if (!s) return std::nullopt;
+    if (ids::parse_kind(*s)) return s;
+    r.error(v, "unknown id kind '" + *s + "'", detail::suggest(*s, ids::kind_names(), "kinds"));
+    return std::nullopt;
+}
+
+}  // namespace
+
+// `id_members: ulid`, or `id_members: {kind: ulid, declared: {/tracking_id:
+// uuidv4}}`: the members declared on purpose are judged by their own kind.
+void Loader::id_members(Reader& r, const Val& v, Expect& x) {
+    if (!v.node.IsMap()) {
+        if (auto k = id_kind(r, v, "id_members", "id_members: ulid")) x.id_members = *k;
+        return;
+    }
+    auto m = r.mapping(v, "id_members", id_members_keys, "{kind: ulid, declared: {/tracking_id: uuidv4}}");
+    if (!m) return;
+    const auto* kind = m->find("kind");
+    if (!kind) {
+        r.error(v, "id_members needs 'kind'", "the kind every id-named member holds: id_members: {kind: ulid}");
+        return;
+    }
+    auto k = id_kind(r, kind->val(), "kind", "kind: ulid");
+    if (!k) return;
+    x.id_members = *k;
+    const auto* declared = m->find("declared");
+    if (!declared) return;
+    auto dm = r.mapping(declared->val(), "declared", {}, "{/tracking_id: uuidv4}");
+    if (!dm) return;
+    for (const auto& entry : dm->entries) {
+        if (entry.key.empty() || entry.key.front() != '/') {
+            r.error(entry.key_val(), "'" + entry.key + "' is not a JSON pointer",
+                    "name the member by its pointer in the entity, e.g. /tracking_id (it matches at any depth)");
+            continue;
+        }
+        if (auto dk = id_kind(r, entry.val(), "declared kind", "uuidv4"))
+            x.id_members_declared.emplace_back(entry.key, *dk);
+    }
+}
 
 void Loader::expect(Reader& r, const Entry& e, Expect& x) {
     auto m = r.mapping(e.val(), "expect", expect_keys, "{status: 200}");
@@ -84,14 +130,7 @@ void Loader::expect(Reader& r, const Entry& e, Expect& x) {
             x.body = std::move(b);
         }
     }
-    if (const auto* y = m->find("id_members")) {
-        if (auto s = r.string(y->val(), "id_members", "id_members: ulid")) {
-            if (!ids::parse_kind(*s))
-                r.error(y->val(), "unknown id kind '" + *s + "'", detail::suggest(*s, ids::kind_names(), "kinds"));
-            else
-                x.id_members = *s;
-        }
-    }
+    if (const auto* y = m->find("id_members")) id_members(r, y->val(), x);
     if (const auto* y = m->find("id")) {
         const Val v = y->val();
         if (v.node.IsSequence()) {

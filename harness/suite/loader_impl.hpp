@@ -164,6 +164,7 @@ private:
     // -------------------------------------------------------- expectations
 
     void expect(Reader& r, const Entry& e, Expect& x);
+    void id_members(Reader& r, const Val& v, Expect& x);
 
     std::optional<StatusExpect> status_expect(Reader& r, const Val& v, bool negate);
     void allow_echo(Reader& r, const Entry& z, bool has_not_contains, BodyExpect& b);

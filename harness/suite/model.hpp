@@ -187,8 +187,9 @@ struct Expect : Positioned {
     std::string rule;  // overrides the case's rules for these checks when set
     bool advisory = false;  // failing checks become warnings (reported, never fail the case)
     std::string id_members;  // a kind: every id-named member of the JSON body holds an id of it (R1)
-    // (pointer in the entity, kind) of the members a profile declares: judged
-    // by their declared kind, not by id_members' (filled in by the profile expander)
+    // (pointer in the entity, kind) of members declared on purpose: judged by
+    // their own kind, not by id_members' (`id_members: {kind, declared}`; the
+    // profile expander fills in what a profile declares)
     std::vector<std::pair<std::string, std::string>> id_members_declared;
     // Non-empty: these checks are what the rest of the case needs to mean
     // anything (the owner's list shows the entity before another principal's

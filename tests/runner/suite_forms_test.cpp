@@ -5,7 +5,8 @@
 //   there" ({"found": false}, `[]`, a 204 with no body) passes the refusal
 //   check it is written beside, and only that answer does;
 // - `capture: {v: {header_id: Location}}`: the id a 201 names only in its
-//   Location header.
+//   Location header;
+// - `id_members: {kind, declared}`: members of another kind on purpose.
 #include "reporters/reporter.hpp"
 #include "runner/runner.hpp"
 #include "suite/loader.hpp"
@@ -184,4 +185,16 @@ TEST_CASE("for_each over viewable mutations in the suite's own format (prefix, l
         CHECK(c.outcome == Outcome::skipped);
         CHECK(c.message.find("not applicable") != std::string::npos);
     }
+}
+
+TEST_CASE("id_members with declared members: those are judged by their own kind, the others by id_members'") {
+    const std::string ulid_body = R"({"id": "01ARZ3NDEKTSV4RRFFQ69G5FAV", "tracking_id": "9b2e5e3a-6c1f-4f8e-9d2a-3b4c5d6e7f80"})";
+    // A uuidv4 tracking id beside ULID keys: a defect unless the suite declares it.
+    CHECK(run_answered("{status: 200, id_members: ulid}", 200, ulid_body).outcome == Outcome::failed);
+    CHECK(run_answered("{status: 200, id_members: {kind: ulid, declared: {/tracking_id: uuidv4}}}", 200, ulid_body)
+              .outcome == Outcome::passed);
+    // Declared, it is still judged: a ULID there is not the uuidv4 the suite says it is.
+    const std::string wrong = R"({"id": "01ARZ3NDEKTSV4RRFFQ69G5FAV", "tracking_id": "01ARZ3NDEKTSV4RRFFQ69G5FAW"})";
+    CHECK(run_answered("{status: 200, id_members: {kind: ulid, declared: {/tracking_id: uuidv4}}}", 200, wrong)
+              .outcome == Outcome::failed);
 }

@@ -68,6 +68,31 @@ TEST_CASE("errors in the pack keys") {
         check(load_text(with_case(step + "        expect: {id_members: ulidd}\n"), "inline.yaml").diagnostics,
               "inline.yaml", 6, 30, "unknown id kind 'ulidd'", "did you mean 'ulid'?");
     }
+    SUBCASE("id_members with members declared on purpose") {
+        const LoadResult ok = load_text(
+            with_case(step + "        expect: {id_members: {kind: ulid, declared: {/tracking_id: uuidv4, /tr: viewable}}}\n"),
+            "inline.yaml");
+        INFO(dump(ok.diagnostics));
+        REQUIRE(ok.suite);
+        const Expect& x = ok.suite->cases[0].steps[0].expect;
+        CHECK(x.id_members == "ulid");
+        CHECK(x.id_members_declared ==
+              std::vector<std::pair<std::string, std::string>>{{"/tracking_id", "uuidv4"}, {"/tr", "viewable"}});
+        check(load_text(with_case(step + "        expect: {id_members: {declared: {/t: uuidv4}}}\n"), "inline.yaml")
+                  .diagnostics,
+              "inline.yaml", 6, 30, "id_members needs 'kind'", "id_members: {kind: ulid}");
+        check(load_text(with_case(step + "        expect: {id_members: {kind: ulid, declared: {tracking_id: uuidv4}}}\n"),
+                        "inline.yaml")
+                  .diagnostics,
+              "inline.yaml", 6, 54, "'tracking_id' is not a JSON pointer", "/tracking_id");
+        check(load_text(with_case(step + "        expect: {id_members: {kind: ulid, declared: {/t: uuidv44}}}\n"),
+                        "inline.yaml")
+                  .diagnostics,
+              "inline.yaml", 6, 58, "unknown id kind 'uuidv44'", "did you mean 'uuidv4'?");
+        check(load_text(with_case(step + "        expect: {id_members: {kind: ulid, declare: {}}}\n"), "inline.yaml")
+                  .diagnostics,
+              "inline.yaml", 6, 43, "unknown key 'declare' in id_members", "did you mean 'declared'?");
+    }
     SUBCASE("collect, pattern, legacy") {
         check(load_text(with_case(step + "        expect: {id: {at: /id, collect: \"9 lives\"}}\n"), "inline.yaml").diagnostics,
               "inline.yaml", 6, 41, "bad list name '9 lives'", "collect: order_ids");
