@@ -136,15 +136,31 @@ Created grpc_deletion(const Ledger& ledger, const Deletion& d, const Request& re
 // URL (and an RPC-style body) filled in by the caller. "" or why a header
 // cannot be made.
 std::string http_request(EntityRequest& e, const Request& req, const std::string& method, const Deletion& d,
-                         const std::vector<std::pair<std::string, std::string>>& own, const suite::Scope& scope) {
+                         const std::vector<std::pair<std::string, std::string>>& own, const suite::Scope& scope,
+                         const std::vector<Header>* defaults) {
     e.request.transport = "http";  // also for an entity made over gRPC (Deletion::across)
     e.request.method = method;
     auto create_only = [&](const std::string& name) {
         return std::any_of(d.create_only_headers.begin(), d.create_only_headers.end(),
                            [&](const std::string& n) { return iequals(n, name); });
     };
-    for (const auto& h : req.headers)
-        if (!iequals(h.name, "content-type") && !create_only(h.name)) e.request.headers.push_back(h);
+    bool restored = false;
+    for (const auto& h : req.headers) {
+        if (iequals(h.name, "content-type")) continue;
+        if (!create_only(h.name)) {
+            e.request.headers.push_back(h);
+            continue;
+        }
+        // The create's own value replaced the target's or the principal's:
+        // the delete sends theirs, as any other request does.
+        if (!defaults) continue;
+        const auto base = std::find_if(defaults->begin(), defaults->end(),
+                                       [&h](const Header& b) { return iequals(b.name, h.name); });
+        if (base != defaults->end()) {
+            e.request.headers.push_back(*base);
+            restored = true;
+        }
+    }
     e.request.secret_headers = req.secret_headers;
     for (const auto& header : own) {
         const std::string& name = header.first;  // (a lambda may not capture a structured binding in clang 14)
@@ -153,7 +169,7 @@ std::string http_request(EntityRequest& e, const Request& req, const std::string
         std::erase_if(e.request.headers, [&name](const Header& h) { return iequals(h.name, name); });
         e.request.headers.push_back({name, std::move(*value)});
     }
-    if (!own.empty()) redact::mark_secret_headers(e.request, scope.secrets());
+    if (!own.empty() || restored) redact::mark_secret_headers(e.request, scope.secrets());
     return {};
 }
 
@@ -257,9 +273,9 @@ void book_created(const Ledger& ledger, const Deletion& d, const Request& req, c
         c.id = id;
         c.id_at = id_at;
         c.across = d.across;
-        std::string why = http_request(c.del, req, d.method, d, d.headers, scope);
+        std::string why = http_request(c.del, req, d.method, d, d.headers, scope, ledger.defaults);
         EntityRequest read;
-        const std::string read_why = http_request(read, req, d.read_method, d, d.read_headers, scope);
+        const std::string read_why = http_request(read, req, d.read_method, d, d.read_headers, scope, ledger.defaults);
         c.read_not_found = d.read_not_found;
         if (!why.empty()) {
             c.problem = "no way to delete " + id + ": " + why;

@@ -129,6 +129,10 @@ struct Ledger {
     LocationBook& locations;
     const std::string& base_url;  // no trailing '/'
     const std::string& grpc_url;  // "" = the target has no grpc section
+    // The headers the target and the creating principal send with any
+    // request (interpolated; null: unknown): what the delete sends in place
+    // of a create-only header of the same name (Deletion::create_only_headers).
+    const std::vector<Header>* defaults = nullptr;
 };
 
 // The key under which deletes of one entity are told apart: an HTTP DELETE

@@ -4,7 +4,9 @@
 // (binding/deletion.hpp).
 #include "runner/cleanup.hpp"
 
+#include "runner/auth.hpp"
 #include "runner/evidence.hpp"
+#include "runner/steps/request_parts.hpp"
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -73,6 +75,25 @@ awaitable<void> delete_batch(SuiteRun& run, RateLimiter& limiter, Slots* slots,
 }
 
 }  // namespace
+
+void register_created(SuiteRun& run, const suite::Step& st, const Request& req, const Exchange& x, BodyJson& body,
+                      const Scope& scope, const std::string& step_name) {
+    // What the target and the creating principal send with any request;
+    // a step whose principal is unknown failed before it was sent.
+    Request defaults;
+    static const steps::Templates none;
+    if (!steps::add_headers(defaults, run.env, {step_principal(st), none, "header", st.pos}, scope,
+                            steps::HeaderNames::as_written))
+        defaults.headers.clear();
+    binding::Ledger ledger = ledger_of(run);
+    ledger.defaults = &defaults.headers;
+    const auto book = [&](const binding::Deletion& d) {
+        binding::book_created(ledger, d, req, *x.response, body.view(), scope, step_name);
+    };
+    const binding::StepBinding* bound = run.bound_of(st);
+    if (bound && bound->deletion) book(*bound->deletion);
+    else if (st.cleanup) book(binding::Deletion::written(*st.cleanup));
+}
 
 awaitable<std::optional<CaseResult>> cleanup_created(SuiteRun& run, RateLimiter& limiter, bool* unreachable,
                                                      int concurrency, Slots* slots) {

@@ -36,16 +36,11 @@ inline void note_deleted(SuiteRun& run, const std::string& key) { binding::note_
 // Records an entity `st`, a step with a `cleanup`, created so that the end
 // of the suite deletes it, unless a DELETE already did
 // (binding::book_created): as the profile's binding deletes it when the
-// suite's binding gave the step a deletion, else as the cleanup is written.
-inline void register_created(SuiteRun& run, const suite::Step& st, const Request& req, const Exchange& x,
-                             BodyJson& body, const Scope& scope, const std::string& step_name) {
-    const auto book = [&](const binding::Deletion& d) {
-        binding::book_created(ledger_of(run), d, req, *x.response, body.view(), scope, step_name);
-    };
-    const binding::StepBinding* bound = run.bound_of(st);
-    if (bound && bound->deletion) book(*bound->deletion);
-    else if (st.cleanup) book(binding::Deletion::written(*st.cleanup));
-}
+// suite's binding gave the step a deletion, else as the cleanup is written;
+// with the target's and the step principal's headers, sent in place of a
+// create-only header that replaced one of theirs.
+void register_created(SuiteRun& run, const suite::Step& st, const Request& req, const Exchange& x, BodyJson& body,
+                      const Scope& scope, const std::string& step_name);
 
 // A PUT/PATCH at a created entity's URL (over gRPC: another method of the
 // same target whose message holds the entity's id) answered 2xx with another

@@ -14,6 +14,7 @@
 #include "test_support.hpp"
 
 #include <boost/asio/io_context.hpp>
+#include <map>
 #include <boost/json/parse.hpp>
 #include <doctest/doctest.h>
 
@@ -319,4 +320,49 @@ TEST_CASE("cleanup: what a create made besides its entity (made_by) is booked fi
     REQUIRE(run.created.size() == 3);
     CHECK(run.created[2].id == id);
     CHECK(run.created[2].del.request.url == base + "/v1/notes/" + id);
+}
+
+TEST_CASE("cleanup: a create-only header that replaced the target's or the principal's is sent as theirs") {
+    CleanupRun f;
+    SuiteRun& run = f.run;
+    run.env.target_headers = {{"X-Api-Version", "1"}};
+    std::map<std::string, suite::Principal> principals;
+    principals["alice"].headers = {{"Authorization", "Bearer alice"}, {"Prefer", "handling=lenient"}};
+    run.env.principals = &principals;
+    // The create sent its own X-Api-Version and Prefer over theirs, and an Idempotency-Key.
+    binding::Deletion d;
+    d.path = "/v1/orders/{id}";
+    d.create_only_headers = {"X-Api-Version", "prefer", "Idempotency-Key"};
+    suite::Step st;
+    st.as<suite::HttpRequest>().principal = "alice";
+    st.cleanup = written_form(d);
+    BoundSteps bound;
+    bound.add(st, {nullptr, std::make_shared<const Deletion>(d)});
+    run.bound = &bound;
+    Request create;
+    create.method = "POST";
+    create.url = base + "/v1/orders";
+    create.headers = {{"X-Api-Version", "2"},
+                      {"Authorization", "Bearer alice"},
+                      {"Prefer", "return=representation"},
+                      {"Idempotency-Key", "k1"},
+                      {"Content-Type", "application/json"}};
+    Exchange x = answered(201, R"({"id": ")" + id + R"("})");
+    BodyJson body(*x.response);
+    register_created(run, st, create, x, body, Scope{}, "create");
+    run.bound = nullptr;
+    REQUIRE(run.created.size() == 1);
+    const auto& sent = run.created.front().del.request.headers;
+    auto value = [&](const std::string& name) -> std::string {
+        for (const auto& h : sent)
+            if (h.name == name) return h.value;
+        return "(none)";
+    };
+    CHECK(value("X-Api-Version") == "1");               // the target's
+    CHECK(value("Prefer") == "handling=lenient");       // the principal's
+    CHECK(value("Authorization") == "Bearer alice");
+    CHECK(value("Idempotency-Key") == "(none)");        // only the create's: not sent
+    CHECK(value("Content-Type") == "(none)");
+    CHECK(sent.size() == 3);
+    CHECK(run.created.front().del.request.url == base + "/v1/orders/" + id);
 }
