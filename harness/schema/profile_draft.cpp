@@ -472,7 +472,7 @@ private:
                     for (const auto& [n, p] : page.props) {
                         if (one_entity) break;
                         if (scalar(flatten(p).node, "type").value_or("") != "array" || !safe_text(n)) continue;
-                        items = yaml_quote("/" + n);
+                        items = yaml_quote(member_pointer(n));
                         known = true;
                         break;
                     }
@@ -604,7 +604,7 @@ private:
                 for (const auto& [n, prop] : body.props)
                     if (ids::id_named_field(n) && safe_text(n)) named.push_back(n);
                 if (named.size() == 1) {
-                    at = "/" + named.front();
+                    at = member_pointer(named.front());
                     note = "; guess: the id is its one id-named member";
                 }
             }
@@ -645,7 +645,7 @@ private:
                 if (!stem.empty() && (stem == squash(singular(resource)) || stem == squash(resource))) own.push_back(name);
             }
         if (own.size() == 1) {
-            out.pointer = "/" + own[0];
+            out.pointer = member_pointer(own[0]);
             out.comment = "guess: the POST answer has no 'id' but '" + own[0] + "'";
         } else if (!names.empty()) {
             std::string list;
@@ -752,7 +752,7 @@ private:
                 continue;
             }
             if (!k.empty()) fields += "      " + yaml_quote(name) + ": {at: " + at_of(name) + ", kind: " + k + "}  # " + why + "\n";
-            else fields += "      # " + name + ": {at: " + envelope + "/" + name + ", kind: ...}  # placeholder: the schema fixes no id kind\n";
+            else fields += "      # " + name + ": {at: " + envelope + member_pointer(name) + ", kind: ...}  # placeholder: the schema fixes no id kind\n";
         }
         // a section header only above real entries: a mapping of comments alone does not load
         auto section = [&](const char* key, const std::string& body) {

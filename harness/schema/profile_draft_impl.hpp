@@ -48,6 +48,9 @@ bool path_template_ok(const std::string& path);
 // Whether a server URL is on this machine (127.0.0.0/8, ::1, localhost):
 // the only servers a draft may aim at without being told.
 bool loopback_url(const std::string& url);
+// The JSON pointer to the top-level member `name` ('~' and '/' in it
+// escaped, RFC 6901: a property "~ items" is /~0 items).
+std::string member_pointer(const std::string& name);
 
 std::string singular(const std::string& plural);
 

@@ -18,6 +18,12 @@ std::string lower(std::string s) {
 }
 
 // A scalar as YAML: plain when that reads back as the same string, else double-quoted.
+std::string member_pointer(const std::string& name) {
+    std::string ptr;
+    append_pointer_token(ptr, name);
+    return ptr;
+}
+
 std::string yaml_quote(const std::string& s) {
     bool plain = !s.empty() && (std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '/' || s[0] == '_');
     for (char c : s)

@@ -636,3 +636,23 @@ TEST_CASE("a second collection of the same name is named by the segment before i
     CHECK(has(d.yaml, "\n  Attachments:  # paths /Invoices/{pid}/Attachments"));
     CHECK(has(d.yaml, "\n  Contacts_Attachments:  # paths /Contacts/{pid}/Attachments"));
 }
+
+TEST_CASE("a member whose name holds '~' or '/' is named by an escaped JSON pointer, and the draft loads") {
+    // Found by fuzz_profile_draft: a list answer's array "~ items" was drafted as items: "/~ items",
+    // which is no JSON pointer (RFC 6901), so the draft did not load.
+    const std::string doc = "openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths:\n"
+        "  /notes:\n    post:\n      responses:\n        '201':\n          description: ok\n          content:\n"
+        "            application/json:\n              schema: {type: object, properties: {id: {type: string, format: uuid}}}\n"
+        "    get:\n      responses:\n        '200':\n          description: ok\n          content:\n"
+        "            application/json:\n              schema: {type: object, properties: {'~ a/b': {type: array, items: {type: object}}}}\n"
+        "  /notes/{id}:\n    get:\n      parameters: [{name: id, in: path, required: true, schema: {type: string}}]\n"
+        "      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n"
+        "              schema: {type: object, properties: {id: {type: string, format: uuid}}}\n";
+    const auto d = schema::draft_profile_text("notes.yaml", doc);
+    REQUIRE(d.errors.empty());
+    INFO(d.yaml);
+    CHECK(has(d.yaml, "items: \"/~0 a~1b\""));
+    const auto loaded = profile::load_profile_text(d.yaml, "notes.target.yaml");
+    for (const auto& e : loaded.diagnostics) MESSAGE(render(e));
+    REQUIRE(loaded.profile);
+}
