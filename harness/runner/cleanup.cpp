@@ -78,21 +78,25 @@ awaitable<void> delete_batch(SuiteRun& run, RateLimiter& limiter, Slots* slots,
 
 void register_created(SuiteRun& run, const suite::Step& st, const Request& req, const Exchange& x, BodyJson& body,
                       const Scope& scope, const std::string& step_name) {
-    // What the target and the creating principal send with any request;
-    // a step whose principal is unknown failed before it was sent.
-    Request defaults;
-    static const steps::Templates none;
-    if (!steps::add_headers(defaults, run.env, {step_principal(st), none, "header", st.pos}, scope,
-                            steps::HeaderNames::as_written))
-        defaults.headers.clear();
-    binding::Ledger ledger = ledger_of(run);
-    ledger.defaults = &defaults.headers;
-    const auto book = [&](const binding::Deletion& d) {
-        binding::book_created(ledger, d, req, *x.response, body.view(), scope, step_name);
-    };
     const binding::StepBinding* bound = run.bound_of(st);
-    if (bound && bound->deletion) book(*bound->deletion);
-    else if (st.cleanup) book(binding::Deletion::written(*st.cleanup));
+    if (!(bound && bound->deletion) && !st.cleanup) return;  // nothing to book
+    const bool by_binding = bound && bound->deletion;
+    const binding::Deletion written = by_binding ? binding::Deletion{} : binding::Deletion::written(*st.cleanup);
+    const binding::Deletion& d = by_binding ? *bound->deletion : written;
+    binding::Ledger ledger = ledger_of(run);
+    // What the target and the creating principal send with any request, in
+    // place of a create-only header of the same name (only a profile's
+    // deletion has such headers; what it made shares its creator's); a step
+    // whose principal is unknown failed before it was sent.
+    Request defaults;
+    if (!d.create_only_headers.empty()) {
+        static const steps::Templates none;
+        if (!steps::add_headers(defaults, run.env, {step_principal(st), none, "header", st.pos}, scope,
+                                steps::HeaderNames::as_written))
+            defaults.headers.clear();
+        ledger.defaults = &defaults.headers;
+    }
+    binding::book_created(ledger, d, req, *x.response, body.view(), scope, step_name);
 }
 
 awaitable<std::optional<CaseResult>> cleanup_created(SuiteRun& run, RateLimiter& limiter, bool* unreachable,
